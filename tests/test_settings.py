@@ -1,0 +1,52 @@
+"""Settings: defaults, `.env`, the environment and CLI overrides; one sentence for a bad value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.settings import DEFAULT_SYSTEM_PROMPT, SettingsError, load_settings
+
+
+def test_defaults_without_any_configuration() -> None:
+    settings = load_settings(env_file=None, environ={})
+    assert settings.endpoint == "http://localhost:11434" and settings.model == "qwen3:4b"
+    assert settings.system_prompt == DEFAULT_SYSTEM_PROMPT
+    assert settings.chat_history_db_path == Path("chat_history.sqlite")
+    assert settings.workspace_root == Path("workspace")
+    assert (settings.num_ctx, settings.max_tool_rounds, settings.think_option) == (8192, 8, False)
+    assert settings.log_file is None
+
+
+def test_precedence_file_then_environment_then_overrides(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("MODEL=llama3.2:3b\nNUM_CTX=4096\nTHINK=yes\nLOG_FILE=\nENDPOINT=http://gpu-box:11434/\n")
+    from_file = load_settings(env_file=env_file, environ={})
+    assert (from_file.model, from_file.num_ctx, from_file.think_option) == ("llama3.2:3b", 4096, True)
+    assert from_file.endpoint == "http://gpu-box:11434" and from_file.log_file is None
+    from_env = load_settings(env_file=env_file, environ={"MODEL": "mistral:7b"})
+    assert from_env.model == "mistral:7b" and from_env.num_ctx == 4096
+    overridden = load_settings(env_file=env_file, environ={"MODEL": "mistral:7b"}, overrides={"model": "qwen3:30b"})
+    assert overridden.model == "qwen3:30b"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "allowed"),
+    [
+        ("NUM_CTX", "lots", "a whole number from 1024 to 1048576"),
+        ("NUM_CTX", "100", "a whole number from 1024 to 1048576"),
+        ("MAX_TOOL_ROUNDS", "0", "from 1 to 50"),
+        ("REQUEST_TIMEOUT", "-5", "seconds"),
+        ("THINK", "maybe", "true, false, low, medium or high"),
+        ("LOG_LEVEL", "LOUD", "DEBUG, INFO"),
+        ("ENDPOINT", "localhost:11434", "http:// or https:// URL"),
+        ("MODEL", "", "an Ollama model name"),
+    ],
+)
+def test_bad_value_names_the_key_and_what_is_allowed(key: str, value: str, allowed: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env_file=None, environ={key: value})
+    message = str(caught.value)
+    assert message.startswith(f"Setting {key} has the value") and allowed in message
+    assert "\n" not in message
