@@ -1,0 +1,52 @@
+"""The tools the model may call, one module per domain, and the one way to run them.
+
+`tool_registry` keeps the first version's contract: name -> {"function",
+"input_schema", "description"}. Schemas and validators are derived from each
+function's signature and docstring (see `tools.registry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from tools import files, maths
+from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, invoke
+
+__all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
+
+_DOMAINS: list[list[Callable[..., Any]]] = [maths.TOOLS, files.TOOLS]
+
+tool_specs: dict[str, ToolSpec] = {spec.name: spec for spec in (build_spec(f) for d in _DOMAINS for f in d)}
+
+tool_registry: dict[str, dict[str, Any]] = {
+    name: {"function": spec.function, "input_schema": spec.input_schema, "description": spec.description}
+    for name, spec in tool_specs.items()
+}
+
+
+def ollama_tools(names: list[str] | None = None) -> list[dict[str, Any]]:
+    """The tools in the shape Ollama's `/api/chat` expects."""
+    chosen = tool_specs if names is None else {name: tool_specs[name] for name in names}
+    return [
+        {
+            "type": "function",
+            "function": {"name": name, "description": spec.description, "parameters": spec.input_schema},
+        }
+        for name, spec in chosen.items()
+    ]
+
+
+def run_tool(
+    name: str,
+    arguments: Mapping[str, Any] | str | None,
+    context: ToolContext,
+    enabled: Collection[str] | None = None,
+) -> ToolOutcome:
+    """Run a tool by name with the model's arguments; unknown names and bad arguments become text."""
+    spec = tool_specs.get(name)
+    if spec is None or (enabled is not None and name not in enabled):
+        known = ", ".join(sorted(tool_specs if enabled is None else enabled))
+        message = f"Error: there is no tool named {name!r}. Available tools: {known}."
+        return ToolOutcome(message, error=message)
+    return invoke(spec, arguments, context)

@@ -1,0 +1,226 @@
+"""The tool registry: schemas and validators derived from plain typed functions.
+
+A tool is a function with type hints and a Google-style docstring that
+documents every argument. `register` reads both, builds a pydantic model that
+validates (and coerces) the model's arguments, and a JSON schema for Ollama.
+A parameter annotated `ToolContext` is supplied by the caller, not the model.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+MAX_OUTPUT_CHARS = 8_000
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What tools may need from the application; never chosen by the model."""
+
+    workspace_root: Path = field(default_factory=lambda: Path("workspace"))
+
+
+class ToolDefinitionError(TypeError):
+    """A function cannot be registered as a tool (a programming error)."""
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """Everything the registry derived from one function."""
+
+    name: str
+    function: Callable[..., Any]
+    description: str
+    input_schema: dict[str, Any]
+    arguments_model: type[BaseModel]
+    context_parameter: str | None
+
+
+_ARGS_HEADER = re.compile(r"^(Args|Arguments|Parameters):\s*$")
+_ARG_LINE = re.compile(r"^\s*\*{0,2}(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$")
+
+
+def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into its summary and per-argument text."""
+    lines = inspect.cleandoc(doc).splitlines()
+    header = next((i for i, line in enumerate(lines) if _ARGS_HEADER.match(line)), None)
+    summary_lines = lines if header is None else lines[:header]
+    summary = " ".join(" ".join(summary_lines).split())
+    arguments: dict[str, str] = {}
+    if header is None:
+        return summary, arguments
+    current: str | None = None
+    arg_indent: int | None = None
+    for line in lines[header + 1 :]:
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            break
+        arg_indent = indent if arg_indent is None else arg_indent
+        match = _ARG_LINE.match(line)
+        if indent == arg_indent and match:
+            current = match.group(1)
+            arguments[current] = match.group(3).strip()
+        elif current:
+            arguments[current] = f"{arguments[current]} {line.strip()}".strip()
+    return summary, arguments
+
+
+def _ollama_property(schema: dict[str, Any]) -> dict[str, Any]:
+    """Flatten one pydantic property schema into the subset Ollama's tool schema keeps."""
+    options = [option for option in schema.get("anyOf", [schema]) if option.get("type") != "null"]
+    merged = dict(options[0]) if len(options) == 1 else {"type": [o.get("type") for o in options]}
+    out: dict[str, Any] = {"type": merged.get("type", "string")}
+    for key in ("enum", "items"):
+        if key in merged:
+            out[key] = merged[key]
+    description = schema.get("description", "")
+    if "default" in schema and schema["default"] is not None:
+        description = f"{description} Default: {json.dumps(schema['default'])}."
+    out["description"] = description.strip()
+    if "default" in schema:
+        out["default"] = schema["default"]
+    return out
+
+
+def _context_parameter(function: Callable[..., Any], hints: Mapping[str, Any]) -> str | None:
+    names = [name for name, hint in hints.items() if hint is ToolContext]
+    if len(names) > 1:
+        raise ToolDefinitionError(f"{function.__name__} takes more than one ToolContext")
+    return names[0] if names else None
+
+
+def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpec:
+    """Derive a tool's validator and schema from its signature and docstring."""
+    tool_name = name or function.__name__
+    if not function.__doc__:
+        raise ToolDefinitionError(f"tool {tool_name} has no docstring")
+    description, documented = parse_docstring(function.__doc__)
+    hints = get_type_hints(function)
+    context_name = _context_parameter(function, hints)
+    fields: dict[str, Any] = {}
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.name == context_name:
+            continue
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            raise ToolDefinitionError(f"tool {tool_name} may not take *args or **kwargs")
+        if parameter.name not in hints:
+            raise ToolDefinitionError(f"argument {parameter.name!r} of {tool_name} has no type hint")
+        if not documented.get(parameter.name):
+            raise ToolDefinitionError(f"argument {parameter.name!r} of {tool_name} is not documented")
+        default = ... if parameter.default is parameter.empty else parameter.default
+        fields[parameter.name] = (hints[parameter.name], Field(default, description=documented[parameter.name]))
+    config = ConfigDict(extra="forbid", coerce_numbers_to_str=True, allow_inf_nan=False)
+    model = create_model(f"{tool_name}_arguments", __config__=config, **fields)
+    raw_schema = model.model_json_schema()
+    input_schema = {
+        "type": "object",
+        "properties": {key: _ollama_property(value) for key, value in raw_schema.get("properties", {}).items()},
+        "required": list(raw_schema.get("required", [])),
+    }
+    return ToolSpec(tool_name, function, description, input_schema, model, context_name)
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """The text the model sees, and whether it reports a failure.
+
+    `crashed` marks an exception the tool did not mean to raise (a bug), as
+    opposed to a refusal it explains, such as a division by zero.
+    """
+
+    output: str
+    error: str | None = None
+    crashed: bool = False
+
+
+def _describe_validation_error(spec: ToolSpec, error: ValidationError) -> str:
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "arguments"
+        if item["type"] == "extra_forbidden":
+            problems.append(f"{where}: not an argument of this tool")
+        elif item["type"] == "missing":
+            problems.append(f"{where}: required but missing")
+        else:
+            problems.append(f"{where}: {item['msg']} (got {item.get('input')!r:.60})")
+    return f"Invalid arguments for {spec.name}: {'; '.join(problems)}. Expected {signature_text(spec)}."
+
+
+def signature_text(spec: ToolSpec) -> str:
+    """A compact, model-readable signature such as `sqrt(x: number)`."""
+    parts = []
+    for key, prop in spec.input_schema["properties"].items():
+        kind = "|".join(map(str, prop["enum"])) if "enum" in prop else prop["type"]
+        optional = "" if key in spec.input_schema["required"] else "?"
+        parts.append(f"{key}{optional}: {kind}")
+    return f"{spec.name}({', '.join(parts)})"
+
+
+def parse_arguments(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
+    """Accept the argument shapes small models really send: a dict, a JSON string, or nothing."""
+    if arguments is None or arguments == "":
+        return {}
+    if isinstance(arguments, str):
+        decoded = json.loads(arguments)
+        if not isinstance(decoded, dict):
+            raise ValueError("arguments must be a JSON object")
+        return decoded
+    return dict(arguments)
+
+
+def format_output(result: Any) -> str:
+    """Tool results as text: strings as they are, everything else as compact JSON."""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, BaseModel):
+        return result.model_dump_json()
+    try:
+        return json.dumps(result, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(result)
+
+
+def cap_output(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
+    """Cut very long output, saying so, so the model knows it saw only a part."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[output cut: showing the first {limit:,} of {len(text):,} characters]"
+
+
+def invoke(spec: ToolSpec, arguments: Mapping[str, Any] | str | None, context: ToolContext) -> ToolOutcome:
+    """Validate the model's arguments and run the tool; every failure becomes text for the model."""
+    try:
+        validated = spec.arguments_model.model_validate(parse_arguments(arguments))
+    except ValidationError as error:
+        return _failure(_describe_validation_error(spec, error))
+    except ValueError as error:
+        return _failure(f"Invalid arguments for {spec.name}: {error}. Expected {signature_text(spec)}.")
+    kwargs = {name: getattr(validated, name) for name in type(validated).model_fields}
+    if spec.context_parameter:
+        kwargs[spec.context_parameter] = context
+    try:
+        result = spec.function(**kwargs)
+    except (ValueError, ArithmeticError, OSError, LookupError) as error:
+        return _failure(f"{spec.name} failed: {error}")
+    except Exception as error:  # noqa: BLE001 - a tool bug must not end the turn
+        logger.exception("tool %s crashed", spec.name)
+        return _failure(f"{spec.name} crashed ({type(error).__name__}: {error})", crashed=True)
+    return ToolOutcome(cap_output(format_output(result)))
+
+
+def _failure(message: str, crashed: bool = False) -> ToolOutcome:
+    text = f"Error: {cap_output(message, 2_000)}"
+    return ToolOutcome(text, error=text, crashed=crashed)
