@@ -1,0 +1,48 @@
+"""Records the store keeps and the agent and faces pass around: workspaces, turns, tool calls."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+TurnStatus = Literal["complete", "stopped", "error"]
+
+
+class ToolCallRecord(BaseModel):
+    """One tool call of a turn, as the audit trail keeps it."""
+
+    name: str
+    arguments: dict[str, Any]
+    output: str
+    error: str | None = None
+    duration_ms: float = 0.0
+
+
+class Turn(BaseModel):
+    """One question and its answer, with what it cost and the tools it used."""
+
+    turn_id: int
+    chat_id: int
+    user: str
+    assistant: str
+    created_at: str | None
+    status: TurnStatus
+    model: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    duration_ms: float | None = None
+    error: str | None = None
+    tool_calls: list[ToolCallRecord] = []
+
+
+class Chat(BaseModel):
+    """A workspace and its digital-twin summary."""
+
+    chat_id: int
+    chat_name: str
+    created_at: str | None
+    last_active_at: str | None
+    context_summary: str | None
+    context_updated_at: str | None
+    summary_turn_id: int | None

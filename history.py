@@ -1,0 +1,453 @@
+"""ChatHistoryDB: every workspace, turn and tool call, in one SQLite file.
+
+This module owns all SQL in the product. Writes run in `BEGIN IMMEDIATE`
+transactions that are short and never span a model call; the file uses WAL so
+readers never block the writer, and a busy timeout so two processes can share it.
+Schema versions live in `PRAGMA user_version`; `MIGRATIONS` upgrades older files,
+including those written by the product's first two-table version.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from core.records import Chat, ToolCallRecord, Turn, TurnStatus
+
+BUSY_TIMEOUT_SECONDS = 15.0
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class HistoryError(RuntimeError):
+    """The chat history cannot be read or written; the message says why and what to do."""
+
+
+def _now() -> str:
+    """UTC with microseconds, in the same text format as SQLite's CURRENT_TIMESTAMP."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _create_seed_tables(db: sqlite3.Connection) -> None:
+    """Version 1: the first version's two tables, exactly as it created them."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS chats (
+            chat_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_name TEXT NOT NULL,
+            created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+            context_summary TEXT DEFAULT NULL,
+            context_updated_at TIMESTAMP DEFAULT NULL)"""
+    )
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            assistant TEXT NOT NULL,
+            FOREIGN KEY(chat_id) REFERENCES chats(chat_id) ON DELETE CASCADE)"""
+    )
+
+
+def _add_audit_trail(db: sqlite3.Connection) -> None:
+    """Version 2: per-turn time, usage and status; tool calls; exact activity order."""
+    for statement in (
+        "ALTER TABLE chats ADD COLUMN last_active_at TEXT",
+        "ALTER TABLE chats ADD COLUMN activity_seq INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE chats ADD COLUMN summary_turn_id INTEGER",
+        "ALTER TABLE history ADD COLUMN created_at TEXT",
+        "ALTER TABLE history ADD COLUMN status TEXT NOT NULL DEFAULT 'complete'",
+        "ALTER TABLE history ADD COLUMN model TEXT",
+        "ALTER TABLE history ADD COLUMN prompt_tokens INTEGER",
+        "ALTER TABLE history ADD COLUMN completion_tokens INTEGER",
+        "ALTER TABLE history ADD COLUMN duration_ms REAL",
+        "ALTER TABLE history ADD COLUMN error TEXT",
+        """CREATE TABLE tool_calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            turn_id INTEGER NOT NULL REFERENCES history(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            arguments TEXT NOT NULL,
+            output TEXT NOT NULL,
+            error TEXT,
+            duration_ms REAL NOT NULL DEFAULT 0,
+            UNIQUE (turn_id, position))""",
+        "CREATE INDEX history_by_chat ON history(chat_id, id)",
+        "CREATE INDEX chats_by_activity ON chats(activity_seq)",
+    ):
+        db.execute(statement)
+    # Files from the first version: a summary covered every turn (it was rebuilt on each
+    # switch), and workspaces are ordered by their latest turn.
+    db.execute(
+        """UPDATE chats SET last_active_at = created_at,
+               summary_turn_id = CASE WHEN context_summary IS NULL THEN NULL
+                   ELSE (SELECT MAX(id) FROM history WHERE history.chat_id = chats.chat_id) END"""
+    )
+    latest = db.execute(
+        """SELECT chat_id FROM chats
+           ORDER BY COALESCE((SELECT MAX(id) FROM history WHERE history.chat_id = chats.chat_id), 0), chat_id"""
+    ).fetchall()
+    db.executemany(
+        "UPDATE chats SET activity_seq = ? WHERE chat_id = ?",
+        [(sequence, chat_id) for sequence, (chat_id,) in enumerate(latest, start=1)],
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_seed_tables, _add_audit_trail]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _check_header(path: Path) -> None:
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as handle:
+        header = handle.read(len(_SQLITE_HEADER))
+    if header != _SQLITE_HEADER:
+        raise HistoryError(
+            f"{path} is not an SQLite database, so the chat history cannot be opened; "
+            "it was left untouched — move it aside or set CHAT_HISTORY_DB_PATH to another file."
+        )
+
+
+class ChatHistoryDB:
+    """Workspaces ("chats"), their turns and digital-twin summaries in SQLite."""
+
+    def __init__(self, db_path: str | Path = "chat_history.sqlite") -> None:
+        self.path = Path(db_path)
+        _check_header(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        try:
+            version, tables = self._inspect()
+        except sqlite3.DatabaseError as error:
+            raise HistoryError(
+                f"{self.path} is damaged and cannot be read as chat history ({error}); it was left "
+                "untouched — move it aside or set CHAT_HISTORY_DB_PATH to another file."
+            ) from None
+        if version > SCHEMA_VERSION:
+            raise HistoryError(
+                f"{self.path} was written by a newer version of this application (schema {version}, "
+                f"this version knows up to {SCHEMA_VERSION}); it was left untouched — update the application."
+            )
+        if version == 0 and tables and "chats" not in tables:
+            raise HistoryError(
+                f"{self.path} is an SQLite database of another application, not chat history; it was "
+                "left untouched — set CHAT_HISTORY_DB_PATH to another file."
+            )
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate(version)
+
+    def _inspect(self) -> tuple[int, set[str]]:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        return version, {row[0] for row in rows}
+
+    def _migrate(self, version: int) -> None:
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            with self._write() as db:
+                current = db.execute("PRAGMA user_version").fetchone()[0]
+                if current >= number:  # another process migrated meanwhile
+                    continue
+                MIGRATIONS[number - 1](db)
+                db.execute(f"PRAGMA user_version = {number:d}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One short write transaction, taken with BEGIN IMMEDIATE so it never deadlocks."""
+        with self._lock, self._translated_errors():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for reads that take more than one query."""
+        with self._lock, self._translated_errors():
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            finally:
+                self._db.execute("COMMIT")
+
+    @contextmanager
+    def _translated_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise HistoryError(
+                    f"The chat history at {self.path} stayed busy for {BUSY_TIMEOUT_SECONDS:.0f} s "
+                    "(another program is writing to it); try again."
+                ) from None
+            raise HistoryError(f"The chat history at {self.path} could not be used: {error}.") from None
+        except sqlite3.DatabaseError as error:
+            raise HistoryError(
+                f"The chat history at {self.path} is damaged ({error}); restore it from a backup or move it aside."
+            ) from None
+
+    # Workspaces -----------------------------------------------------------------
+
+    def create_chat(self, chat_name: str) -> int:
+        with self._write() as db:
+            now = _now()
+            row = db.execute(
+                """INSERT INTO chats (chat_name, created_at, last_active_at, activity_seq)
+                   VALUES (:name, :now, :now, (SELECT COALESCE(MAX(activity_seq), 0) + 1 FROM chats))
+                   RETURNING chat_id""",
+                {"name": chat_name, "now": now},
+            ).fetchone()
+        return int(row[0])
+
+    def list_chats(self) -> list[tuple[int, str, str]]:
+        """(chat_id, chat_name, created_at), the most recently active first."""
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                "SELECT chat_id, chat_name, created_at FROM chats ORDER BY activity_seq DESC, chat_id DESC"
+            ).fetchall()
+        return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+    def get_chat(self, chat_id: int) -> Chat | None:
+        with self._lock, self._translated_errors():
+            row = self._db.execute(
+                """SELECT chat_id, chat_name, created_at, last_active_at, context_summary,
+                          context_updated_at, summary_turn_id FROM chats WHERE chat_id = ?""",
+                (chat_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        keys = (
+            "chat_id",
+            "chat_name",
+            "created_at",
+            "last_active_at",
+            "context_summary",
+            "context_updated_at",
+            "summary_turn_id",
+        )
+        return Chat(**dict(zip(keys, row, strict=True)))
+
+    def find_chat(self, name_or_id: str) -> Chat | None:
+        """A workspace by its id, or else by its exact name (ignoring case)."""
+        text = name_or_id.strip()
+        if text.isdigit() and (chat := self.get_chat(int(text))) is not None:
+            return chat
+        with self._lock, self._translated_errors():
+            row = self._db.execute(
+                "SELECT chat_id FROM chats WHERE chat_name = ? COLLATE NOCASE ORDER BY activity_seq DESC LIMIT 1",
+                (text,),
+            ).fetchone()
+        return self.get_chat(int(row[0])) if row else None
+
+    def rename_chat(self, chat_id: int, new_name: str) -> None:
+        with self._write() as db:
+            db.execute("UPDATE chats SET chat_name = ? WHERE chat_id = ?", (new_name, chat_id))
+
+    def delete_chat(self, chat_id: int) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM chats WHERE chat_id = ?", (chat_id,))
+
+    # Turns ----------------------------------------------------------------------
+
+    def load_history(self, chat_id: int) -> list[tuple[str, str]]:
+        """Every (user, assistant) pair of a workspace, oldest first."""
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                "SELECT user, assistant FROM history WHERE chat_id = ? ORDER BY id", (chat_id,)
+            ).fetchall()
+        return [(str(u), str(a)) for u, a in rows]
+
+    def load_recent_history(self, chat_id: int, limit: int) -> list[tuple[str, str]]:
+        """The newest `limit` (user, assistant) pairs, oldest first; cost does not grow with the history."""
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                "SELECT user, assistant FROM history WHERE chat_id = ? ORDER BY id DESC LIMIT ?",
+                (chat_id, limit),
+            ).fetchall()
+        return [(str(u), str(a)) for u, a in reversed(rows)]
+
+    def add_to_history(
+        self,
+        chat_id: int,
+        user: str,
+        assistant: str,
+        *,
+        tool_calls: Sequence[ToolCallRecord] = (),
+        status: TurnStatus = "complete",
+        model: str | None = None,
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+        duration_ms: float | None = None,
+        error: str | None = None,
+    ) -> int:
+        """Store one turn and its tool calls atomically; the workspace moves to the top of the list."""
+        turn = {
+            "chat_id": chat_id,
+            "user": user,
+            "assistant": assistant,
+            "now": _now(),
+            "status": status,
+            "model": model,
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "duration_ms": duration_ms,
+            "error": error,
+        }
+        with self._write() as db:
+            turn_id = db.execute(
+                """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
+                                        prompt_tokens, completion_tokens, duration_ms, error)
+                   VALUES (:chat_id, :user, :assistant, :now, :status, :model,
+                           :prompt_tokens, :completion_tokens, :duration_ms, :error) RETURNING id""",
+                turn,
+            ).fetchone()[0]
+            db.executemany(
+                """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms)
+                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                [
+                    (
+                        turn_id,
+                        position,
+                        call.name,
+                        json.dumps(call.arguments, ensure_ascii=False),
+                        call.output,
+                        call.error,
+                        call.duration_ms,
+                    )
+                    for position, call in enumerate(tool_calls)
+                ],
+            )
+            db.execute(
+                """UPDATE chats SET last_active_at = :now,
+                       activity_seq = (SELECT MAX(activity_seq) FROM chats) + 1
+                   WHERE chat_id = :chat_id""",
+                turn,
+            )
+        return int(turn_id)
+
+    def get_turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
+        """Turns with their tool calls, oldest first: the newest `limit` before `before_turn_id`."""
+        with self._read() as db:
+            return self._select_turns(db, chat_id, limit, before_turn_id=before_turn_id)
+
+    def _select_turns(
+        self,
+        db: sqlite3.Connection,
+        chat_id: int,
+        limit: int | None,
+        before_turn_id: int | None = None,
+        after_turn_id: int = 0,
+    ) -> list[Turn]:
+        rows = db.execute(
+            """SELECT id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
+                      completion_tokens, duration_ms, error FROM history
+               WHERE chat_id = ? AND id > ? AND id < ? ORDER BY id DESC LIMIT ?""",
+            (chat_id, after_turn_id, before_turn_id if before_turn_id is not None else 2**62, limit or -1),
+        ).fetchall()
+        calls = self._tool_calls_for(db, [row[0] for row in rows])
+        keys = (
+            "turn_id",
+            "chat_id",
+            "user",
+            "assistant",
+            "created_at",
+            "status",
+            "model",
+            "prompt_tokens",
+            "completion_tokens",
+            "duration_ms",
+            "error",
+        )
+        return [Turn(**dict(zip(keys, row, strict=True)), tool_calls=calls.get(row[0], [])) for row in reversed(rows)]
+
+    @staticmethod
+    def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[ToolCallRecord]]:
+        if not turn_ids:
+            return {}
+        rows = db.execute(
+            """SELECT turn_id, name, arguments, output, error, duration_ms FROM tool_calls
+               WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY turn_id, position""",
+            (json.dumps(turn_ids),),
+        ).fetchall()
+        calls: dict[int, list[ToolCallRecord]] = {}
+        for turn_id, name, arguments, output, error, duration_ms in rows:
+            record = ToolCallRecord(
+                name=name, arguments=json.loads(arguments), output=output, error=error, duration_ms=duration_ms
+            )
+            calls.setdefault(turn_id, []).append(record)
+        return calls
+
+    def count_turns(self, chat_id: int) -> int:
+        with self._lock, self._translated_errors():
+            return int(self._db.execute("SELECT COUNT(*) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0])
+
+    def clear_history(self, chat_id: int) -> None:
+        """Delete a workspace's turns; the workspace and its summary stay."""
+        with self._write() as db:
+            db.execute("DELETE FROM history WHERE chat_id = ?", (chat_id,))
+            db.execute("UPDATE chats SET summary_turn_id = NULL WHERE chat_id = ?", (chat_id,))
+
+    # Digital twin ---------------------------------------------------------------
+
+    def set_context_summary(self, chat_id: int, summary: str | None, through_turn_id: int | None = None) -> None:
+        """Store the workspace's summary, stamped now, as covering turns up to `through_turn_id`.
+
+        Without `through_turn_id` the summary is taken to cover every turn so far
+        (the user wrote or edited it by hand).
+        """
+        with self._write() as db:
+            db.execute(
+                """UPDATE chats SET context_summary = :summary, context_updated_at = :now,
+                       summary_turn_id = COALESCE(:through,
+                           (SELECT MAX(id) FROM history WHERE chat_id = :chat_id))
+                   WHERE chat_id = :chat_id""",
+                {"summary": summary, "now": _now(), "through": through_turn_id, "chat_id": chat_id},
+            )
+
+    def get_context_summary(self, chat_id: int) -> str | None:
+        with self._lock, self._translated_errors():
+            row = self._db.execute("SELECT context_summary FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        return row[0] if row else None
+
+    def count_unsummarised_turns(self, chat_id: int) -> int:
+        """How many turns the workspace's summary does not cover yet."""
+        with self._lock, self._translated_errors():
+            row = self._db.execute(
+                """SELECT COUNT(*) FROM history JOIN chats USING (chat_id)
+                   WHERE chat_id = ? AND history.id > COALESCE(chats.summary_turn_id, 0)""",
+                (chat_id,),
+            ).fetchone()
+        return int(row[0])
+
+    def turns_since_summary(self, chat_id: int, limit: int) -> tuple[list[Turn], int]:
+        """The newest `limit` turns the summary does not cover yet, and how many such turns exist."""
+        with self._read() as db:
+            row = db.execute("SELECT COALESCE(summary_turn_id, 0) FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+            after = int(row[0]) if row else 0
+            total = db.execute(
+                "SELECT COUNT(*) FROM history WHERE chat_id = ? AND id > ?", (chat_id, after)
+            ).fetchone()[0]
+            turns = self._select_turns(db, chat_id, limit, after_turn_id=after) if total else []
+        return turns, int(total)

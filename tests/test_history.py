@@ -1,0 +1,259 @@
+"""ChatHistoryDB on real SQLite files: the seed's methods, the audit trail, migrations, refusals."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from core.records import ToolCallRecord
+from history import SCHEMA_VERSION, ChatHistoryDB, HistoryError
+
+SEED_SCHEMA = """
+CREATE TABLE chats (
+    chat_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_name TEXT NOT NULL,
+    created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+    context_summary TEXT DEFAULT NULL,
+    context_updated_at TIMESTAMP DEFAULT NULL
+);
+CREATE TABLE history (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    user TEXT NOT NULL,
+    assistant TEXT NOT NULL,
+    FOREIGN KEY(chat_id) REFERENCES chats(chat_id) ON DELETE CASCADE
+);
+"""
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> ChatHistoryDB:
+    store = ChatHistoryDB(tmp_path / "chat_history.sqlite")
+    yield store
+    store.close()
+
+
+def test_seed_methods(db: ChatHistoryDB) -> None:
+    alpha = db.create_chat("Project Alpha")
+    beta = db.create_chat("Project Beta")
+    assert [(c[0], c[1]) for c in db.list_chats()] == [(beta, "Project Beta"), (alpha, "Project Alpha")]
+    db.add_to_history(alpha, "How tall?", "The building is 45 meters tall.")
+    db.add_to_history(alpha, "Calculate sqrt(2025)", "45.0")
+    assert db.load_history(alpha) == [
+        ("How tall?", "The building is 45 meters tall."),
+        ("Calculate sqrt(2025)", "45.0"),
+    ]
+    assert db.list_chats()[0][0] == alpha, "a new turn moves the workspace to the top"
+    db.rename_chat(alpha, "Tower A")
+    assert db.get_chat(alpha).chat_name == "Tower A"
+    assert db.get_context_summary(alpha) is None
+    db.set_context_summary(alpha, "45 m tower")
+    assert db.get_context_summary(alpha) == "45 m tower"
+    assert db.get_chat(alpha).context_updated_at is not None
+    db.clear_history(alpha)
+    assert db.load_history(alpha) == [] and db.get_chat(alpha) is not None
+    db.delete_chat(beta)
+    assert [c[0] for c in db.list_chats()] == [alpha]
+
+
+def test_list_order_is_exact_within_the_same_second(db: ChatHistoryDB) -> None:
+    ids = [db.create_chat(f"w{i}") for i in range(5)]
+    for chat_id in (ids[2], ids[0], ids[4]):
+        db.add_to_history(chat_id, "q", "a")
+    assert [c[0] for c in db.list_chats()] == [ids[4], ids[0], ids[2], ids[3], ids[1]]
+    created = [c[2] for c in db.list_chats()]
+    assert all(len(stamp) == len("2026-01-01 00:00:00.000000") for stamp in created)
+
+
+def test_turns_keep_usage_status_and_tool_calls_in_order(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("w")
+    calls = [
+        ToolCallRecord(name="sqrt", arguments={"x": 144}, output="12.0", duration_ms=0.4),
+        ToolCallRecord(name="divide", arguments={"a": 1, "b": 0}, output="Error: …", error="Error: …"),
+    ]
+    turn_id = db.add_to_history(
+        chat,
+        "q",
+        "partial",
+        tool_calls=calls,
+        status="stopped",
+        model="qwen3:4b",
+        prompt_tokens=120,
+        completion_tokens=30,
+        duration_ms=812.5,
+        error=None,
+    )
+    (turn,) = db.get_turns(chat)
+    assert turn.turn_id == turn_id and turn.status == "stopped" and turn.model == "qwen3:4b"
+    assert (turn.prompt_tokens, turn.completion_tokens, turn.duration_ms) == (120, 30, 812.5)
+    assert [c.model_dump() for c in turn.tool_calls] == [c.model_dump() for c in calls]
+
+
+def test_delete_cascades_to_turns_and_tool_calls(db: ChatHistoryDB, tmp_path: Path) -> None:
+    chat = db.create_chat("w")
+    db.add_to_history(chat, "q", "a", tool_calls=[ToolCallRecord(name="sqrt", arguments={}, output="1")])
+    db.delete_chat(chat)
+    raw = sqlite3.connect(tmp_path / "chat_history.sqlite")
+    assert raw.execute("SELECT COUNT(*) FROM history").fetchone()[0] == 0
+    assert raw.execute("SELECT COUNT(*) FROM tool_calls").fetchone()[0] == 0
+
+
+def test_recent_history_and_paging(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("w")
+    for i in range(30):
+        db.add_to_history(chat, f"q{i}", f"a{i}")
+    assert db.load_recent_history(chat, 3) == [("q27", "a27"), ("q28", "a28"), ("q29", "a29")]
+    page = db.get_turns(chat, limit=5)
+    assert [t.user for t in page] == [f"q{i}" for i in range(25, 30)]
+    earlier = db.get_turns(chat, limit=5, before_turn_id=page[0].turn_id)
+    assert [t.user for t in earlier] == [f"q{i}" for i in range(20, 25)]
+    assert db.count_turns(chat) == 30
+
+
+def test_unsummarised_turns_are_tracked(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("w")
+    assert db.count_unsummarised_turns(chat) == 0 and db.turns_since_summary(chat, 10) == ([], 0)
+    for i in range(5):
+        db.add_to_history(chat, f"q{i}", f"a{i}")
+    turns, pending = db.turns_since_summary(chat, 3)
+    assert pending == 5 and [t.user for t in turns] == ["q2", "q3", "q4"]
+    db.set_context_summary(chat, "summary of q0..q3", through_turn_id=turns[1].turn_id)
+    assert db.count_unsummarised_turns(chat) == 1
+    db.set_context_summary(chat, "edited by hand")
+    assert db.count_unsummarised_turns(chat) == 0
+
+
+@pytest.mark.parametrize(
+    "text", ['it\'s "quoted"', "100% of _all_", 'NEAR(a b) OR "x*"', "🏗️ béton ✓", "nul\x00char", "x" * 1_000_000]
+)
+def test_text_is_stored_exactly(db: ChatHistoryDB, text: str) -> None:
+    chat = db.create_chat(text[:64])
+    db.add_to_history(chat, text, text)
+    assert db.load_history(chat) == [(text, text)]
+    assert db.get_chat(chat).chat_name == text[:64]
+
+
+def test_find_chat_by_id_or_name(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("Tower A")
+    assert db.find_chat(str(chat)).chat_id == chat
+    assert db.find_chat("tower a").chat_id == chat
+    assert db.find_chat("Bridge") is None
+
+
+def test_new_file_is_at_the_latest_schema_with_wal(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    ChatHistoryDB(path).close()
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_seed_database_is_migrated_and_keeps_its_chats(tmp_path: Path) -> None:
+    path = tmp_path / "seed.sqlite"
+    raw = sqlite3.connect(path)
+    raw.executescript(SEED_SCHEMA)
+    raw.execute("INSERT INTO chats (chat_name, created_at) VALUES ('Old project', '2025-10-15 14:30:22')")
+    raw.execute(
+        "INSERT INTO chats (chat_name, created_at, context_summary, context_updated_at) "
+        "VALUES ('Tower A', '2025-10-15 14:31:00', '45 m tower', '2025-10-15 16:45:10')"
+    )
+    raw.execute("INSERT INTO history (chat_id, user, assistant) VALUES (2, 'How tall?', '45 m.')")
+    raw.execute("INSERT INTO history (chat_id, user, assistant) VALUES (1, 'Hi', 'Hello.')")
+    raw.commit()
+    raw.close()
+    db = ChatHistoryDB(path)
+    assert [c[1] for c in db.list_chats()] == ["Old project", "Tower A"], "ordered by latest turn"
+    assert db.load_history(2) == [("How tall?", "45 m.")]
+    assert db.get_context_summary(2) == "45 m tower"
+    assert db.count_unsummarised_turns(2) == 0 and db.count_unsummarised_turns(1) == 1
+    assert db.get_turns(2)[0].status == "complete"
+    db.add_to_history(2, "Footing?", "2 x 2 m.")
+    assert db.list_chats()[0][1] == "Tower A"
+    db.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_corrupt_file_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "chat_history.sqlite"
+    garbage = b"this is not a database\n" * 500
+    path.write_bytes(garbage)
+    with pytest.raises(HistoryError, match="not an SQLite database.*left untouched"):
+        ChatHistoryDB(path)
+    assert path.read_bytes() == garbage
+
+
+def test_damaged_sqlite_file_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "chat_history.sqlite"
+    ChatHistoryDB(path).close()
+    data = bytearray(path.read_bytes())
+    data[100:4096] = b"\xff" * (4096 - 100)  # wreck the schema page, keep the header
+    path.write_bytes(bytes(data))
+    with pytest.raises(HistoryError, match="damaged.*left untouched"):
+        ChatHistoryDB(path)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "chat_history.sqlite"
+    ChatHistoryDB(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.commit()
+    raw.close()
+    before = path.read_bytes()
+    with pytest.raises(HistoryError, match="newer version"):
+        ChatHistoryDB(path)
+    assert path.read_bytes() == before
+
+
+def test_database_of_another_application_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(HistoryError, match="another application"):
+        ChatHistoryDB(path)
+    assert [r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")] == ["invoices"]
+
+
+def test_two_connections_write_at_once_without_locking_errors(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite"
+    first, second = ChatHistoryDB(path), ChatHistoryDB(path)
+    chat = first.create_chat("shared")
+    failures: list[BaseException] = []
+
+    def write(store: ChatHistoryDB, tag: str) -> None:
+        try:
+            for i in range(100):
+                store.add_to_history(
+                    chat, f"{tag}{i}", "a", tool_calls=[ToolCallRecord(name="t", arguments={}, output="o")]
+                )
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion
+            failures.append(error)
+
+    threads = [threading.Thread(target=write, args=(store, tag)) for store, tag in ((first, "a"), (second, "b"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert first.count_turns(chat) == 200
+
+
+def test_a_writer_holding_the_lock_is_waited_for(tmp_path: Path) -> None:
+    path = tmp_path / "busy.sqlite"
+    db = ChatHistoryDB(path)
+    chat = db.create_chat("w")
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    threading.Timer(1.0, lambda: holder.execute("COMMIT")).start()
+    started = time.monotonic()
+    db.add_to_history(chat, "q", "a")
+    assert 0.8 < time.monotonic() - started < 5
+    assert db.count_turns(chat) == 1
