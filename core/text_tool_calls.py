@@ -1,0 +1,136 @@
+"""Tool calls that small models write into their text instead of `tool_calls`.
+
+Recognised for known tool names only:
+- `<tool_call>{"name": "sqrt", "arguments": {"x": 144}}</tool_call>` anywhere in the text;
+- a reply that is nothing but such a JSON object (or a list of them), bare or in a ```json fence.
+`TextCallFilter` holds back streamed text that may turn out to be such a call, so
+the user never sees raw JSON that was really a tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+_TAG_OPEN = "<tool_call>"
+_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+_FENCED = re.compile(r"^```(?:json|tool_call)?\s*\n?(.*?)\n?```$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class TextToolCall:
+    name: str
+    arguments: dict[str, Any] | str
+
+
+def _as_call(candidate: Any, known: Collection[str]) -> TextToolCall | None:
+    if not isinstance(candidate, dict):
+        return None
+    if isinstance(candidate.get("function"), dict):
+        candidate = candidate["function"]
+    name = candidate.get("name")
+    arguments = candidate.get("arguments", candidate.get("parameters", {}))
+    if not isinstance(name, str) or name not in known or not isinstance(arguments, (dict, str)):
+        return None
+    return TextToolCall(name, arguments)
+
+
+def _calls_in_json(text: str, known: Collection[str]) -> list[TextToolCall] | None:
+    try:
+        decoded = json.loads(text)
+    except ValueError:
+        return None
+    items = decoded if isinstance(decoded, list) else [decoded]
+    calls = [_as_call(item, known) for item in items]
+    if not calls or any(call is None for call in calls):
+        return None
+    return [call for call in calls if call is not None]
+
+
+def extract_text_tool_calls(content: str, known: Collection[str]) -> tuple[str, list[TextToolCall]]:
+    """The text without the tool calls written in it, and those calls."""
+    if not known:
+        return content, []
+    if _TAG_OPEN in content:
+        calls: list[TextToolCall] = []
+        for body in _TAGGED.findall(content):
+            calls.extend(_calls_in_json(body, known) or [])
+        if calls:
+            return _TAGGED.sub("", content), calls
+    stripped = content.strip()
+    fenced = _FENCED.match(stripped)
+    body = fenced.group(1).strip() if fenced else stripped
+    if body[:1] in ("{", "["):
+        calls = _calls_in_json(body, known) or []
+        if calls:
+            return "", calls
+    return content, []
+
+
+def _could_open_call(text: str) -> bool:
+    """Whether a reply that starts with `text` may still turn out to be only a tool call."""
+    start = text.lstrip()
+    if not start or start[0] in "{[":
+        return True
+    if _TAG_OPEN.startswith(start[: len(_TAG_OPEN)]):
+        return True
+    if not (start.startswith("```") or "```".startswith(start)):
+        return False
+    first_line, newline, rest = start.partition("\n")
+    language = first_line.strip("`").strip()
+    if not newline:
+        return any(name.startswith(language) for name in ("json", "tool_call"))
+    if language not in ("", "json", "tool_call"):
+        return False
+    return not rest.strip() or rest.lstrip()[0] in "{["
+
+
+def _partial_tag_suffix(text: str) -> int:
+    """Length of the longest end of `text` that could be the start of `<tool_call>`."""
+    for length in range(min(len(_TAG_OPEN) - 1, len(text)), 0, -1):
+        if _TAG_OPEN.startswith(text[-length:]):
+            return length
+    return 0
+
+
+@dataclass
+class TextCallFilter:
+    """Feed it streamed text; it returns what is safe to show now."""
+
+    known: Collection[str]
+    content: str = ""
+    shown: int = 0
+    holding_all: bool = field(default=True)
+
+    def feed(self, delta: str) -> str:
+        self.content += delta
+        if not self.known:
+            return self._release(len(self.content))
+        if self.holding_all:
+            if _could_open_call(self.content):
+                return ""
+            self.holding_all = False
+        tag = self.content.find(_TAG_OPEN, max(self.shown - len(_TAG_OPEN), 0))
+        if tag >= 0:
+            return self._release(tag)
+        return self._release(len(self.content) - _partial_tag_suffix(self.content))
+
+    def finish(self) -> tuple[str, str, list[TextToolCall]]:
+        """(text still to show, the whole visible text, the calls found)."""
+        visible, calls = extract_text_tool_calls(self.content, self.known)
+        if not calls:
+            return self._release(len(self.content)), self.content, []
+        already = self.content[: self.shown]
+        rest = visible[len(already) :] if visible.startswith(already) else ""
+        self.shown = len(self.content)
+        return rest, already + rest, calls
+
+    def _release(self, upto: int) -> str:
+        if upto <= self.shown:
+            return ""
+        piece = self.content[self.shown : upto]
+        self.shown = upto
+        return piece

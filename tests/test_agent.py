@@ -1,0 +1,388 @@
+"""AIAgent driven through the real `ollama` client against the loopback fake Ollama."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+
+from agent import AIAgent
+from core.events import (
+    AgentError,
+    ErrorEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnCompleted,
+    WarningEvent,
+)
+from tests.fake_ollama import Drop, FakeOllama, Hang, Raw, Reply
+
+
+def make_agent(fake: FakeOllama, **options: Any) -> AIAgent:
+    return AIAgent("qwen3:4b", fake.url, "You are an engineering assistant.", **options)
+
+
+async def run(agent: AIAgent, text: str) -> list[Any]:
+    return [event async for event in agent.stream(text)]
+
+
+def of_type(events: list[Any], kind: type) -> list[Any]:
+    return [event for event in events if isinstance(event, kind)]
+
+
+def completed(events: list[Any]) -> TurnCompleted:
+    assert isinstance(events[-1], TurnCompleted), "every turn must end with TurnCompleted"
+    assert len(of_type(events, TurnCompleted)) == 1
+    return events[-1]
+
+
+def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for m in request["messages"] if m["role"] == "tool"]
+
+
+async def test_streamed_answer(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("A 6 m span carries 54 kN·m.", pieces=4, prompt_tokens=120, completion_tokens=9))
+    events = await run(make_agent(fake_ollama), "Moment of 12 kN/m over 6 m?")
+    deltas = of_type(events, TextDelta)
+    assert len(deltas) == 4
+    assert "".join(d.text for d in deltas) == "A 6 m span carries 54 kN·m."
+    done = completed(events)
+    assert (done.content, done.stop_reason) == ("A 6 m span carries 54 kN·m.", "end_turn")
+    assert (done.usage.prompt_tokens, done.usage.completion_tokens) == (120, 9)
+    request = fake_ollama.chat_requests[0]
+    assert request["stream"] is True and request["model"] == "qwen3:4b"
+    assert request["options"]["num_ctx"] == 8192
+    assert request["messages"][0] == {"role": "system", "content": "You are an engineering assistant."}
+    assert request["messages"][-1] == {"role": "user", "content": "Moment of 12 kN/m over 6 m?"}
+    assert {t["function"]["name"] for t in request["tools"]} >= {"sqrt", "read_file", "edit_file"}
+
+
+async def test_tool_schemas_keep_defaults_and_descriptions(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("ok"))
+    await run(make_agent(fake_ollama), "hi")
+    tools = {t["function"]["name"]: t["function"] for t in fake_ollama.chat_requests[0]["tools"]}
+    read = tools["read_file"]["parameters"]
+    assert read["required"] == ["path"]
+    assert "Default: 1" in read["properties"]["start_line"]["description"]
+    assert read["properties"]["start_line"]["type"] == "integer"
+
+
+async def test_tool_call_result_goes_back_then_answer(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 144})), Reply.text("The square root of 144 is 12."))
+    events = await run(make_agent(fake_ollama), "sqrt of 144?")
+    started, finished = of_type(events, ToolCallStarted), of_type(events, ToolCallFinished)
+    assert [(s.name, s.arguments) for s in started] == [("sqrt", {"x": 144})]
+    assert finished[0].output == "12.0" and finished[0].error is None and finished[0].id == started[0].id
+    assert events.index(started[0]) < events.index(finished[0]) < events.index(of_type(events, TextDelta)[0])
+    second = fake_ollama.chat_requests[1]
+    assistant = [m for m in second["messages"] if m["role"] == "assistant"][-1]
+    assert assistant["tool_calls"][0]["function"] == {"name": "sqrt", "arguments": {"x": 144}}
+    assert tool_messages(second) == [{"role": "tool", "content": "12.0", "tool_name": "sqrt"}]
+    done = completed(events)
+    assert done.content == "The square root of 144 is 12."
+    assert [(c.name, c.output) for c in done.tool_calls] == [("sqrt", "12.0")]
+    assert done.usage.prompt_tokens == 84
+
+
+async def test_several_tool_calls_in_one_message(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(("add", {"a": 2, "b": 3}), ("multiply", {"a": 4, "b": 2.5})),
+        Reply.text("5 and 10."),
+    )
+    events = await run(make_agent(fake_ollama), "2+3 and 4*2.5")
+    assert [f.output for f in of_type(events, ToolCallFinished)] == ["5.0", "10.0"]
+    assert [m["content"] for m in tool_messages(fake_ollama.chat_requests[1])] == ["5.0", "10.0"]
+
+
+async def test_bad_arguments_go_back_and_corrected_call_runs(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(("sqrt", {"x": "a hundred and forty-four"})),
+        Reply.tool_calls(("sqrt", {"x": "144"})),
+        Reply.text("12."),
+    )
+    events = await run(make_agent(fake_ollama), "sqrt 144")
+    first, second = of_type(events, ToolCallFinished)
+    assert first.error and "Invalid arguments for sqrt" in first.output and "x: number" in first.output
+    assert second.error is None and second.output == "12.0"
+    assert "Invalid arguments" in tool_messages(fake_ollama.chat_requests[1])[0]["content"]
+    assert completed(events).stop_reason == "end_turn"
+
+
+async def test_missing_and_extra_arguments_are_explained(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("divide", {"a": 1, "c": 2})), Reply.text("Sorry."))
+    events = await run(make_agent(fake_ollama), "1/2")
+    output = of_type(events, ToolCallFinished)[0].output
+    assert "b: required but missing" in output and "c: not an argument of this tool" in output
+
+
+async def test_unknown_tool_is_reported_to_the_model(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("cube_root", {"x": 27})), Reply.text("3."))
+    events = await run(make_agent(fake_ollama), "cube root of 27")
+    finished = of_type(events, ToolCallFinished)[0]
+    assert finished.error and "no tool named 'cube_root'" in finished.output and "sqrt" in finished.output
+    assert "no tool named" in tool_messages(fake_ollama.chat_requests[1])[0]["content"]
+    assert completed(events).content == "3."
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"name": "sqrt", "arguments": {"x": 144}}',
+        '```json\n{"name": "sqrt", "arguments": {"x": 144}}\n```',
+        '<tool_call>\n{"name": "sqrt", "arguments": {"x": 144}}\n</tool_call>',
+        '[{"function": {"name": "sqrt", "parameters": {"x": 144}}}]',
+    ],
+)
+async def test_tool_call_written_in_the_text_is_run(fake_ollama: FakeOllama, written: str) -> None:
+    fake_ollama.script(Reply.text(written, pieces=5), Reply.text("It is 12."))
+    events = await run(make_agent(fake_ollama), "sqrt 144")
+    assert [(f.name, f.output) for f in of_type(events, ToolCallFinished)] == [("sqrt", "12.0")]
+    shown = "".join(d.text for d in of_type(events, TextDelta))
+    assert shown == "It is 12.", "the JSON of a tool call must not be shown as the answer"
+    assert tool_messages(fake_ollama.chat_requests[1])[0]["content"] == "12.0"
+
+
+async def test_json_that_is_not_a_known_tool_is_shown_as_text(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text('{"beam": "W310x39", "span_m": 6}'))
+    events = await run(make_agent(fake_ollama), "as JSON please")
+    assert completed(events).content == '{"beam": "W310x39", "span_m": 6}'
+    assert not of_type(events, ToolCallStarted)
+
+
+async def test_round_cap_asks_for_a_final_answer_without_tools(fake_ollama: FakeOllama) -> None:
+    counter = iter(range(1, 100))
+    fake_ollama.responder = lambda body: (
+        Reply.text("Best effort: 42.")
+        if not body.get("tools")
+        else Reply.tool_calls(("add", {"a": next(counter), "b": 1}))
+    )
+    events = await run(make_agent(fake_ollama, max_tool_rounds=3), "loop forever")
+    requests = fake_ollama.chat_requests
+    assert len(requests) == 4
+    assert all(r.get("tools") for r in requests[:3]) and not requests[3].get("tools")
+    assert len(of_type(events, ToolCallFinished)) == 3
+    done = completed(events)
+    assert (done.stop_reason, done.content) == ("max_tool_rounds", "Best effort: 42.")
+
+
+async def test_repeated_identical_call_is_answered_from_the_first_result(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(("sqrt", {"x": 144})),
+        Reply.tool_calls(("sqrt", {"x": 144})),
+        Reply.text("12, as computed."),
+    )
+    events = await run(make_agent(fake_ollama), "sqrt 144")
+    first, second = of_type(events, ToolCallFinished)
+    assert (first.repeated, second.repeated) == (False, True)
+    assert second.output.startswith("12.0") and "reused" in second.output
+    requests = fake_ollama.chat_requests
+    assert len(requests) == 3 and not requests[2].get("tools"), "a round of only repeats ends the loop"
+    assert completed(events).stop_reason == "end_turn"
+
+
+async def test_server_down_is_one_clear_sentence() -> None:
+    agent = AIAgent("qwen3:4b", "http://127.0.0.1:9", "system")
+    started = time.monotonic()
+    events = await run(agent, "hello")
+    assert time.monotonic() - started < 2
+    error = of_type(events, ErrorEvent)[0]
+    assert error.code == "PROVIDER_UNAVAILABLE"
+    assert error.message.startswith("Cannot reach Ollama at http://127.0.0.1:9") and "ollama serve" in error.message
+    done = completed(events)
+    assert done.stop_reason == "error" and done.error == error.message
+    chunks = [chunk async for chunk in agent.chat("hello again")]
+    assert chunks == [error.message]
+
+
+async def test_model_not_pulled_names_the_pulled_models(fake_ollama: FakeOllama) -> None:
+    fake_ollama.models = ["llama3.2:3b", "qwen3:4b"]
+    agent = make_agent(fake_ollama)
+    agent.model = "qwen3:30b"
+    events = await run(agent, "hi")
+    error = of_type(events, ErrorEvent)[0]
+    assert error.code == "MODEL_NOT_FOUND" and not error.recoverable
+    assert "llama3.2:3b, qwen3:4b" in error.message and "ollama pull qwen3:30b" in error.message
+
+
+async def test_model_removed_after_show_is_still_model_not_found(fake_ollama: FakeOllama) -> None:
+    agent = make_agent(fake_ollama)
+    fake_ollama.script(Reply.text("ok"))
+    await run(agent, "warm up")
+    fake_ollama.script(Reply.http_error(404, "model 'qwen3:4b' not found"))
+    events = await run(agent, "again")
+    assert of_type(events, ErrorEvent)[0].code == "MODEL_NOT_FOUND"
+
+
+async def test_hang_times_out(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply([Hang(10)]))
+    started = time.monotonic()
+    events = await run(make_agent(fake_ollama, request_timeout=0.5), "hi")
+    assert time.monotonic() - started < 3
+    error = of_type(events, ErrorEvent)[0]
+    assert error.code == "TIMEOUT" and "0.5 s" in error.message and "REQUEST_TIMEOUT" in error.message
+
+
+async def test_out_of_memory_is_explained(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.http_error(500, "model requires more system memory (5.5 GiB) than is available (3.1 GiB)"))
+    error = of_type(await run(make_agent(fake_ollama), "hi"), ErrorEvent)[0]
+    assert error.code == "PROVIDER_ERROR" and "more system memory" in error.message and "smaller model" in error.message
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [Raw('{"error": "an error was encountered while running the model: CUDA error"}'), Raw("<html>oops"), Drop()],
+)
+async def test_fault_mid_stream_keeps_the_partial_text(fake_ollama: FakeOllama, fault: Any) -> None:
+    fake_ollama.script(Reply.then("The first part of the answer", fault))
+    agent = make_agent(fake_ollama)
+    events = await run(agent, "explain")
+    error = of_type(events, ErrorEvent)[0]
+    assert error.code == "PROVIDER_ERROR" and "kept" in error.message
+    done = completed(events)
+    assert done.stop_reason == "error" and done.content == "The first part of the answer"
+    fake_ollama.script(Reply.text("Recovered."))
+    assert completed(await run(agent, "again")).content == "Recovered.", "the next turn works"
+
+
+async def test_context_trimming_keeps_summary_and_newest_turns(fake_ollama: FakeOllama) -> None:
+    agent = make_agent(fake_ollama, num_ctx=2048)
+    history = [(f"question {i} " + "x" * 300, f"answer {i} " + "y" * 300) for i in range(100)]
+    agent.set_context("Tower A: 45 m residential, C30/37 concrete.", history)
+    fake_ollama.script(Reply.text("ok"))
+    events = await run(agent, "And the next floor?")
+    messages = fake_ollama.chat_requests[0]["messages"]
+    assert "[Context Summary]: Tower A: 45 m residential" in messages[0]["content"]
+    contents = [m["content"] for m in messages[1:]]
+    assert contents[-1] == "And the next floor?"
+    assert contents[-2].startswith("answer 99") and contents[-3].startswith("question 99")
+    assert not any(c.startswith("question 0 ") for c in contents)
+    kept = sum(c.startswith("question") for c in contents)
+    assert 0 < kept < 100
+    warning = of_type(events, WarningEvent)[0]
+    assert warning.code == "CONTEXT_TRIMMED" and str(100 - kept) in warning.message
+    assert sum(len(m["content"]) for m in messages) / 3 < 2048
+
+
+async def test_a_message_larger_than_the_context_is_refused(fake_ollama: FakeOllama) -> None:
+    events = await run(make_agent(fake_ollama, num_ctx=2048), "z" * 50_000)
+    error = of_type(events, ErrorEvent)[0]
+    assert error.code == "CONTEXT_OVERFLOW" and "NUM_CTX" in error.message
+    assert fake_ollama.chat_requests == []
+
+
+async def test_prompt_eval_count_near_the_limit_warns(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("ok", prompt_tokens=8100, done_reason="length"))
+    events = await run(make_agent(fake_ollama), "hi")
+    assert {w.code for w in of_type(events, WarningEvent)} == {"CONTEXT_FULL", "ANSWER_CUT"}
+
+
+async def test_model_without_tool_support_gets_no_tools_and_one_notice(fake_ollama: FakeOllama) -> None:
+    fake_ollama.capabilities = {"qwen3:4b": ["completion"]}
+    agent = make_agent(fake_ollama)
+    fake_ollama.script(Reply.text("first"), Reply.text("second"))
+    first, second = await run(agent, "one"), await run(agent, "two")
+    assert [w.code for w in of_type(first, WarningEvent)] == ["TOOLS_UNSUPPORTED"]
+    assert of_type(second, WarningEvent) == []
+    assert all(not r.get("tools") and "think" not in r for r in fake_ollama.chat_requests)
+    assert completed(second).content == "second"
+
+
+async def test_thinking_is_streamed_apart_from_the_answer(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("Use 54 kN·m.", thinking="wL^2/8 = 12*36/8 = 54"))
+    events = await run(make_agent(fake_ollama, think=True), "moment?")
+    assert "".join(t.text for t in of_type(events, ThinkingDelta)) == "wL^2/8 = 12*36/8 = 54"
+    done = completed(events)
+    assert done.content == "Use 54 kN·m." and done.thinking == "wL^2/8 = 12*36/8 = 54"
+    assert fake_ollama.chat_requests[0]["think"] is True
+
+
+async def test_think_is_off_by_default_and_never_sent_to_models_that_cannot(fake_ollama: FakeOllama) -> None:
+    fake_ollama.models = ["qwen3:4b", "llama3.2:3b"]
+    fake_ollama.capabilities = {"llama3.2:3b": ["completion", "tools"]}
+    fake_ollama.script(Reply.text("a"), Reply.text("b"))
+    agent = make_agent(fake_ollama, think=True)
+    agent.think = False
+    await run(agent, "one")
+    agent.model, agent.think = "llama3.2:3b", True
+    events = await run(agent, "two")
+    assert completed(events).content == "b"
+    assert fake_ollama.chat_requests[0]["think"] is False and "think" not in fake_ollama.chat_requests[1]
+
+
+def test_one_agent_serves_turns_under_different_event_loops(fake_ollama: FakeOllama) -> None:
+    agent = make_agent(fake_ollama)
+    for answer in ("first", "second", "third"):
+        fake_ollama.script(Reply.text(answer))
+        events = asyncio.run(run(agent, "q"))
+        assert completed(events).content == answer
+    assert [pair[1] for pair in agent.history] == ["first", "second", "third"]
+    assert [m["content"] for m in fake_ollama.chat_requests[2]["messages"][1:5]] == ["q", "first", "q", "second"]
+
+
+async def test_stop_ends_the_reply_and_keeps_the_partial_text(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.then("Partial answer", Hang(10)), Reply.text("Next one works."))
+    agent = make_agent(fake_ollama)
+    events: list[Any] = []
+    started = time.monotonic()
+    async for event in agent.stream("long question"):
+        events.append(event)
+        if isinstance(event, TextDelta) and "answer" in "".join(e.text for e in of_type(events, TextDelta)):
+            agent.stop()
+    assert time.monotonic() - started < 3
+    done = completed(events)
+    assert (done.stop_reason, done.content) == ("stopped", "Partial answer")
+    assert completed(await run(agent, "again")).content == "Next one works."
+
+
+async def test_chat_yields_the_text_chunks(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 16})), Reply.text("It is 4.", pieces=2))
+    chunks = [chunk async for chunk in make_agent(fake_ollama).chat("sqrt 16")]
+    assert "".join(chunks) == "It is 4." and len(chunks) == 2
+
+
+async def test_chat_ends_with_the_error_sentence_after_partial_text(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.then("Half", Drop()))
+    chunks = [chunk async for chunk in make_agent(fake_ollama).chat("q")]
+    assert chunks[0] == "Ha" and chunks[-1].startswith("\nThe connection to Ollama")
+
+
+async def test_summarize_history_sends_previous_summary_and_turns(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("- Tower A, 45 m\n- Footing 2 x 2 m"))
+    summary = await make_agent(fake_ollama).summarize_history(
+        [("Footing size?", "2 x 2 m.")], previous_summary="- Tower A, 45 m"
+    )
+    assert summary == "- Tower A, 45 m\n- Footing 2 x 2 m"
+    request = fake_ollama.chat_requests[0]
+    assert request["stream"] is False and not request.get("tools")
+    prompt = request["messages"][-1]["content"]
+    assert "- Tower A, 45 m" in prompt and "Footing size?" in prompt and "2 x 2 m." in prompt
+
+
+async def test_summarize_history_prompt_stays_bounded(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("short"), Reply.text("short"))
+    agent = make_agent(fake_ollama, num_ctx=4096)
+    await agent.summarize_history([("q" * 1000, "a" * 1000)] * 10)
+    await agent.summarize_history([("q" * 1000, "a" * 1000)] * 5000)
+    small, large = (len(json.dumps(r["messages"])) for r in fake_ollama.chat_requests)
+    assert large <= 4096 * 3 and large < small * 2
+
+
+async def test_summarize_history_failure_raises_a_coded_error() -> None:
+    agent = AIAgent("qwen3:4b", "http://127.0.0.1:9", "system")
+    with pytest.raises(AgentError) as caught:
+        await agent.summarize_history([("q", "a")])
+    assert caught.value.code == "PROVIDER_UNAVAILABLE"
+
+
+async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> None:
+    (isolated / "workspace").mkdir()
+    (isolated / "workspace" / "long.txt").write_text("line of text\n" * 50_000)
+    fake_ollama.script(Reply.tool_calls(("read_file", {"path": "long.txt"})), Reply.text("Long file."))
+    events = await run(make_agent(fake_ollama), "read long.txt")
+    output = of_type(events, ToolCallFinished)[0].output
+    assert len(output) < 8_200 and "start_line=" in output
