@@ -1,0 +1,148 @@
+"""The CLI through its real entry point (`python main.py` in a subprocess) against the fake Ollama."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from history import ChatHistoryDB
+from tests.fake_ollama import FakeOllama, Hang, Reply, wait_until
+
+MAIN = Path(__file__).resolve().parents[1] / "main.py"
+
+
+def run_cli(
+    *args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(MAIN), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(("sqrt", {"x": 2025})),
+        Reply.text("The square root of 2025 is 45."),
+        Reply.text("- Tower A: sqrt(2025) = 45 computed."),
+    )
+    script = "/new Tower A\nWhat is the square root of 2025?\n/new Bridge\n/list\n/switch Tower A\n/summary\n/exit\n"
+    result = run_cli("--server", fake_ollama.url, stdin=script)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Started workspace 1: Tower A" in out
+    assert "→ sqrt(x=2025) = 45.0" in out and "The square root of 2025 is 45." in out
+    assert "Updating the summary of the workspace you are leaving" in out and "Summary updated." in out
+    assert out.index("2  Bridge") < out.index("1  Tower A"), "/list shows the most recent first"
+    assert "Switched to Tower A (1 turn, with a summary)." in out
+    assert "- Tower A: sqrt(2025) = 45 computed." in out
+    summary_request = fake_ollama.chat_requests[2]
+    assert summary_request["stream"] is False and "What is the square root of 2025?" in str(summary_request)
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    tower = db.find_chat("Tower A")
+    assert db.get_context_summary(tower.chat_id) == "- Tower A: sqrt(2025) = 45 computed."
+    (turn,) = db.get_turns(tower.chat_id)
+    assert turn.assistant == "The square root of 2025 is 45." and turn.tool_calls[0].output == "45.0"
+
+
+def test_once_without_a_server_fails_fast_with_one_sentence(isolated: Path) -> None:
+    started = time.monotonic()
+    result = run_cli("--once", "What is 2 + 2?", "--server", "http://127.0.0.1:9")
+    assert time.monotonic() - started < 2
+    assert result.returncode == 1 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        "Cannot reach Ollama at http://127.0.0.1:9 — is `ollama serve` running? Start it and send your message again."
+    ]
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    (turn,) = db.get_turns(db.list_chats()[0][0])
+    assert (turn.user, turn.status) == ("What is 2 + 2?", "error"), "the question is kept"
+
+
+def test_once_prints_only_the_answer_on_stdout(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("multiply", {"a": 12, "b": 4.5})), Reply.text("54 kN·m."))
+    result = run_cli("--once", "12 * 4.5?", "--server", fake_ollama.url, "--workspace", "Tower A")
+    assert result.returncode == 0 and result.stdout == "54 kN·m.\n"
+    assert "→ multiply(a=12, b=4.5) = 54.0" in result.stderr
+
+
+def test_once_reads_the_question_from_stdin(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("Four."))
+    result = run_cli("--once", env={"ENDPOINT": fake_ollama.url}, stdin="What is 2 + 2?\n")
+    assert (result.returncode, result.stdout) == (0, "Four.\n")
+    assert fake_ollama.chat_requests[0]["messages"][-1]["content"] == "What is 2 + 2?"
+
+
+def test_settings_come_from_the_env_file(fake_ollama: FakeOllama, isolated: Path) -> None:
+    (isolated / ".env").write_text(f"ENDPOINT={fake_ollama.url}\nMODEL=qwen3:4b\nNUM_CTX=4096\n")
+    fake_ollama.script(Reply.text("ok"))
+    assert run_cli("--once", "hi").returncode == 0
+    assert fake_ollama.chat_requests[0]["options"]["num_ctx"] == 4096
+
+
+def test_bad_setting_is_one_sentence_and_exit_2() -> None:
+    result = run_cli("--once", "hi", env={"NUM_CTX": "lots"})
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("Setting NUM_CTX has the value 'lots'")
+
+
+def test_corrupt_database_is_reported_and_left_alone(isolated: Path) -> None:
+    (isolated / "chat_history.sqlite").write_text("not a database")
+    result = run_cli("--once", "hi")
+    assert result.returncode == 1 and "left untouched" in result.stderr
+    assert (isolated / "chat_history.sqlite").read_text() == "not a database"
+
+
+def test_delete_asks_first(fake_ollama: FakeOllama, isolated: Path) -> None:
+    script = "/new Scratch\n/new Keep\n/delete Scratch\nn\n/delete Scratch\ny\n/list\n/quit\n"
+    result = run_cli("--server", fake_ollama.url, stdin=script)
+    assert "Nothing deleted." in result.stdout and "Deleted Scratch." in result.stdout
+    assert [c[1] for c in ChatHistoryDB(isolated / "chat_history.sqlite").list_chats()] == ["Keep"]
+
+
+def test_unknown_command_and_help(fake_ollama: FakeOllama) -> None:
+    result = run_cli("--server", fake_ollama.url, stdin="/frobnicate\n/help\n/tools\n")
+    assert "Unknown command /frobnicate" in result.stdout and "/switch NAME|ID" in result.stdout
+    assert "read_file" in result.stdout and result.returncode == 0, "Ctrl-D (end of input) leaves cleanly"
+
+
+def test_models_command_lists_the_server_models(fake_ollama: FakeOllama) -> None:
+    fake_ollama.models = ["qwen3:4b", "llama3.2:3b"]
+    result = run_cli("--server", fake_ollama.url, stdin="/models\n/model llama3.2:3b\n/model nope:1b\n")
+    assert "* qwen3:4b" in result.stdout and "  llama3.2:3b" in result.stdout
+    assert "Using llama3.2:3b." in result.stdout and "ollama pull nope:1b" in result.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
+def test_ctrl_c_stops_the_reply_not_the_program(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.then("The first half of a long answer", Hang(20)), Reply.text("Still here."))
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--server", fake_ollama.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None
+    process.stdin.write("Explain load paths\n")
+    process.stdin.flush()
+    assert wait_until(lambda: len(fake_ollama.chat_requests) == 1, timeout=10)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate("and then?\n/exit\n", timeout=15)
+    assert process.returncode == 0, err
+    assert "[stopped]" in out and "Still here." in out
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    first, second = db.get_turns(db.list_chats()[0][0])
+    assert (first.status, first.assistant) == ("stopped", "The first half of a long answer")
+    assert (second.status, second.assistant) == ("complete", "Still here.")
