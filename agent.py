@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -177,12 +178,13 @@ class AIAgent:
     async def chat(self, user_input: str) -> AsyncIterator[str]:
         """The answer's text as it streams; when the turn fails, the last chunk is the error sentence."""
         shown_any = False
-        async for event in self.stream(user_input):
-            if isinstance(event, TextDelta):
-                shown_any = True
-                yield event.text
-            elif isinstance(event, ErrorEvent):
-                yield ("\n" if shown_any else "") + event.message
+        async with aclosing(self.stream(user_input)) as events:
+            async for event in events:
+                if isinstance(event, TextDelta):
+                    shown_any = True
+                    yield event.text
+                elif isinstance(event, ErrorEvent):
+                    yield ("\n" if shown_any else "") + event.message
 
     async def stream(self, user_input: str) -> AsyncIterator[AgentEvent]:
         """Run one turn, yielding typed events; the last is always `TurnCompleted`. Never raises."""
@@ -193,8 +195,9 @@ class AIAgent:
         self._running = (asyncio.get_running_loop(), task) if task else None
         error: ErrorEvent | None = None
         try:
-            async for event in self._run_turn(user_input, turn):
-                yield event
+            async with aclosing(self._run_turn(user_input, turn)) as events:
+                async for event in events:
+                    yield event
         except asyncio.CancelledError:
             if not self._stop_requested or task is None:
                 raise
@@ -258,8 +261,10 @@ class AIAgent:
                         f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
                     )
                 reply = _Round()
-                async for event in self._stream_round(client, window.messages, offer_tools, capabilities, reply, turn):
-                    yield event
+                round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply, turn)
+                async with aclosing(round_events) as events:
+                    async for event in events:
+                        yield event
                 for warning in self._round_warnings(reply):
                     if warning.code not in turn.warned:
                         turn.warned.add(warning.code)
@@ -270,11 +275,12 @@ class AIAgent:
                 turn_messages.append(self._assistant_message(reply))
                 fresh = 0
                 for call in reply.tool_calls:
-                    async for event in runner.run(call):
-                        if isinstance(event, ToolCallFinished):
-                            fresh += not event.repeated
-                            turn_messages.append({"role": "tool", "content": event.output, "tool_name": event.name})
-                        yield event
+                    async with aclosing(runner.run(call)) as events:
+                        async for event in events:
+                            if isinstance(event, ToolCallFinished):
+                                fresh += not event.repeated
+                                turn_messages.append({"role": "tool", "content": event.output, "tool_name": event.name})
+                            yield event
                 only_repeats = fresh == 0
 
     @staticmethod

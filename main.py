@@ -69,6 +69,14 @@ class Style:
         return f"\033[{code}m{text}\033[0m" if self.enabled else text
 
 
+_CONTROL = {code: None for code in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]}
+
+
+def printable(text: str) -> str:
+    """Text without control characters, so model or file text cannot drive the terminal."""
+    return text.translate(_CONTROL)
+
+
 def _one_line(text: str, limit: int = 100) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -84,29 +92,36 @@ class Renderer:
         self.text = ""
         self.completed: TurnCompleted | None = None
         self._mid_line = False
+        self._thinking = False
 
     def render(self, event: AgentEvent) -> None:
         kind = event.type
         if kind == "text":
-            self._write(self.out, event.text)
+            if self._thinking:
+                self._thinking = False
+                self._end_line()
+            self._write(self.out, printable(event.text))
         elif kind == "thinking" and self.show_thinking:
-            self._write(self.out, self.style("2", event.text))
+            prefix = "" if self._thinking else "thinking: "
+            self._thinking = True
+            self._write(self.out, self.style("2", prefix + printable(event.text)), answer=False)
         elif kind == "tool_call_finished":
             arguments = ", ".join(f"{k}={v!r}" for k, v in event.arguments.items())
             result = f"✗ {event.error}" if event.error else f"= {event.output}"
-            self._line(self.notes, self.note_style("2", _one_line(f"→ {event.name}({arguments}) {result}")))
+            line = printable(_one_line(f"→ {event.name}({arguments}) {result}"))
+            self._line(self.notes, self.note_style("2", line))
         elif kind == "warning":
-            self._line(self.notes, self.note_style("33", f"! {event.message}"))
+            self._line(self.notes, self.note_style("33", f"! {printable(event.message)}"))
         elif kind == "error":
-            self._line(self.notes, self.note_style("31", event.message))
+            self._line(self.notes, self.note_style("31", printable(event.message)))
         elif kind == "turn_completed":
             self.completed = event
             if event.stop_reason == "stopped":
                 self._line(self.notes, self.note_style("2", "[stopped]"))
             self._end_line()
 
-    def _write(self, stream: TextIO, text: str) -> None:
-        if stream is self.out:
+    def _write(self, stream: TextIO, text: str, answer: bool = True) -> None:
+        if answer:
             self.text += text
         stream.write(text)
         stream.flush()
@@ -178,7 +193,11 @@ def run_once(spaces: Workspaces, question: str, stdout: TextIO, stderr: TextIO) 
     if not question.strip():
         stderr.write("No question given: pass it after --once, or on standard input.\n")
         return EXIT_USAGE
-    completed = ask(spaces, question.strip(), Renderer(stdout, stderr, show_thinking=False))
+    try:
+        completed = ask(spaces, question.strip(), Renderer(stdout, stderr, show_thinking=False))
+    except HistoryError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_FAILED
     return EXIT_FAILED if completed.stop_reason in ("error", "stopped") else EXIT_OK
 
 
@@ -266,16 +285,16 @@ class Repl:
         return f"{_one_line(current.chat_name, 24) if current else 'new'} > "
 
     def handle(self, line: str) -> None:
-        if not line.startswith("/"):
-            ask(self.spaces, line, Renderer(self.out, self.out, show_thinking=True))
-            return
         name, _, argument = line.partition(" ")
-        command = self.commands.get(name.lower())
-        if command is None:
+        command = self.commands.get(name.lower()) if line.startswith("/") else None
+        if line.startswith("/") and command is None:
             self.say(f"Unknown command {name}; /help lists the commands.")
             return
         try:
-            command(argument.strip())
+            if command is None:
+                ask(self.spaces, line, Renderer(self.out, self.out, show_thinking=True))
+            else:
+                command(argument.strip())
         except (LookupError, ValueError, HistoryError) as error:
             self.say(str(error))
         except AgentError as error:

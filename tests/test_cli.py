@@ -146,3 +146,18 @@ def test_ctrl_c_stops_the_reply_not_the_program(fake_ollama: FakeOllama, isolate
     first, second = db.get_turns(db.list_chats()[0][0])
     assert (first.status, first.assistant) == ("stopped", "The first half of a long answer")
     assert (second.status, second.assistant) == ("complete", "Still here.")
+
+
+def test_start_up_does_not_import_the_heavy_libraries() -> None:
+    code = (
+        "import sys, main; spaces = main.build(main.load_settings(env_file=None)); "
+        "print(sorted({'sympy', 'pint', 'streamlit'} & set(sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=MAIN.parent, timeout=30)
+    assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_control_characters_from_the_model_do_not_reach_the_terminal(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("Safe\x1b[2J\x1b]0;pwned\x07 text"))
+    result = run_cli("--once", "hi", "--server", fake_ollama.url)
+    assert result.stdout == "Safe[2J]0;pwned text\n"
