@@ -1,10 +1,11 @@
 """ChatHistoryDB: every workspace, turn and tool call, in one SQLite file.
 
-This module owns all SQL in the product. Writes run in `BEGIN IMMEDIATE`
-transactions that are short and never span a model call; the file uses WAL so
-readers never block the writer, and a busy timeout so two processes can share it.
-Schema versions live in `PRAGMA user_version`; `MIGRATIONS` upgrades older files,
-including those written by the product's first two-table version.
+This module, with its migrations in `core/schema.py`, owns all SQL in the
+product. Writes run in `BEGIN IMMEDIATE` transactions that are short and never
+span a model call; the file uses WAL so readers never block the writer, and a
+busy timeout so two processes can share it. Schema versions live in
+`PRAGMA user_version`; the migrations upgrade older files, including those
+written by the product's first two-table version.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.records import Chat, ToolCallRecord, Turn, TurnStatus
+from core.records import Chat, SearchHit, ToolCallRecord, Turn, TurnStatus
+from core.schema import MIGRATIONS, SCHEMA_VERSION
 
 BUSY_TIMEOUT_SECONDS = 15.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -27,77 +29,21 @@ class HistoryError(RuntimeError):
     """The chat history cannot be read or written; the message says why and what to do."""
 
 
+_FTS_MATCHES = """
+    SELECT history.chat_id AS chat_id, snippet(history_fts, -1, '', '', '…', 12) AS snippet
+    FROM history_fts JOIN history ON history.id = history_fts.rowid WHERE history_fts MATCH :match"""
+_LITERAL_MATCHES = """
+    SELECT chat_id, substr(user, 1, 80) AS snippet FROM history
+    WHERE user LIKE :pattern ESCAPE '\\' OR assistant LIKE :pattern ESCAPE '\\'"""
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def _now() -> str:
     """UTC with microseconds, in the same text format as SQLite's CURRENT_TIMESTAMP."""
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
-def _create_seed_tables(db: sqlite3.Connection) -> None:
-    """Version 1: the first version's two tables, exactly as it created them."""
-    db.execute(
-        """CREATE TABLE IF NOT EXISTS chats (
-            chat_id INTEGER PRIMARY KEY AUTOINCREMENT,
-            chat_name TEXT NOT NULL,
-            created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
-            context_summary TEXT DEFAULT NULL,
-            context_updated_at TIMESTAMP DEFAULT NULL)"""
-    )
-    db.execute(
-        """CREATE TABLE IF NOT EXISTS history (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            chat_id INTEGER NOT NULL,
-            user TEXT NOT NULL,
-            assistant TEXT NOT NULL,
-            FOREIGN KEY(chat_id) REFERENCES chats(chat_id) ON DELETE CASCADE)"""
-    )
-
-
-def _add_audit_trail(db: sqlite3.Connection) -> None:
-    """Version 2: per-turn time, usage and status; tool calls; exact activity order."""
-    for statement in (
-        "ALTER TABLE chats ADD COLUMN last_active_at TEXT",
-        "ALTER TABLE chats ADD COLUMN activity_seq INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE chats ADD COLUMN summary_turn_id INTEGER",
-        "ALTER TABLE history ADD COLUMN created_at TEXT",
-        "ALTER TABLE history ADD COLUMN status TEXT NOT NULL DEFAULT 'complete'",
-        "ALTER TABLE history ADD COLUMN model TEXT",
-        "ALTER TABLE history ADD COLUMN prompt_tokens INTEGER",
-        "ALTER TABLE history ADD COLUMN completion_tokens INTEGER",
-        "ALTER TABLE history ADD COLUMN duration_ms REAL",
-        "ALTER TABLE history ADD COLUMN error TEXT",
-        """CREATE TABLE tool_calls (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            turn_id INTEGER NOT NULL REFERENCES history(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            arguments TEXT NOT NULL,
-            output TEXT NOT NULL,
-            error TEXT,
-            duration_ms REAL NOT NULL DEFAULT 0,
-            UNIQUE (turn_id, position))""",
-        "CREATE INDEX history_by_chat ON history(chat_id, id)",
-        "CREATE INDEX chats_by_activity ON chats(activity_seq)",
-    ):
-        db.execute(statement)
-    # Files from the first version: a summary covered every turn (it was rebuilt on each
-    # switch), and workspaces are ordered by their latest turn.
-    db.execute(
-        """UPDATE chats SET last_active_at = created_at,
-               summary_turn_id = CASE WHEN context_summary IS NULL THEN NULL
-                   ELSE (SELECT MAX(id) FROM history WHERE history.chat_id = chats.chat_id) END"""
-    )
-    latest = db.execute(
-        """SELECT chat_id FROM chats
-           ORDER BY COALESCE((SELECT MAX(id) FROM history WHERE history.chat_id = chats.chat_id), 0), chat_id"""
-    ).fetchall()
-    db.executemany(
-        "UPDATE chats SET activity_seq = ? WHERE chat_id = ?",
-        [(sequence, chat_id) for sequence, (chat_id,) in enumerate(latest, start=1)],
-    )
-
-
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_seed_tables, _add_audit_trail]
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def _check_header(path: Path) -> None:
@@ -430,6 +376,34 @@ class ChatHistoryDB:
         with self._lock, self._translated_errors():
             row = self._db.execute("SELECT context_summary FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
         return row[0] if row else None
+
+    def search_chats(self, text: str, limit: int = 20) -> list[SearchHit]:
+        """Workspaces whose name or messages contain `text`, most recently active first.
+
+        Every word is quoted, so FTS operators (`OR`, `NEAR(`, `*`, `"`) and LIKE
+        wildcards (`%`, `_`) in the user's text are matched as plain text. Text with
+        no letters or digits (which the index does not hold) is looked up literally.
+        """
+        if not text.split():
+            return []
+        has_words = any(character.isalnum() for character in text)
+        mentioned = _FTS_MATCHES if has_words else _LITERAL_MATCHES
+        parameters = {
+            "pattern": "%" + _escape_like(text.strip()) + "%",
+            "match": " ".join('"' + word.replace('"', '""') + '"*' for word in text.split()),
+            "limit": limit,
+        }
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                f"""WITH mentioned AS ({mentioned})
+                    SELECT chat_id, chat_name,
+                           (SELECT snippet FROM mentioned WHERE mentioned.chat_id = chats.chat_id LIMIT 1)
+                    FROM chats
+                    WHERE chat_name LIKE :pattern ESCAPE '\\' OR chat_id IN (SELECT chat_id FROM mentioned)
+                    ORDER BY activity_seq DESC LIMIT :limit""",  # noqa: S608 - two fixed subqueries, no user text
+                parameters,
+            ).fetchall()
+        return [SearchHit(chat_id=r[0], chat_name=r[1], snippet=r[2]) for r in rows]
 
     def count_unsummarised_turns(self, chat_id: int) -> int:
         """How many turns the workspace's summary does not cover yet."""

@@ -46,3 +46,11 @@ class Chat(BaseModel):
     context_summary: str | None
     context_updated_at: str | None
     summary_turn_id: int | None
+
+
+class SearchHit(BaseModel):
+    """A workspace found by name or message content; `snippet` shows the matching text."""
+
+    chat_id: int
+    chat_name: str
+    snippet: str | None = None
