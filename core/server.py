@@ -57,6 +57,26 @@ async def model_capabilities(client: ollama.AsyncClient, site: CallSite) -> Mode
     return ModelCapabilities(tools="tools" in names, thinking="thinking" in names)
 
 
+@dataclass(frozen=True)
+class ServerStatus:
+    """What a status line says about the Ollama server."""
+
+    version: str | None
+    models: tuple[str, ...]
+    error: str | None = None
+
+
+async def server_status(site: CallSite) -> ServerStatus:
+    """The server's version and pulled models, or the sentence that says why it cannot be reached."""
+    try:
+        version = await server_version(site)
+        async with make_client(site) as client:
+            models = await pulled_models(client, site)
+    except AgentError as error:
+        return ServerStatus(None, (), error.message)
+    return ServerStatus(version, tuple(models))
+
+
 async def server_version(site: CallSite) -> str:
     """The server's version (the client has no call for `/api/version`)."""
     timeout = httpx.Timeout(min(site.timeout, 5.0))
@@ -69,6 +89,8 @@ async def server_version(site: CallSite) -> str:
 
 __all__ = [
     "CLIENT_FAILURES",
+    "ServerStatus",
+    "server_status",
     "ModelCapabilities",
     "make_client",
     "model_capabilities",

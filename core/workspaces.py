@@ -86,6 +86,25 @@ class Workspaces:
         target = self.current_id if chat_id is None else chat_id
         return target is not None and self.db.count_unsummarised_turns(target) > 0
 
+    def begin_turn(self, regenerating: bool = False) -> int:
+        """The workspace a new message goes to (created if there is none), its context fresh from the store.
+
+        Reloading lets two windows on one workspace, or the CLI and the web app,
+        each see the other's turns. When `regenerating`, the agent forgets the
+        last turn so that it answers the same question afresh.
+        """
+        chat_id = self.open(self.ensure_current()).chat_id
+        if regenerating and self.agent.history:
+            self.agent.history.pop()
+        return chat_id
+
+    def last_question(self) -> str | None:
+        """The current workspace's last question, for "Regenerate"."""
+        if self.current_id is None:
+            return None
+        turns = self.db.get_turns(self.current_id, limit=1)
+        return turns[-1].user if turns else None
+
     def ensure_current(self) -> int:
         """The current workspace's id, creating one when there is none (the first message makes it)."""
         if self.current_id is None or self.db.get_chat(self.current_id) is None:
