@@ -1,0 +1,416 @@
+"""The web face: `streamlit run streamlit_app.py`.
+
+It renders the agent's events and calls the store; the workspace rules it shares
+with the CLI live in `core.workspaces`. Everything per user lives in
+`st.session_state` (each browser tab has its own SQLite connection and agent).
+No user, model or file text is ever rendered as HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import streamlit as st
+
+from agent import AIAgent
+from core.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
+from core.failures import CallSite
+from core.records import Chat, Turn
+from core.rendering import call_signature, escape_markdown, safe_markdown, usage_caption, workspace_markdown
+from core.server import ServerStatus, server_status
+from core.settings import Settings, SettingsError, configure_logging, load_settings
+from core.sync_bridge import iterate_sync, run_sync
+from core.transcript import Transcript
+from core.workspaces import Workspaces
+from history import ChatHistoryDB, HistoryError
+
+PAGE_TURNS = 50
+LISTED_WORKSPACES = 30
+STATUS_SECONDS = 15
+WAIT_TICK_SECONDS = 0.25
+FINISH_WAIT_SECONDS = 5.0
+
+state = st.session_state
+
+
+# Per-user state ---------------------------------------------------------------------
+
+
+def workspaces() -> Workspaces:
+    """This tab's store connection and agent, made once per browser tab."""
+    if "spaces" not in state:
+        try:
+            settings = load_settings()
+            configure_logging(settings)
+            settings.workspace_root.mkdir(parents=True, exist_ok=True)
+            spaces = Workspaces(ChatHistoryDB(settings.chat_history_db_path), AIAgent.from_settings(settings))
+        except (SettingsError, HistoryError) as error:
+            st.error(str(error))
+            st.stop()
+        state.settings, state.spaces, state.turn_window, state.notices = settings, spaces, PAGE_TURNS, []
+        open_from_url(spaces)
+    return state.spaces
+
+
+def open_from_url(spaces: Workspaces) -> None:
+    """`?chat=<id>` opens that workspace (a reload or a bookmark comes back to it); else the latest."""
+    wanted = st.query_params.get("chat", "")
+    if wanted.isdigit() and spaces.db.get_chat(int(wanted)) is not None:
+        spaces.open(int(wanted))
+        return
+    if wanted:
+        notify("warning", f"There is no workspace {wanted}; showing the most recent one instead.")
+    spaces.open_latest()
+
+
+def settings() -> Settings:
+    return state.settings
+
+
+def notify(kind: str, message: str) -> None:
+    """A message shown once, at the top of the next page."""
+    state.notices.append((kind, message))
+
+
+# Actions (button callbacks only record what was asked; the page does it) -----------------
+
+
+def ask_switch(chat_id: int) -> None:
+    state.action = ("switch", chat_id)
+
+
+def ask_new() -> None:
+    state.action = ("new", None)
+
+
+def ask_delete(chat_id: int) -> None:
+    state.confirm_delete = chat_id
+
+
+def cancel_delete() -> None:
+    state.pop("confirm_delete", None)
+
+
+def confirm_delete(chat_id: int) -> None:
+    state.pop("confirm_delete", None)
+    state.action = ("delete", chat_id)
+
+
+def show_earlier() -> None:
+    state.turn_window += PAGE_TURNS
+
+
+def regenerate() -> None:
+    state.regenerate_requested = True
+
+
+def run_action(spaces: Workspaces) -> None:
+    """Do the switch, new or delete a button asked for, summarising the workspace left if needed."""
+    kind, chat_id = state.pop("action", (None, None))
+    if kind == "delete" and chat_id is not None:
+        name = spaces.db.get_chat(chat_id).chat_name if spaces.db.get_chat(chat_id) else "workspace"
+        spaces.delete(chat_id)
+        notify("success", f"Deleted {name}.")
+        spaces.open_latest()
+    elif kind in ("switch", "new"):
+        leaving = spaces.current
+        label = f"Updating the summary of {leaving.chat_name}…" if leaving and spaces.needs_summary() else "Switching…"
+        with st.status(label, expanded=False) as status:
+            if kind == "new":
+                _, outcome = run_sync(spaces.start_new())
+            else:
+                outcome = run_sync(spaces.switch(chat_id))
+            status.update(label="Summary updated." if outcome.summarised else "Switched.", state="complete")
+        if outcome.error is not None:
+            notify(
+                "warning",
+                f"The summary of {leaving.chat_name if leaving else 'the workspace'} was not "
+                f"updated and the previous one was kept: {outcome.error.message}",
+            )
+    else:
+        return
+    state.turn_window = PAGE_TURNS
+
+
+def sync_url(spaces: Workspaces) -> None:
+    if spaces.current_id is None:
+        st.query_params.pop("chat", None)
+    elif st.query_params.get("chat") != str(spaces.current_id):
+        st.query_params["chat"] = str(spaces.current_id)
+
+
+# Sidebar --------------------------------------------------------------------------------
+
+
+@st.cache_data(ttl=STATUS_SECONDS, show_spinner=False)
+def ollama_status(endpoint: str, model: str) -> ServerStatus:
+    return run_sync(server_status(CallSite(endpoint, model, 3.0)))
+
+
+def sidebar(spaces: Workspaces) -> None:
+    with st.sidebar:
+        st.button("New workspace", icon=":material/add:", on_click=ask_new, width="stretch", key="new-workspace")
+        query = st.text_input("Search workspaces", key="search", placeholder="Name or words from a message")
+        if query.strip():
+            workspace_hits(spaces, query)
+        else:
+            workspace_list(spaces)
+        if (chat := spaces.current) is not None:
+            st.divider()
+            digital_twin(spaces, chat)
+            manage_workspace(spaces, chat)
+        st.divider()
+        model_and_status(spaces)
+
+
+def workspace_button(spaces: Workspaces, chat_id: int, name: str, key: str) -> None:
+    current = chat_id == spaces.current_id
+    st.button(
+        escape_markdown(name),
+        key=key,
+        on_click=ask_switch,
+        args=(chat_id,),
+        width="stretch",
+        type="primary" if current else "secondary",
+        disabled=current,
+    )
+
+
+def workspace_list(spaces: Workspaces) -> None:
+    chats = spaces.db.list_chats()
+    for chat_id, name, _ in chats[:LISTED_WORKSPACES]:
+        workspace_button(spaces, chat_id, name, key=f"workspace-{chat_id}")
+    if len(chats) > LISTED_WORKSPACES:
+        st.caption(f"{len(chats) - LISTED_WORKSPACES} older workspaces: use the search box.")
+
+
+def workspace_hits(spaces: Workspaces, query: str) -> None:
+    hits = spaces.db.search_chats(query)
+    if not hits:
+        st.caption("No workspace mentions that.")
+    for hit in hits:
+        workspace_button(spaces, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}")
+        if hit.snippet:
+            st.caption(escape_markdown(hit.snippet))
+
+
+def digital_twin(spaces: Workspaces, chat: Chat) -> None:
+    stamp = f" · {chat.context_updated_at[:16]} UTC" if chat.context_updated_at else ""
+    with st.expander(f"Digital twin{stamp}", expanded=False):
+        if st.toggle("Edit", key=f"edit-summary-{chat.chat_id}"):
+            with st.form(f"summary-form-{chat.chat_id}", border=False):
+                text = st.text_area(
+                    "Summary", value=chat.context_summary or "", height=220, key=f"summary-{chat.chat_id}"
+                )
+                if st.form_submit_button("Save summary"):
+                    spaces.db.set_context_summary(chat.chat_id, text.strip() or None)
+                    spaces.open(chat.chat_id)
+                    st.rerun()
+        elif chat.context_summary:
+            st.markdown(safe_markdown(chat.context_summary))
+        else:
+            st.caption("No summary yet: it is written when you leave this workspace after new turns.")
+        if chat.context_summary and st.button("Clear summary", key=f"clear-summary-{chat.chat_id}"):
+            spaces.db.set_context_summary(chat.chat_id, None)
+            spaces.open(chat.chat_id)
+            st.rerun()
+
+
+def manage_workspace(spaces: Workspaces, chat: Chat) -> None:
+    with st.expander("Workspace", expanded=state.get("confirm_delete") == chat.chat_id):
+        with st.form(f"rename-form-{chat.chat_id}", border=False):
+            name = st.text_input("Name", value=chat.chat_name, max_chars=200, key=f"name-{chat.chat_id}")
+            if st.form_submit_button("Rename") and name.strip() and name.strip() != chat.chat_name:
+                spaces.db.rename_chat(chat.chat_id, name.strip())
+                st.rerun()
+        st.download_button(
+            "Export as Markdown",
+            key=f"export-{chat.chat_id}",
+            icon=":material/download:",
+            data=lambda: workspace_markdown(chat, spaces.db.get_turns(chat.chat_id)),
+            file_name=f"workspace-{chat.chat_id}.md",
+            mime="text/markdown",
+            on_click="ignore",
+        )
+        if state.get("confirm_delete") != chat.chat_id:
+            st.button("Delete workspace…", key="delete", on_click=ask_delete, args=(chat.chat_id,))
+            return
+        turns = spaces.db.count_turns(chat.chat_id)
+        st.warning(f"Delete {escape_markdown(chat.chat_name)} and its {turns} turns? This cannot be undone.")
+        left, right = st.columns(2)
+        left.button("Delete", key="delete-confirmed", type="primary", on_click=confirm_delete, args=(chat.chat_id,))
+        right.button("Cancel", key="delete-cancelled", on_click=cancel_delete)
+
+
+def model_and_status(spaces: Workspaces) -> None:
+    agent = spaces.agent
+    status = ollama_status(settings().endpoint, settings().model)
+    options = list(dict.fromkeys([agent.model, *status.models]))
+    agent.model = st.selectbox("Model", options, index=options.index(agent.model), key="model")
+    if status.error:
+        st.warning(f"{escape_markdown(status.error)}  \nYour workspaces stay readable meanwhile.")
+    else:
+        count = len(status.models)
+        st.caption(
+            f"Ollama {status.version} at {escape_markdown(settings().endpoint)} · {count} model{'s' * (count != 1)}"
+        )
+
+
+# Conversation ---------------------------------------------------------------------------
+
+
+def tool_call(
+    name: str, arguments: dict[str, Any], output: str | None, error: str | None, duration_ms: float | None
+) -> None:
+    """One collapsible element per tool call: arguments, result or error, duration."""
+    icon = ":material/error:" if error else ":material/build:"
+    label = escape_markdown(call_signature(name, arguments))
+    with st.expander(label if len(label) < 120 else label[:117] + "…", icon=icon):
+        st.caption("Arguments")
+        st.code(json.dumps(arguments, indent=2, ensure_ascii=False), language="json")
+        if output is None:
+            st.caption("Running…")
+            return
+        st.caption("Error" if error else "Result")
+        st.code(output, language=None, wrap_lines=True)
+        if duration_ms is not None:
+            st.caption(f"{duration_ms:.1f} ms")
+
+
+def past_turn(turn: Turn) -> None:
+    with st.chat_message("user"):
+        st.markdown(escape_markdown(turn.user))
+    with st.chat_message("assistant"):
+        for call in turn.tool_calls:
+            tool_call(call.name, call.arguments, call.output, call.error, call.duration_ms)
+        if turn.assistant:
+            st.markdown(safe_markdown(turn.assistant))
+        if turn.status == "stopped":
+            st.caption("Stopped before the end of the answer.")
+        elif turn.status == "error":
+            st.error(escape_markdown(turn.error or "This answer failed."))
+        st.caption(usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms))
+
+
+def live_turn(spaces: Workspaces, question: str, regenerating: bool = False) -> None:
+    """Stream one turn into the page; store it however it ends (a Stop click or a rerun included)."""
+    spaces.begin_turn(regenerating)
+    sync_url(spaces)
+    with st.chat_message("user"):
+        st.markdown(escape_markdown(question))
+    with st.chat_message("assistant"):
+        stop = st.empty()
+        stop.button("Stop", key="stop", icon=":material/stop:")
+        view = LiveView()
+        transcript = Transcript()
+        state.turn_in_progress = True
+        events = iterate_sync(spaces.agent.stream(question), heartbeat=WAIT_TICK_SECONDS)
+        try:
+            for event in events:
+                if event is None:
+                    view.waiting()
+                    continue
+                transcript.add(event)
+                view.show(event)
+        finally:
+            try:
+                events.close()
+                spaces.record_turn(question, transcript.outcome(spaces.agent.model))
+            finally:
+                state.turn_in_progress = False
+        stop.empty()
+
+
+def wait_for_interrupted_turn() -> None:
+    """A click during a reply starts a new run while the old one is still storing the partial reply."""
+    deadline = time.monotonic() + FINISH_WAIT_SECONDS
+    while state.get("turn_in_progress") and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+class LiveView:
+    """Places in the assistant's message for thinking, tool calls, the answer and notices."""
+
+    def __init__(self) -> None:
+        self.thinking_box: Any = None
+        self.tools = st.container()
+        self.answer = st.empty()
+        self.progress = st.empty()
+        self.notes = st.container()
+        self.text = ""
+        self.thinking = ""
+        self.running: dict[str, Any] = {}
+        self.started = time.monotonic()
+
+    def waiting(self) -> None:
+        """Between events: show that the model is still working (each update also lets Stop interrupt)."""
+        self.progress.caption(f"Waiting for the model… {time.monotonic() - self.started:.1f} s")
+
+    def show(self, event: AgentEvent) -> None:
+        self.progress.empty()
+        if isinstance(event, TextDelta):
+            self.text += event.text
+            self.answer.markdown(safe_markdown(self.text) + " ▌")
+        elif isinstance(event, ThinkingDelta):
+            self.thinking += event.text
+            if self.thinking_box is None:
+                with self.tools:
+                    self.thinking_box = st.expander("Thinking", icon=":material/psychology:").empty()
+            self.thinking_box.markdown(safe_markdown(self.thinking))
+        elif isinstance(event, ToolCallStarted):
+            self.running[event.id] = self.tools.empty()
+            with self.running[event.id].container():
+                tool_call(event.name, event.arguments, None, None, None)
+        elif isinstance(event, ToolCallFinished):
+            slot = self.running.pop(event.id, None) or self.tools.empty()
+            with slot.container():
+                tool_call(event.name, event.arguments, event.output, event.error, event.duration_ms)
+        elif isinstance(event, ErrorEvent):
+            self.notes.error(escape_markdown(event.message))
+        elif event.type == "warning":
+            self.notes.warning(escape_markdown(event.message))
+        elif event.type == "turn_completed":
+            self.answer.markdown(safe_markdown(event.content))
+            self.notes.caption(
+                usage_caption(event.model, event.usage.prompt_tokens, event.usage.completion_tokens, event.duration_ms)
+            )
+
+
+def conversation(spaces: Workspaces) -> None:
+    chat = spaces.current
+    st.subheader(escape_markdown(chat.chat_name) if chat else "New workspace", anchor=False)
+    if chat is None:
+        st.caption("Ask a question to start; your first message names the workspace.")
+        return
+    turns = spaces.db.get_turns(chat.chat_id, limit=state.turn_window)
+    if spaces.db.count_turns(chat.chat_id) > len(turns):
+        st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
+    for turn in turns:
+        past_turn(turn)
+    if turns:
+        st.button("Regenerate", key="regenerate", on_click=regenerate, icon=":material/refresh:", type="tertiary")
+
+
+def main() -> None:
+    st.set_page_config(page_title="Engineering assistant", page_icon="📐", layout="wide")
+    spaces = workspaces()
+    wait_for_interrupted_turn()
+    run_action(spaces)
+    sync_url(spaces)
+    for kind, message in state.notices:
+        getattr(st, kind)(escape_markdown(message))
+    state.notices = []
+    sidebar(spaces)
+    conversation(spaces)
+    question = st.chat_input("Ask about your project…", key="question")
+    regenerating = bool(state.pop("regenerate_requested", False))
+    if regenerating:
+        question = spaces.last_question()
+    if question and question.strip():
+        live_turn(spaces, question.strip(), regenerating)
+        st.rerun()
+
+
+main()

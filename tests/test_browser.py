@@ -1,0 +1,152 @@
+"""End to end in a real browser: `streamlit run` against the fake Ollama, driven by Playwright in Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from history import ChatHistoryDB
+from tests.fake_ollama import FakeOllama, Hang, Reply
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "test-artifacts"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+try:
+    from playwright.sync_api import Page, sync_playwright
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError("streamlit did not start")
+
+
+@pytest.fixture
+def web_app(fake_ollama: FakeOllama, isolated: Path) -> Iterator[str]:
+    shutil.copytree(ROOT / ".streamlit", isolated / ".streamlit")
+    port = free_port()
+    env = {**os.environ, "ENDPOINT": fake_ollama.url, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)],
+        cwd=isolated,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_health(url, process)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@dataclass
+class Browser:
+    """A page, and what it did that it should not: requests leaving the machine, script dialogs."""
+
+    page: Page
+    outside_requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def browser(web_app: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        seen = Browser(page)
+        local = (web_app, "data:", "blob:")
+        page.on("request", lambda r: None if r.url.startswith(local) else seen.outside_requests.append(r.url))
+        page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
+        page.set_default_timeout(20_000)
+        yield seen
+        chromium.close()
+
+
+def send(page: Page, text: str) -> None:
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(text)
+    box.press("Enter")
+
+
+def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: str, fake_ollama: FakeOllama) -> None:
+    page = browser.page
+    hostile = "<img src=x onerror=alert(1)> ![plan](http://example.com/plan.png)"
+    fake_ollama.script(
+        Reply.tool_calls(("sqrt", {"x": 2025})),
+        Reply.text(f"The square root of 2025 is **45**. {hostile}"),
+    )
+    page.goto(web_app)
+    page.get_by_role("button", name="New workspace").click()
+    page.wait_for_url("**/?chat=1")
+    send(page, "What is the square root of 2025? <script>alert(1)</script>")
+    answer = page.get_by_text("The square root of 2025 is")
+    answer.wait_for()
+    tool = page.get_by_text("sqrt(x=2025)")
+    tool.first.wait_for()
+    assert page.get_by_text("<script>alert(1)</script>").count() >= 1, "the user's HTML is shown as text"
+    page.reload()
+    page.get_by_text("The square root of 2025 is").wait_for()
+    page.get_by_text("sqrt(x=2025)").first.click()
+    page.get_by_text("45.0").first.wait_for()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-app.png"))
+    assert page.url.endswith("?chat=1")
+    assert browser.dialogs == [], "nothing executed"
+    assert browser.outside_requests == [], "no request may leave the machine"
+
+
+def test_stop_keeps_the_partial_answer(browser: Browser, web_app: str, fake_ollama: FakeOllama, isolated: Path) -> None:
+    page = browser.page
+    fake_ollama.script(Reply.then("The first part of a long answer", Hang(30)), Reply.text("Next answer."))
+    page.goto(web_app)
+    send(page, "Explain the load path")
+    page.get_by_text("The first part of a long answer").wait_for()
+    page.get_by_role("button", name="Stop").click()
+    page.get_by_text("Stopped before the end of the answer.").wait_for()
+    (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
+    assert (turn.status, turn.assistant) == ("stopped", "The first part of a long answer")

@@ -1,0 +1,234 @@
+"""The web app through Streamlit's AppTest, against the fake Ollama and a real SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.rendering import workspace_markdown
+from history import ChatHistoryDB
+from tests.fake_ollama import FakeOllama, Reply
+
+APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
+
+
+@pytest.fixture
+def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    return AppTest.from_file(APP, default_timeout=20)
+
+
+def store(isolated: Path) -> ChatHistoryDB:
+    return ChatHistoryDB(isolated / "chat_history.sqlite")
+
+
+def ask(at: AppTest, text: str) -> AppTest:
+    return at.chat_input(key="question").set_value(text).run()
+
+
+def messages(at: AppTest, role: str) -> list[str]:
+    return ["\n".join(m.value for m in message.markdown) for message in at.chat_message if message.name == role]
+
+
+def summary_requests(fake: FakeOllama) -> list[dict]:
+    return [r for r in fake.chat_requests if r["stream"] is False]
+
+
+def test_first_screen_has_the_chat_input_and_the_server_status(app: AppTest) -> None:
+    app.run()
+    assert not app.exception
+    assert app.chat_input(key="question") is not None
+    assert "New workspace" in [h.value for h in app.subheader]
+    assert any("Ollama 0.12.6" in c.value for c in app.sidebar.caption)
+
+
+def test_first_message_creates_and_names_a_workspace_and_streams_a_tool_call(
+    app: AppTest, fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 144})), Reply.text("The square root is **12**."))
+    app.run()
+    ask(app, "What is the square root of 144 for the column grid?")
+    assert not app.exception
+    assert messages(app, "assistant") == ["The square root is **12**."]
+    (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
+    assert [e.label for e in assistant.expander] == [r"sqrt\(x\=144\)"]
+    assert "12.0" in [c.value for c in assistant.code]
+    assert app.query_params["chat"] == "1"
+    db = store(isolated)
+    assert db.get_chat(1).chat_name == "What is the square root of 144 for the column grid?"
+    assert db.get_turns(1)[0].tool_calls[0].output == "12.0"
+
+
+def test_new_rename_and_delete_with_confirmation(app: AppTest, isolated: Path) -> None:
+    app.run()
+    app.button(key="new-workspace").click().run()
+    assert app.query_params["chat"] == "1"
+    app.text_input(key="name-1").set_value("Tower A")
+    app.button(key="FormSubmitter:rename-form-1-Rename").click().run()
+    assert store(isolated).get_chat(1).chat_name == "Tower A"
+    app.button(key="delete").click().run()
+    assert any("Delete Tower A and its 0 turns?" in w.value for w in app.sidebar.warning)
+    app.button(key="delete-cancelled").click().run()
+    assert store(isolated).get_chat(1) is not None
+    app.button(key="delete").click().run()
+    app.button(key="delete-confirmed").click().run()
+    assert not app.exception
+    assert store(isolated).list_chats() == [] and "chat" not in app.query_params
+
+
+def test_search_finds_names_and_message_text_and_treats_operators_as_text(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    tower = db.create_chat("Tower A")
+    bridge = db.create_chat("Bridge deck")
+    db.add_to_history(tower, "Pad footing for column C3?", "2.4 m square, 600 mm thick.")
+    db.add_to_history(bridge, 'He wrote "NEAR(x y) OR *" and 100%_done', "Noted.")
+    app.run()
+
+    def search(text: str) -> None:
+        app.sidebar.text_input(key="search").set_value(text).run()
+
+    search("footing")
+    assert [b.key for b in app.sidebar.button if b.key.startswith("hit-")] == [f"hit-{tower}"]
+    search("bridge")
+    assert [b.key for b in app.sidebar.button if b.key.startswith("hit-")] == [f"hit-{bridge}"]
+    for text in ['"', "*", "NEAR(", "OR", "%", "_", '" OR 1=1 --']:
+        search(text)
+        assert not app.exception, text
+    search("%")
+    assert [b.key for b in app.sidebar.button if b.key.startswith("hit-")] == [f"hit-{bridge}"]
+
+
+def test_switching_summarises_once_and_the_summary_reaches_the_next_prompt(
+    app: AppTest, fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.script(Reply.text("It is 45 m tall."), Reply.text("- Tower A: 45 m tall."))
+    app.run()
+    ask(app, "How tall is Tower A?")
+    tower = int(app.query_params["chat"])
+    app.button(key="new-workspace").click().run()
+    assert len(summary_requests(fake_ollama)) == 1
+    assert "How tall is Tower A?" in summary_requests(fake_ollama)[0]["messages"][-1]["content"]
+    assert store(isolated).get_context_summary(tower) == "- Tower A: 45 m tall."
+    app.button(key=f"workspace-{tower}").click().run()
+    app.button(key="workspace-2").click().run()
+    app.button(key=f"workspace-{tower}").click().run()
+    assert len(summary_requests(fake_ollama)) == 1, "no new turns: no model call"
+    fake_ollama.script(Reply.text("Yes."))
+    ask(app, "And the footing?")
+    system = fake_ollama.chat_requests[-1]["messages"][0]["content"]
+    assert "[Context Summary]: - Tower A: 45 m tall." in system
+    assert not app.exception
+
+
+def test_summary_failure_still_switches_and_says_so(app: AppTest, fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("Answer."), Reply.http_error(500, "model crashed"))
+    app.run()
+    ask(app, "First question")
+    app.button(key="new-workspace").click().run()
+    assert app.query_params["chat"] == "2"
+    assert any("previous one was kept" in w.value for w in app.warning)
+    assert store(isolated).count_unsummarised_turns(1) == 1
+
+
+def test_ollama_down_still_opens_with_a_clear_status_and_browsable_history(
+    monkeypatch: pytest.MonkeyPatch, isolated: Path
+) -> None:
+    db = store(isolated)
+    chat = db.create_chat("Tower A")
+    db.add_to_history(chat, "Old question", "Old answer")
+    monkeypatch.setenv("ENDPOINT", "http://127.0.0.1:9")
+    at = AppTest.from_file(APP, default_timeout=20).run()
+    assert not at.exception
+    assert any("Cannot reach Ollama at http" in w.value and "ollama serve" in w.value for w in at.sidebar.warning)
+    assert messages(at, "assistant") == ["Old answer"]
+    ask(at, "New question")
+    assert not at.exception
+    assert any("Cannot reach Ollama" in e.value for e in at.error)
+    assert db.load_history(chat)[-1] == ("New question", "")
+
+
+def test_chat_query_parameter_selects_the_workspace(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    first = db.create_chat("First")
+    db.add_to_history(first, "Question in first", "Answer in first")
+    db.create_chat("Second")
+    app.query_params["chat"] = str(first)
+    app.run()
+    assert [h.value for h in app.subheader] == ["First"]
+    assert messages(app, "user") == ["Question in first"]
+
+
+def test_html_in_messages_is_shown_as_text(app: AppTest, fake_ollama: FakeOllama, isolated: Path) -> None:
+    hostile = "<script>alert(1)</script> <img src=x onerror=alert(1)>"
+    fake_ollama.script(Reply.text(f"You wrote {hostile} ![x](http://example.com/x.png)"))
+    app.run()
+    ask(app, hostile)
+    assert not app.exception
+    (user,) = messages(app, "user")
+    assert user == r"\<script\>alert\(1\)\</script\> \<img src\=x onerror\=alert\(1\)\>"
+    (answer,) = messages(app, "assistant")
+    assert "![x]" not in answer and "[image: x]" in answer
+    assert app.get("html") == [] and app.get("iframe") == []
+    assert store(isolated).load_history(1) == [(hostile, f"You wrote {hostile} ![x](http://example.com/x.png)")]
+
+
+def test_long_workspace_shows_the_latest_turns_and_earlier_on_demand(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    chat = db.create_chat("Long")
+    for i in range(60):
+        db.add_to_history(chat, f"question {i}", f"answer {i}")
+    app.run()
+    assert len(messages(app, "user")) == 50 and messages(app, "user")[0] == "question 10"
+    app.button(key="earlier").click().run()
+    assert len(messages(app, "user")) == 60
+
+
+def test_regenerate_asks_the_last_question_again(app: AppTest, fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("First try."), Reply.text("Second try."))
+    app.run()
+    ask(app, "Size the beam")
+    app.button(key="regenerate").click().run()
+    assert messages(app, "assistant") == ["First try.", "Second try."]
+    last_request = fake_ollama.chat_requests[-1]["messages"]
+    assert [m["content"] for m in last_request[1:]] == ["Size the beam"], "the old answer is not shown to the model"
+
+
+def test_summary_can_be_edited_and_cleared(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    chat = db.create_chat("Tower A")
+    db.set_context_summary(chat, "Old summary")
+    app.run()
+    app.toggle(key=f"edit-summary-{chat}").set_value(True).run()
+    app.text_area(key=f"summary-{chat}").set_value("- 45 m tower\n- C30/37")
+    app.button(key=f"FormSubmitter:summary-form-{chat}-Save summary").click().run()
+    assert db.get_context_summary(chat) == "- 45 m tower\n- C30/37"
+    app.toggle(key=f"edit-summary-{chat}").set_value(False).run()
+    app.button(key=f"clear-summary-{chat}").click().run()
+    assert db.get_context_summary(chat) is None
+
+
+def test_model_picker_lists_the_server_models(app: AppTest, fake_ollama: FakeOllama) -> None:
+    fake_ollama.models = ["qwen3:4b", "llama3.2:3b"]
+    app.run()
+    picker = app.sidebar.selectbox(key="model")
+    assert picker.options == ["qwen3:4b", "llama3.2:3b"] and picker.value == "qwen3:4b"
+    picker.set_value("llama3.2:3b").run()
+    fake_ollama.script(Reply.text("ok"))
+    ask(app, "hi")
+    assert fake_ollama.chat_requests[-1]["model"] == "llama3.2:3b"
+
+
+def test_export_holds_every_turn_its_tool_calls_and_the_summary(
+    app: AppTest, fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.script(Reply.tool_calls(("divide", {"a": 10, "b": 4})), Reply.text("2.5 m."))
+    app.run()
+    ask(app, "Spacing for 10 m over 4 bays?")
+    assert app.get("download_button"), "the export button is on the page"
+    db = store(isolated)
+    db.set_context_summary(1, "- 4 bays of 2.5 m")
+    exported = workspace_markdown(db.get_chat(1), db.get_turns(1))
+    assert "- 4 bays of 2.5 m" in exported and "Spacing for 10 m over 4 bays?" in exported
+    assert '"a": 10' in exported and "2.5" in exported and "**Tool `divide`**" in exported
