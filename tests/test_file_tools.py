@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -158,3 +159,40 @@ def test_edit_keeps_the_file_mode(root: Path) -> None:
     script.chmod(0o755)
     call(root, "edit_file", path="run.sh", old_text="echo 1", new_text="echo 2")
     assert os.stat(script).st_mode & 0o777 == 0o755 and script.read_text() == "echo 2\n"
+
+
+def test_a_folder_swapped_for_a_symlink_mid_call_never_leaks(root: Path, outside: Path) -> None:
+    """Another program swaps a workspace folder for a link to the outside, again and again."""
+    real, parked, link = root / "d", root / "d-parked", root / "d-link"
+    real.mkdir()
+    (real / "secret.txt").write_text("inside")
+    (outside.parent / "escape").mkdir()
+    (outside.parent / "escape" / "secret.txt").write_text("TOP SECRET")
+    link.symlink_to(outside.parent / "escape", target_is_directory=True)
+    stop = threading.Event()
+
+    def swap() -> None:
+        while not stop.is_set():
+            os.rename(real, parked)
+            os.rename(link, real)
+            os.rename(real, link)
+            os.rename(parked, real)
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    try:
+        results = [call(root, "read_file", path="d/secret.txt") for _ in range(1500)]
+        results += [call(root, "edit_file", path="d/secret.txt", old_text="x", new_text="y") for _ in range(300)]
+        results += [call(root, "list_files", path="d") for _ in range(300)]
+    finally:
+        stop.set()
+        swapper.join()
+    assert not any("TOP SECRET" in result for result in results)
+    assert sorted(p.name for p in (outside.parent / "escape").iterdir()) == ["secret.txt"], "nothing written outside"
+    assert (outside.parent / "escape" / "secret.txt").read_text() == "TOP SECRET"
+
+
+def test_symlink_loops_are_refused_not_crashes(root: Path) -> None:
+    (root / "loop").symlink_to(root / "loop")
+    outcome = run_tool("read_file", {"path": "loop/x"}, ToolContext(workspace_root=root))
+    assert outcome.error and not outcome.crashed

@@ -1,8 +1,8 @@
 """File tools confined to the workspace folder (`WORKSPACE_ROOT`).
 
-Every path the model gives is resolved (following symlinks) and refused unless
-the real path lies inside the real workspace root. Reads are capped, binary
-files refused, and edits written atomically (temporary file + `os.replace`).
+Paths are checked by `tools.workspace_paths`: refused unless the real path lies
+inside the real workspace root, and checked again once open. Reads are capped
+and paged by line, binary files refused, edits written atomically.
 """
 
 from __future__ import annotations
@@ -10,41 +10,15 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-import tempfile
-from pathlib import Path
 
-from tools.registry import ToolContext
+from tools.registry import ToolContext, changes_state
+from tools.workspace_paths import open_checked, read_prefix, relative_name, resolve_in_workspace, write_atomically
 
 MAX_READ_BYTES = 256 * 1024
 MAX_READ_CHARS = 7_000
 MAX_EDIT_BYTES = 1024 * 1024
 MAX_LISTED_ENTRIES = 300
 _BINARY_SNIFF_BYTES = 8192
-
-
-def workspace_root(context: ToolContext) -> Path:
-    """The real path of the workspace folder, created if missing."""
-    root = context.workspace_root.expanduser()
-    root.mkdir(parents=True, exist_ok=True)
-    return root.resolve()
-
-
-def resolve_in_workspace(context: ToolContext, path: str) -> Path:
-    """Resolve `path` against the workspace root; refuse anything that leads outside it."""
-    if "\x00" in path:
-        raise ValueError("the path contains a NUL character")
-    root = workspace_root(context)
-    requested = Path(path.strip() or ".").expanduser()
-    candidate = requested if requested.is_absolute() else root / requested
-    resolved = candidate.resolve()
-    if resolved != root and not resolved.is_relative_to(root):
-        raise PermissionError(f"'{path}' is outside the workspace folder; only paths inside {root.name}/ can be used")
-    return resolved
-
-
-def _relative(context: ToolContext, path: Path) -> str:
-    relative = path.relative_to(workspace_root(context)).as_posix()
-    return relative if relative != "." else "."
 
 
 def _human_size(size: int) -> str:
@@ -56,11 +30,6 @@ def _human_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def _read_prefix(path: Path, limit: int) -> bytes:
-    with path.open("rb") as handle:
-        return handle.read(limit)
-
-
 def _decode(data: bytes) -> tuple[str, bool]:
     try:
         return data.decode("utf-8"), True
@@ -70,15 +39,22 @@ def _decode(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8", errors="replace"), False
 
 
-def _require_regular_file(path: Path, shown: str) -> os.stat_result:
-    if not path.exists():
-        raise FileNotFoundError(f"'{shown}' does not exist")
-    info = path.stat()
+def _require_regular(info: os.stat_result, shown: str) -> None:
     if stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(f"'{shown}' is a folder; use list_files to see what it holds")
     if not stat.S_ISREG(info.st_mode):
         raise PermissionError(f"'{shown}' is not a regular file")
-    return info
+
+
+def _read_text(context: ToolContext, path: str, limit: int) -> tuple[bytes, os.stat_result, str]:
+    """The first `limit` bytes of a regular text file, its stat and its workspace-relative name."""
+    with open_checked(context, path) as (fd, target):
+        info = os.fstat(fd)
+        _require_regular(info, path)
+        data = read_prefix(fd, limit)
+    if b"\x00" in data[:_BINARY_SNIFF_BYTES]:
+        raise ValueError(f"'{path}' is a binary file ({_human_size(info.st_size)}); only text files can be used")
+    return data, info, relative_name(context, target)
 
 
 def read_file(context: ToolContext, path: str, start_line: int = 1) -> str:
@@ -88,11 +64,7 @@ def read_file(context: ToolContext, path: str, start_line: int = 1) -> str:
         path: The file's path, relative to the workspace folder.
         start_line: The first line to show (1 for the start); use it to page through long files.
     """
-    target = resolve_in_workspace(context, path)
-    info = _require_regular_file(target, path)
-    data = _read_prefix(target, MAX_READ_BYTES)
-    if b"\x00" in data[:_BINARY_SNIFF_BYTES]:
-        raise ValueError(f"'{path}' is a binary file ({_human_size(info.st_size)}); only text files can be read")
+    data, info, name = _read_text(context, path, MAX_READ_BYTES)
     text, valid_utf8 = _decode(data)
     lines = text.splitlines(keepends=True)
     first = max(start_line, 1)
@@ -105,7 +77,7 @@ def read_file(context: ToolContext, path: str, start_line: int = 1) -> str:
         used += len(line)
     last = first + len(shown) - 1
     notes = _read_notes(info.st_size, len(data), valid_utf8, first, last, len(lines))
-    header = f"{_relative(context, target)} ({_human_size(info.st_size)})"
+    header = f"{name} ({_human_size(info.st_size)})"
     return f"{header}\n{''.join(shown)}" + (f"\n[{' '.join(notes)}]" if notes else "")
 
 
@@ -131,29 +103,31 @@ def list_files(context: ToolContext, path: str = ".") -> str:
         path: The folder's path relative to the workspace folder; "." for the workspace itself.
     """
     target = resolve_in_workspace(context, path)
-    if not target.exists():
-        raise FileNotFoundError(f"'{path}' does not exist")
-    shown = _relative(context, target)
-    if not target.is_dir():
-        return f"{shown} (file, {_human_size(target.stat().st_size)})"
-    entries = sorted(target.iterdir(), key=lambda entry: (not entry.is_dir(), entry.name.lower()))
+    if target.exists() and not target.is_dir():
+        return f"{relative_name(context, target)} (file, {_human_size(target.stat().st_size)})"
+    with open_checked(context, path, directory=True) as (fd, target):
+        source = fd if os.scandir in os.supports_fd else target
+        with os.scandir(source) as listing:
+            entries = sorted(listing, key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
     lines = [_describe_entry(entry) for entry in entries[:MAX_LISTED_ENTRIES]]
     if len(entries) > MAX_LISTED_ENTRIES:
         lines.append(f"[{len(entries) - MAX_LISTED_ENTRIES} more entries not shown]")
+    shown = relative_name(context, target)
     return f"{shown}/ ({len(entries)} entries)\n" + ("\n".join(lines) if lines else "(empty)")
 
 
-def _describe_entry(entry: Path) -> str:
+def _describe_entry(entry: os.DirEntry[str]) -> str:
     try:
         if entry.is_symlink():
             return f"{entry.name} (link)"
-        if entry.is_dir():
+        if entry.is_dir(follow_symlinks=False):
             return f"{entry.name}/"
-        return f"{entry.name} ({_human_size(entry.stat().st_size)})"
+        return f"{entry.name} ({_human_size(entry.stat(follow_symlinks=False).st_size)})"
     except OSError:
         return f"{entry.name} (unreadable)"
 
 
+@changes_state
 def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> str:
     """Replace one exact piece of text in a workspace file, or create a new file.
 
@@ -164,15 +138,10 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     """
     target = resolve_in_workspace(context, path)
     if not old_text:
-        return _create_file(context, target, path, new_text)
-    info = _require_regular_file(target, path)
+        return _create_file(context, path, new_text)
+    original, info, name = _read_text(context, path, MAX_EDIT_BYTES + 1)
     if info.st_size > MAX_EDIT_BYTES:
-        raise ValueError(
-            f"'{path}' is {_human_size(info.st_size)}; files over {_human_size(MAX_EDIT_BYTES)} cannot be edited"
-        )
-    original = target.read_bytes()
-    if b"\x00" in original[:_BINARY_SNIFF_BYTES]:
-        raise ValueError(f"'{path}' is a binary file and cannot be edited")
+        raise ValueError(f"'{path}' is {_human_size(info.st_size)}; only files up to 1 MB can be edited")
     text, valid_utf8 = _decode(original)
     if not valid_utf8:
         raise ValueError(f"'{path}' is not valid UTF-8 text and cannot be edited safely")
@@ -182,16 +151,17 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     if count > 1:
         raise LookupError(f"old_text occurs {count} times in '{path}'; include more surrounding text so it is unique")
     updated = text.replace(old_text, new_text, 1)
-    write_atomically(target, updated.encode("utf-8"))
-    return f"Edited {_relative(context, target)}:\n{unified_diff(text, updated, _relative(context, target))}"
+    write_atomically(context, target, updated.encode("utf-8"), path)
+    return f"Edited {name}:\n{unified_diff(text, updated, name)}"
 
 
-def _create_file(context: ToolContext, target: Path, shown: str, content: str) -> str:
+def _create_file(context: ToolContext, path: str, content: str) -> str:
+    target = resolve_in_workspace(context, path)
     if target.exists() and (target.is_dir() or target.stat().st_size > 0):
-        raise FileExistsError(f"'{shown}' already exists; give old_text to change part of it")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(target, content.encode("utf-8"))
-    return f"Created {_relative(context, target)} ({_human_size(len(content.encode('utf-8')))})"
+        raise FileExistsError(f"'{path}' already exists; give old_text to change part of it")
+    data = content.encode("utf-8")
+    write_atomically(context, target, data, path)
+    return f"Created {relative_name(context, target)} ({_human_size(len(data))})"
 
 
 def unified_diff(before: str, after: str, name: str, context_lines: int = 2) -> str:
@@ -204,22 +174,6 @@ def unified_diff(before: str, after: str, name: str, context_lines: int = 2) -> 
         n=context_lines,
     )
     return "".join(diff)
-
-
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write `data` to `target` so that a crash leaves either the old or the new file."""
-    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 TOOLS = [read_file, list_files, edit_file]
