@@ -5,32 +5,29 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Collection, Mapping
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.events import AgentEvent, ErrorEvent, ToolCallFinished, ToolCallStarted
 from core.records import ToolCallRecord
-from core.text_tool_calls import TextToolCall
-from tools import ToolContext, ToolOutcome, run_tool
+from tools import ToolContext, ToolOutcome, run_tool, tool_specs
+from tools.registry import arguments_for_display, validated_arguments
 
 REUSED_NOTE = "\n[same call as earlier in this turn; result reused]"
 
 
-def arguments_dict(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
-    """Arguments for display and storage, whatever shape the model sent them in."""
-    if isinstance(arguments, str):
-        try:
-            decoded = json.loads(arguments)
-        except ValueError:
-            return {"_unparsed": arguments}
-        return decoded if isinstance(decoded, dict) else {"_unparsed": arguments}
-    return dict(arguments or {})
+@dataclass(frozen=True)
+class ToolCall:
+    """A call the model asked for, in `tool_calls` or written in its text."""
+
+    name: str
+    arguments: dict[str, Any] | str
 
 
 @dataclass
 class TurnToolRunner:
-    """Runs one turn's tool calls; the same call (name + arguments) runs once per turn."""
+    """Runs one turn's tool calls; the same pure call (name + validated arguments) runs once per turn."""
 
     context: ToolContext
     enabled: Collection[str]
@@ -38,39 +35,40 @@ class TurnToolRunner:
     records: list[ToolCallRecord] = field(default_factory=list)
     _results: dict[str, ToolOutcome] = field(default_factory=dict)
 
-    async def run(self, call: TextToolCall) -> AsyncIterator[AgentEvent]:
+    async def run(self, call: ToolCall) -> AsyncIterator[AgentEvent]:
         """Started, then finished (and a TOOL_ERROR event if the tool itself broke)."""
         call_id = f"call_{len(self.records) + 1}"
-        arguments = arguments_dict(call.arguments)
+        arguments = arguments_for_display(call.arguments)
         yield ToolCallStarted(id=call_id, name=call.name, arguments=arguments)
-        key = json.dumps([call.name, arguments], sort_keys=True, default=str)
-        repeated = key in self._results
+        spec = tool_specs.get(call.name)
+        pure = spec is None or spec.pure
+        key = self._key(call, arguments)
+        repeated = pure and key in self._results
         started = time.perf_counter()
-        if not repeated:
-            self._results[key] = await self._execute(call)
-        outcome = self._results[key]
+        outcome = self._results[key] if repeated else await self._execute(call)
+        if pure:
+            self._results[key] = outcome
+        elif outcome.error is None:
+            self._results.clear()  # a file changed: earlier reads may be stale
         duration_ms = 0.0 if repeated else (time.perf_counter() - started) * 1000
         output = outcome.output + (REUSED_NOTE if repeated else "")
-        self.records.append(
-            ToolCallRecord(
-                name=call.name, arguments=arguments, output=output, error=outcome.error, duration_ms=duration_ms
-            )
+        record = ToolCallRecord(
+            name=call.name, arguments=arguments, output=output, error=outcome.error, duration_ms=duration_ms
         )
-        yield ToolCallFinished(
-            id=call_id,
-            name=call.name,
-            arguments=arguments,
-            output=output,
-            error=outcome.error,
-            duration_ms=duration_ms,
-            repeated=repeated,
-        )
+        self.records.append(record)
+        yield ToolCallFinished(id=call_id, repeated=repeated, **record.model_dump())
         if outcome.crashed and not repeated:
             yield ErrorEvent(
                 code="TOOL_ERROR", message=f"The tool {call.name} failed unexpectedly; the model was told."
             )
 
-    async def _execute(self, call: TextToolCall) -> ToolOutcome:
+    @staticmethod
+    def _key(call: ToolCall, arguments: dict[str, Any]) -> str:
+        spec = tool_specs.get(call.name)
+        validated = validated_arguments(spec, call.arguments) if spec is not None else None
+        return json.dumps([call.name, arguments if validated is None else validated], sort_keys=True, default=str)
+
+    async def _execute(self, call: ToolCall) -> ToolOutcome:
         work = asyncio.to_thread(run_tool, call.name, call.arguments, self.context, self.enabled)
         try:
             return await asyncio.wait_for(work, self.timeout)

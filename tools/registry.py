@@ -37,7 +37,11 @@ class ToolDefinitionError(TypeError):
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """Everything the registry derived from one function."""
+    """Everything the registry derived from one function.
+
+    `pure` tools give the same result for the same arguments within a turn, so a
+    repeated call can reuse the first result; a tool that changes files is not pure.
+    """
 
     name: str
     function: Callable[..., Any]
@@ -45,6 +49,13 @@ class ToolSpec:
     input_schema: dict[str, Any]
     arguments_model: type[BaseModel]
     context_parameter: str | None
+    pure: bool = True
+
+
+def changes_state(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a tool whose calls change something (a file), so its calls are never reused."""
+    function.__dict__["changes_state"] = True
+    return function
 
 
 _ARGS_HEADER = re.compile(r"^(Args|Arguments|Parameters):\s*$")
@@ -130,7 +141,8 @@ def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpe
         "properties": {key: _ollama_property(value) for key, value in raw_schema.get("properties", {}).items()},
         "required": list(raw_schema.get("required", [])),
     }
-    return ToolSpec(tool_name, function, description, input_schema, model, context_name)
+    pure = not getattr(function, "changes_state", False)
+    return ToolSpec(tool_name, function, description, input_schema, model, context_name, pure)
 
 
 @dataclass(frozen=True)
@@ -179,6 +191,22 @@ def parse_arguments(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]
             raise ValueError("arguments must be a JSON object")
         return decoded
     return dict(arguments)
+
+
+def arguments_for_display(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]:
+    """The model's arguments as a dict for showing and storing, whatever shape they came in."""
+    try:
+        return parse_arguments(arguments)
+    except ValueError:
+        return {"_unparsed": arguments}
+
+
+def validated_arguments(spec: ToolSpec, arguments: Mapping[str, Any] | str | None) -> dict[str, Any] | None:
+    """The arguments after validation and coercion (so `"144"` and `144` compare equal), or None."""
+    try:
+        return spec.arguments_model.model_validate(parse_arguments(arguments)).model_dump()
+    except ValueError:
+        return None
 
 
 def format_output(result: Any) -> str:
