@@ -14,7 +14,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import ollama
@@ -23,21 +22,20 @@ from core.events import (
     AgentError,
     AgentEvent,
     ErrorEvent,
-    StopReason,
     TextDelta,
     ThinkingDelta,
     ToolCallFinished,
     TurnCompleted,
-    Usage,
     WarningEvent,
 )
-from core.failures import CLIENT_FAILURES, CallSite, classify, provider_errors
+from core.failures import CLIENT_FAILURES, CallSite, classify
 from core.prompt import build_window, strip_think_tags, summary_prompt, tools_tokens
-from core.records import ToolCallRecord
 from core.server import ModelCapabilities, make_client, model_capabilities, pulled_models, server_version
-from core.text_tool_calls import TextCallFilter, TextToolCall
-from core.tool_calls import TurnToolRunner, arguments_dict
+from core.text_tool_calls import TextCallFilter
+from core.tool_calls import ToolCall, TurnToolRunner
+from core.turn_state import RoundState, TurnState
 from tools import ToolContext, ollama_tools, tool_specs
+from tools.registry import arguments_for_display
 
 if TYPE_CHECKING:
     from core.settings import Settings
@@ -49,30 +47,6 @@ logger = logging.getLogger(__name__)
 MAX_REMEMBERED_TURNS = 200
 TOOL_TIMEOUT_SECONDS = 60.0
 CONTEXT_FULL_SHARE = 0.9
-
-
-@dataclass
-class _Turn:
-    """What one turn has produced so far."""
-
-    content: str = ""
-    thinking: str = ""
-    tool_calls: list[ToolCallRecord] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    stop_reason: StopReason = "end_turn"
-    warned: set[str] = field(default_factory=set)
-
-
-@dataclass
-class _Round:
-    """One request to the model: its text, thinking, tool calls and counts."""
-
-    content: str = ""
-    thinking: str = ""
-    tool_calls: list[TextToolCall] = field(default_factory=list)
-    done_reason: str | None = None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
 
 
 class AIAgent:
@@ -188,7 +162,7 @@ class AIAgent:
 
     async def stream(self, user_input: str) -> AsyncIterator[AgentEvent]:
         """Run one turn, yielding typed events; the last is always `TurnCompleted`. Never raises."""
-        turn = _Turn()
+        turn = TurnState()
         started = time.perf_counter()
         task = asyncio.current_task()
         self._stop_requested = False
@@ -230,7 +204,7 @@ class AIAgent:
             error=error.message if error else None,
         )
 
-    async def _run_turn(self, user_input: str, turn: _Turn) -> AsyncIterator[AgentEvent]:
+    async def _run_turn(self, user_input: str, turn: TurnState) -> AsyncIterator[AgentEvent]:
         async with self._client() as client:
             capabilities = await self._model_capabilities(client)
             if not capabilities.tools and self.model not in self._told_no_tools:
@@ -260,8 +234,8 @@ class AIAgent:
                         message=f"{window.dropped_turns} earlier turns did not fit the model's context "
                         f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
                     )
-                reply = _Round()
-                round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply, turn)
+                reply = RoundState(turn, TextCallFilter(self.tool_names if offer_tools else ()))
+                round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply)
                 async with aclosing(round_events) as events:
                     async for event in events:
                         yield event
@@ -284,19 +258,20 @@ class AIAgent:
                 only_repeats = fresh == 0
 
     @staticmethod
-    def _assistant_message(reply: _Round) -> dict[str, Any]:
+    def _assistant_message(reply: RoundState) -> dict[str, Any]:
         message: dict[str, Any] = {
             "role": "assistant",
             "content": reply.content,
             "tool_calls": [
-                {"function": {"name": c.name, "arguments": arguments_dict(c.arguments)}} for c in reply.tool_calls
+                {"function": {"name": c.name, "arguments": arguments_for_display(c.arguments)}}
+                for c in reply.tool_calls
             ],
         }
         if reply.thinking:
             message["thinking"] = reply.thinking
         return message
 
-    def _round_warnings(self, reply: _Round) -> list[WarningEvent]:
+    def _round_warnings(self, reply: RoundState) -> list[WarningEvent]:
         warnings = []
         if reply.prompt_tokens >= self.num_ctx * CONTEXT_FULL_SHARE:
             warnings.append(
@@ -319,14 +294,11 @@ class AIAgent:
         messages: list[dict[str, Any]],
         offer_tools: bool,
         capabilities: ModelCapabilities,
-        reply: _Round,
-        turn: _Turn,
+        reply: RoundState,
     ) -> AsyncIterator[AgentEvent]:
         """One streamed request: text and thinking deltas out, tool calls into `reply`."""
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug("request to %s: %s", self.model, json.dumps(messages, default=str)[:100_000])
-        text_filter = TextCallFilter(self.tool_names if offer_tools else ())
-        separator = "\n\n" if turn.content and not turn.content.endswith("\n") else ""
         received = False
         try:
             response = await client.chat(
@@ -342,31 +314,26 @@ class AIAgent:
                 message = chunk.message
                 if message.thinking:
                     reply.thinking += message.thinking
-                    turn.thinking += message.thinking
+                    reply.turn.thinking += message.thinking
                     yield ThinkingDelta(text=message.thinking)
-                if message.content and (visible := text_filter.feed(message.content)):
-                    text, separator = separator + visible, ""
-                    turn.content += text
+                if message.content and (text := reply.text(message.content)):
                     yield TextDelta(text=text)
                 for call in message.tool_calls or ():
-                    reply.tool_calls.append(TextToolCall(call.function.name, dict(call.function.arguments or {})))
+                    reply.tool_calls.append(ToolCall(call.function.name, dict(call.function.arguments or {})))
                 if chunk.done:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
         except CLIENT_FAILURES as failure:
+            reply.keep_held_text()
             raise classify(failure, self._site(), mid_stream=received) from failure
+        except asyncio.CancelledError:
+            reply.keep_held_text()
+            raise
         finally:
-            turn.usage = Usage(
-                prompt_tokens=turn.usage.prompt_tokens + reply.prompt_tokens,
-                completion_tokens=turn.usage.completion_tokens + reply.completion_tokens,
-            )
-        tail, reply.content, text_calls = text_filter.finish()
-        if tail:
-            turn.content += separator + tail
-            yield TextDelta(text=separator + tail)
-        if not reply.tool_calls:
-            reply.tool_calls = text_calls
+            reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
+        if tail := reply.finish():
+            yield TextDelta(text=tail)
 
     # The digital twin -------------------------------------------------------------
 
@@ -378,17 +345,22 @@ class AIAgent:
         messages, left_out = summary_prompt(previous_summary, history, num_ctx=self.num_ctx)
         if left_out:
             logger.info("summarising %d turns; %d older ones left out", len(history) - left_out, left_out)
+        parts: list[str] = []
         async with self._client() as client:
             capabilities = await self._model_capabilities(client)
-            async with provider_errors(self._site()):
+            try:  # streamed, so REQUEST_TIMEOUT bounds each wait, not the whole summary
                 response = await client.chat(
                     model=self.model,
                     messages=messages,
-                    stream=False,
+                    stream=True,
                     think=False if capabilities.thinking else None,
                     options={"num_ctx": self.num_ctx},
                 )
-        summary = strip_think_tags(response.message.content or "").strip()
+                async for chunk in response:
+                    parts.append(chunk.message.content or "")
+            except CLIENT_FAILURES as failure:
+                raise classify(failure, self._site(), mid_stream=bool(parts)) from failure
+        summary = strip_think_tags("".join(parts)).strip()
         if not summary:
             raise AgentError("PROVIDER_ERROR", f"{self.model} returned an empty summary; the previous one was kept.")
         return summary

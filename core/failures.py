@@ -68,8 +68,9 @@ def _response_error(error: ollama.ResponseError, site: CallSite, mid_stream: boo
             f"The conversation is too long for {site.model} ({text}). Start a new workspace or raise NUM_CTX.",
             recoverable=False,
         )
-    if mid_stream:
-        return AgentError("PROVIDER_ERROR", f"Ollama reported an error while answering: {text}. {_KEPT}")
+    if mid_stream or error.status_code == -1:  # -1: an error line in the stream, not an HTTP status
+        kept = f" {_KEPT}" if mid_stream else " Try again."
+        return AgentError("PROVIDER_ERROR", f"Ollama reported an error while answering: {text}.{kept}")
     return AgentError("PROVIDER_ERROR", f"Ollama reported an error (HTTP {error.status_code}): {text}. Try again.")
 
 

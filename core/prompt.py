@@ -19,6 +19,7 @@ CHARS_PER_TOKEN = 3
 MESSAGE_OVERHEAD_TOKENS = 4
 SUMMARY_SHARE = 4  # the summary may take at most a quarter of the budget
 SUMMARY_MESSAGE_CHARS = 2_000
+DROPPED_TOOL_OUTPUT = "[this tool result was dropped to fit the model's context; call the tool again if you need it]"
 SUMMARY_INSTRUCTIONS = (
     "You keep the 'digital twin' of an engineering project: a short record that lets work resume "
     "weeks later. Merge the previous record with the new conversation turns. Keep: project facts "
@@ -87,7 +88,8 @@ def build_window(
     """System + summary + as many of the newest history turns as fit + this turn's messages."""
     budget = num_ctx - answer_reserve(num_ctx) - tools_tokens
     system = system_message(system_prompt, summary, budget)
-    fixed = message_tokens(system) + sum(message_tokens(m) for m in turn_messages)
+    turn = fit_turn_messages(turn_messages, budget - message_tokens(system))
+    fixed = message_tokens(system) + sum(message_tokens(m) for m in turn)
     if fixed > budget:
         raise AgentError(
             "CONTEXT_OVERFLOW",
@@ -110,7 +112,26 @@ def build_window(
         used += cost
         included += 1
     answered = sum(1 for _, assistant in history if assistant)
-    return PromptWindow([system, *kept, *turn_messages], answered - included, used)
+    return PromptWindow([system, *kept, *turn], answered - included, used)
+
+
+def fit_turn_messages(turn_messages: Sequence[Message], room: int) -> list[Message]:
+    """This turn's messages, with the oldest tool results replaced by a note until they fit `room`.
+
+    The question and the model's own messages are never cut; the newest tool
+    result is kept whole if at all possible, so the model can still use it.
+    """
+    fitted = list(turn_messages)
+    size = sum(message_tokens(m) for m in fitted)
+    tool_positions = [i for i, m in enumerate(fitted) if m.get("role") == "tool"]
+    for position in tool_positions:
+        if size <= room:
+            break
+        original = fitted[position]
+        shortened = {**original, "content": DROPPED_TOOL_OUTPUT}
+        size -= message_tokens(original) - message_tokens(shortened)
+        fitted[position] = shortened
+    return fitted
 
 
 def summary_prompt(

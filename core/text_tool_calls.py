@@ -15,18 +15,15 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.tool_calls import ToolCall
+
 _TAG_OPEN = "<tool_call>"
 _TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+_TRAILING_SEARCH_CHARS = 4_000
 _FENCED = re.compile(r"^```(?:json|tool_call)?\s*\n?(.*?)\n?```$", re.DOTALL)
 
 
-@dataclass(frozen=True)
-class TextToolCall:
-    name: str
-    arguments: dict[str, Any] | str
-
-
-def _as_call(candidate: Any, known: Collection[str]) -> TextToolCall | None:
+def _as_call(candidate: Any, known: Collection[str]) -> ToolCall | None:
     if not isinstance(candidate, dict):
         return None
     if isinstance(candidate.get("function"), dict):
@@ -35,10 +32,10 @@ def _as_call(candidate: Any, known: Collection[str]) -> TextToolCall | None:
     arguments = candidate.get("arguments", candidate.get("parameters", {}))
     if not isinstance(name, str) or name not in known or not isinstance(arguments, (dict, str)):
         return None
-    return TextToolCall(name, arguments)
+    return ToolCall(name, arguments)
 
 
-def _calls_in_json(text: str, known: Collection[str]) -> list[TextToolCall] | None:
+def _calls_in_json(text: str, known: Collection[str]) -> list[ToolCall] | None:
     try:
         decoded = json.loads(text)
     except ValueError:
@@ -50,12 +47,12 @@ def _calls_in_json(text: str, known: Collection[str]) -> list[TextToolCall] | No
     return [call for call in calls if call is not None]
 
 
-def extract_text_tool_calls(content: str, known: Collection[str]) -> tuple[str, list[TextToolCall]]:
+def extract_text_tool_calls(content: str, known: Collection[str]) -> tuple[str, list[ToolCall]]:
     """The text without the tool calls written in it, and those calls."""
     if not known:
         return content, []
     if _TAG_OPEN in content:
-        calls: list[TextToolCall] = []
+        calls: list[ToolCall] = []
         for body in _TAGGED.findall(content):
             calls.extend(_calls_in_json(body, known) or [])
         if calls:
@@ -67,14 +64,41 @@ def extract_text_tool_calls(content: str, known: Collection[str]) -> tuple[str, 
         calls = _calls_in_json(body, known) or []
         if calls:
             return "", calls
+    return _trailing_call(content, known)
+
+
+def _trailing_call(content: str, known: Collection[str]) -> tuple[str, list[ToolCall]]:
+    """Prose that ends with a tool call as a bare or fenced JSON object ("Let me compute: {...}")."""
+    text = content.rstrip()
+    if text.endswith("```"):
+        fence = text.rfind("```", 0, len(text) - 3)
+        if fence >= 0:
+            _, calls = extract_text_tool_calls(text[fence:], known)
+            return (text[:fence].rstrip(), calls) if calls else (content, [])
+    if not text.endswith("}"):
+        return content, []
+    decoder = json.JSONDecoder()
+    search_from = max(0, len(text) - _TRAILING_SEARCH_CHARS)
+    start = text.find("{", search_from)
+    while start >= 0:
+        try:
+            decoded, end = decoder.raw_decode(text, start)
+        except ValueError:
+            decoded, end = None, -1
+        if end == len(text) and (call := _as_call(decoded, known)) is not None:
+            return text[:start].rstrip(), [call]
+        start = text.find("{", start + 1)
     return content, []
 
 
 def _could_open_call(text: str) -> bool:
     """Whether a reply that starts with `text` may still turn out to be only a tool call."""
     start = text.lstrip()
-    if not start or start[0] in "{[":
+    if not start or start[0] == "{":
         return True
+    if start[0] == "[":
+        after = start[1:].lstrip()
+        return not after or after[0] == "{"
     if _TAG_OPEN.startswith(start[: len(_TAG_OPEN)]):
         return True
     if not (start.startswith("```") or "```".startswith(start)):
@@ -118,15 +142,23 @@ class TextCallFilter:
             return self._release(tag)
         return self._release(len(self.content) - _partial_tag_suffix(self.content))
 
-    def finish(self) -> tuple[str, str, list[TextToolCall]]:
-        """(text still to show, the whole visible text, the calls found)."""
+    def finish(self) -> tuple[str, str, list[ToolCall]]:
+        """(text still to show, the answer's text without the calls, the calls found).
+
+        Text already shown that turns out to be a call (a call at the end of the
+        prose) cannot be unshown; it is left out of the answer's text.
+        """
         visible, calls = extract_text_tool_calls(self.content, self.known)
         if not calls:
             return self._release(len(self.content)), self.content, []
         already = self.content[: self.shown]
         rest = visible[len(already) :] if visible.startswith(already) else ""
         self.shown = len(self.content)
-        return rest, already + rest, calls
+        return rest, visible, calls
+
+    def held(self) -> str:
+        """Text received but not shown yet (kept when the turn ends early)."""
+        return self.content[self.shown :]
 
     def _release(self, upto: int) -> str:
         if upto <= self.shown:

@@ -367,6 +367,14 @@ def _model_entry(name: str) -> dict[str, Any]:
     }
 
 
+def is_summary_request(body: dict[str, Any]) -> bool:
+    """Whether a recorded /api/chat body is the application's digital-twin summary request."""
+    from core.prompt import SUMMARY_INSTRUCTIONS
+
+    messages = body.get("messages") or [{}]
+    return messages[0].get("content") == SUMMARY_INSTRUCTIONS
+
+
 def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
     """Poll `predicate` until it is true or `timeout` passes."""
     deadline = time.monotonic() + timeout

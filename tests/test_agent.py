@@ -20,7 +20,7 @@ from core.events import (
     TurnCompleted,
     WarningEvent,
 )
-from tests.fake_ollama import Drop, FakeOllama, Hang, Raw, Reply
+from tests.fake_ollama import Drop, FakeOllama, Hang, Raw, Reply, is_summary_request
 
 
 def make_agent(fake: FakeOllama, **options: Any) -> AIAgent:
@@ -264,7 +264,7 @@ async def test_context_trimming_keeps_summary_and_newest_turns(fake_ollama: Fake
     kept = sum(c.startswith("question") for c in contents)
     assert 0 < kept < 100
     warning = of_type(events, WarningEvent)[0]
-    assert warning.code == "CONTEXT_TRIMMED" and str(100 - kept) in warning.message
+    assert warning.code == "CONTEXT_TRIMMED" and warning.message.startswith(f"{100 - kept} earlier turns")
     assert sum(len(m["content"]) for m in messages) / 3 < 2048
 
 
@@ -358,7 +358,7 @@ async def test_summarize_history_sends_previous_summary_and_turns(fake_ollama: F
     )
     assert summary == "- Tower A, 45 m\n- Footing 2 x 2 m"
     request = fake_ollama.chat_requests[0]
-    assert request["stream"] is False and not request.get("tools")
+    assert is_summary_request(request) and not request.get("tools")
     prompt = request["messages"][-1]["content"]
     assert "- Tower A, 45 m" in prompt and "Footing size?" in prompt and "2 x 2 m." in prompt
 
@@ -386,3 +386,72 @@ async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> 
     events = await run(make_agent(fake_ollama), "read long.txt")
     output = of_type(events, ToolCallFinished)[0].output
     assert len(output) < 8_200 and "start_line=" in output
+
+
+async def test_several_large_tool_results_are_trimmed_not_fatal(fake_ollama: FakeOllama, isolated: Any) -> None:
+    (isolated / "workspace").mkdir()
+    for name in ("a", "b", "c"):
+        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 3_500)
+    fake_ollama.script(
+        Reply.tool_calls(("read_file", {"path": "a.txt"})),
+        Reply.tool_calls(("read_file", {"path": "b.txt"})),
+        Reply.tool_calls(("read_file", {"path": "c.txt"})),
+        Reply.text("All three read."),
+    )
+    events = await run(make_agent(fake_ollama), "compare a, b and c")
+    assert completed(events).content == "All three read." and not of_type(events, ErrorEvent)
+    last = tool_messages(fake_ollama.chat_requests[-1])
+    assert "dropped to fit" in last[0]["content"] and last[-1]["content"].startswith("c.txt")
+
+
+async def test_text_held_back_as_a_possible_tool_call_is_kept_when_the_stream_breaks(
+    fake_ollama: FakeOllama,
+) -> None:
+    fake_ollama.script(Reply.then("[EC2 4.4] The nominal cover is", Drop()))
+    done = completed(await run(make_agent(fake_ollama), "cover?"))
+    assert done.stop_reason == "error" and done.content == "[EC2 4.4] The nominal cover is"
+
+
+async def test_a_bracketed_reference_is_streamed_at_once(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("[EC2 §4.4] Use 30 mm nominal cover.", pieces=4))
+    events = await run(make_agent(fake_ollama), "cover?")
+    assert len(of_type(events, TextDelta)) >= 3
+
+
+async def test_a_read_after_an_edit_in_the_same_turn_reads_the_file_again(
+    fake_ollama: FakeOllama, isolated: Any
+) -> None:
+    (isolated / "workspace").mkdir()
+    (isolated / "workspace" / "n.txt").write_text("Span: 6 m\n")
+    fake_ollama.script(
+        Reply.tool_calls(("read_file", {"path": "n.txt"})),
+        Reply.tool_calls(("edit_file", {"path": "n.txt", "old_text": "6 m", "new_text": "7.5 m"})),
+        Reply.tool_calls(("read_file", {"path": "n.txt"})),
+        Reply.text("Updated."),
+    )
+    events = await run(make_agent(fake_ollama), "change the span to 7.5 m")
+    reads = [f for f in of_type(events, ToolCallFinished) if f.name == "read_file"]
+    assert "Span: 6 m" in reads[0].output and "Span: 7.5 m" in reads[1].output and not reads[1].repeated
+
+
+async def test_repeats_are_recognised_after_coercion(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(("sqrt", {"x": 144})), Reply.tool_calls(("sqrt", {"x": "144"})), Reply.text("12.")
+    )
+    events = await run(make_agent(fake_ollama), "sqrt 144")
+    assert [f.repeated for f in of_type(events, ToolCallFinished)] == [False, True]
+
+
+async def test_prose_followed_by_a_json_tool_call_runs_it(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.text('Let me compute that: {"name": "sqrt", "arguments": {"x": 144}}'), Reply.text("It is 12.")
+    )
+    events = await run(make_agent(fake_ollama), "sqrt 144")
+    assert [f.output for f in of_type(events, ToolCallFinished)] == ["12.0"]
+    assert completed(events).content == "Let me compute that:\n\nIt is 12."
+
+
+async def test_an_error_line_first_is_not_called_an_http_error(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply([Raw('{"error": "llama runner process has terminated"}')]))
+    error = of_type(await run(make_agent(fake_ollama), "hi"), ErrorEvent)[0]
+    assert error.message == "Ollama reported an error while answering: llama runner process has terminated. Try again."

@@ -153,3 +153,18 @@ def test_a_crashing_tool_becomes_text_for_the_model(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(tools.tool_specs, "broken", build_spec(broken))
     outcome = run_tool("broken", {"x": 1}, ToolContext())
     assert outcome.crashed and "crashed (RuntimeError: bug)" in outcome.output
+
+
+def test_run_tool_cuts_long_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    def long_report(lines: int) -> str:
+        """A long report.
+
+        Args:
+            lines: How many lines.
+        """
+        return "row of results\n" * lines
+
+    monkeypatch.setitem(tools.tool_specs, "long_report", build_spec(long_report))
+    outcome = run_tool("long_report", {"lines": 5_000}, ToolContext())
+    assert outcome.error is None and len(outcome.output) < MAX_OUTPUT_CHARS + 100
+    assert outcome.output.endswith("[output cut: showing the first 8,000 of 75,000 characters]")

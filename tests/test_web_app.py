@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.rendering import workspace_markdown
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply
+from tests.fake_ollama import FakeOllama, Reply, is_summary_request
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
@@ -33,7 +33,7 @@ def messages(at: AppTest, role: str) -> list[str]:
 
 
 def summary_requests(fake: FakeOllama) -> list[dict]:
-    return [r for r in fake.chat_requests if r["stream"] is False]
+    return [r for r in fake.chat_requests if is_summary_request(r)]
 
 
 def test_first_screen_has_the_chat_input_and_the_server_status(app: AppTest) -> None:

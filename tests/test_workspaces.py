@@ -9,7 +9,7 @@ import pytest
 from agent import AIAgent
 from core.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply
+from tests.fake_ollama import FakeOllama, Reply, is_summary_request
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ async def test_switch_summarises_only_new_turns_then_loads_the_target(
     assert outcome.summarised and outcome.error is None
     assert spaces.db.get_context_summary(tower) == "- Tower A is 45 m tall."
     summary_request = fake_ollama.chat_requests[-1]
-    assert summary_request["stream"] is False and "How tall is tower A?" in summary_request["messages"][-1]["content"]
+    assert is_summary_request(summary_request) and "How tall is tower A?" in summary_request["messages"][-1]["content"]
     requests_before = len(fake_ollama.chat_requests)
     assert not (await spaces.switch(tower)).summarised, "Bridge had no turns"
     assert not (await spaces.switch(bridge)).summarised, "Tower A's summary covers its turns"
