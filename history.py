@@ -69,6 +69,7 @@ class ChatHistoryDB:
         self._db = sqlite3.connect(
             self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
         )
+        self._db.row_factory = sqlite3.Row
         try:
             self._open()
         except BaseException:
@@ -76,27 +77,29 @@ class ChatHistoryDB:
             raise
 
     def _open(self) -> None:
-        try:
+        with self._translated_errors(opening=True):
             version, tables = self._inspect()
-        except sqlite3.DatabaseError as error:
-            raise HistoryError(
-                f"{self.path} is damaged and cannot be read as chat history ({error}); it was left "
-                "untouched — move it aside or set CHAT_HISTORY_DB_PATH to another file."
-            ) from None
-        if version > SCHEMA_VERSION:
-            raise HistoryError(
-                f"{self.path} was written by a newer version of this application (schema {version}, "
-                f"this version knows up to {SCHEMA_VERSION}); it was left untouched — update the application."
-            )
-        if version == 0 and tables and "chats" not in tables:
-            raise HistoryError(
-                f"{self.path} is an SQLite database of another application, not chat history; it was "
-                "left untouched — set CHAT_HISTORY_DB_PATH to another file."
-            )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate(version)
+            if version > SCHEMA_VERSION:
+                raise HistoryError(
+                    f"{self.path} was written by a newer version of this application (schema {version}, "
+                    f"this version knows up to {SCHEMA_VERSION}); it was left untouched — update the application."
+                )
+            if version == 0 and tables and "chats" not in tables:
+                raise HistoryError(
+                    f"{self.path} is an SQLite database of another application, not chat history; it was "
+                    "left untouched — set CHAT_HISTORY_DB_PATH to another file."
+                )
+            if version < SCHEMA_VERSION and tables:
+                self._check_integrity()  # before the first write, so a damaged file stays as it was
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate(version)
+
+    def _check_integrity(self) -> None:
+        problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise sqlite3.DatabaseError(problem)
 
     def _inspect(self) -> tuple[int, set[str]]:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -123,10 +126,10 @@ class ChatHistoryDB:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("COMMIT")
+            finally:
+                if self._db.in_transaction:  # the block or the COMMIT failed
+                    self._db.execute("ROLLBACK")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -136,23 +139,37 @@ class ChatHistoryDB:
             try:
                 yield self._db
             finally:
-                self._db.execute("COMMIT")
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
 
     @contextmanager
-    def _translated_errors(self) -> Iterator[None]:
+    def _translated_errors(self, opening: bool = False) -> Iterator[None]:
+        """SQLite's exceptions as one sentence that says what happened and what to do."""
+        untouched = "it was left untouched — " if opening else ""
         try:
             yield
+        except sqlite3.IntegrityError:
+            raise HistoryError(
+                "That workspace no longer exists (it may have been deleted in another window); "
+                "choose or create another one."
+            ) from None
         except sqlite3.OperationalError as error:
             if "locked" in str(error) or "busy" in str(error):
                 raise HistoryError(
                     f"The chat history at {self.path} stayed busy for {BUSY_TIMEOUT_SECONDS:.0f} s "
                     "(another program is writing to it); try again."
                 ) from None
-            raise HistoryError(f"The chat history at {self.path} could not be used: {error}.") from None
+            if not opening:
+                raise HistoryError(f"The chat history at {self.path} could not be used: {error}.") from None
+            raise self._damaged(error, untouched) from None
         except sqlite3.DatabaseError as error:
-            raise HistoryError(
-                f"The chat history at {self.path} is damaged ({error}); restore it from a backup or move it aside."
-            ) from None
+            raise self._damaged(error, untouched) from None
+
+    def _damaged(self, error: sqlite3.Error, untouched: str) -> HistoryError:
+        return HistoryError(
+            f"The chat history at {self.path} is damaged ({' '.join(str(error).split())}); {untouched}"
+            "restore it from a backup, or move it aside or set CHAT_HISTORY_DB_PATH to start a new one."
+        )
 
     # Workspaces -----------------------------------------------------------------
 
@@ -184,16 +201,7 @@ class ChatHistoryDB:
             ).fetchone()
         if row is None:
             return None
-        keys = (
-            "chat_id",
-            "chat_name",
-            "created_at",
-            "last_active_at",
-            "context_summary",
-            "context_updated_at",
-            "summary_turn_id",
-        )
-        return Chat(**dict(zip(keys, row, strict=True)))
+        return Chat.model_validate(dict(row))
 
     def find_chat(self, name_or_id: str) -> Chat | None:
         """A workspace by its id, or else by its exact name (ignoring case)."""
@@ -307,26 +315,15 @@ class ChatHistoryDB:
         after_turn_id: int = 0,
     ) -> list[Turn]:
         rows = db.execute(
-            """SELECT id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
+            """SELECT id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
                       completion_tokens, duration_ms, error FROM history
                WHERE chat_id = ? AND id > ? AND id < ? ORDER BY id DESC LIMIT ?""",
             (chat_id, after_turn_id, before_turn_id if before_turn_id is not None else 2**62, limit or -1),
         ).fetchall()
-        calls = self._tool_calls_for(db, [row[0] for row in rows])
-        keys = (
-            "turn_id",
-            "chat_id",
-            "user",
-            "assistant",
-            "created_at",
-            "status",
-            "model",
-            "prompt_tokens",
-            "completion_tokens",
-            "duration_ms",
-            "error",
-        )
-        return [Turn(**dict(zip(keys, row, strict=True)), tool_calls=calls.get(row[0], [])) for row in reversed(rows)]
+        calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
+        return [
+            Turn.model_validate({**dict(row), "tool_calls": calls.get(row["turn_id"], [])}) for row in reversed(rows)
+        ]
 
     @staticmethod
     def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[ToolCallRecord]]:

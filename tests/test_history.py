@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -257,3 +259,63 @@ def test_a_writer_holding_the_lock_is_waited_for(tmp_path: Path) -> None:
     db.add_to_history(chat, "q", "a")
     assert 0.8 < time.monotonic() - started < 5
     assert db.count_turns(chat) == 1
+
+
+def test_damaged_page_in_an_old_file_is_found_before_anything_is_written(tmp_path: Path) -> None:
+    path = tmp_path / "seed.sqlite"
+    raw = sqlite3.connect(path)
+    raw.executescript(SEED_SCHEMA)
+    raw.execute("INSERT INTO chats (chat_name) VALUES ('Tower A')")
+    raw.executemany("INSERT INTO history (chat_id, user, assistant) VALUES (1, ?, ?)", [("q" * 500, "a" * 500)] * 200)
+    raw.commit()
+    raw.close()
+    data = bytearray(path.read_bytes())
+    page = 4096 * 5
+    data[page : page + 4096] = b"\x5a" * 4096
+    path.write_bytes(bytes(data))
+    with pytest.raises(HistoryError, match="damaged.*left untouched"):
+        ChatHistoryDB(path)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_a_turn_for_a_workspace_deleted_elsewhere_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite"
+    mine, other = ChatHistoryDB(path), ChatHistoryDB(path)
+    chat = mine.create_chat("w")
+    other.delete_chat(chat)
+    with pytest.raises(HistoryError, match="no longer exists"):
+        mine.add_to_history(chat, "q", "a")
+    assert mine.create_chat("still works") > chat
+
+
+WRITER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from history import ChatHistoryDB
+from core.records import ToolCallRecord
+db = ChatHistoryDB(sys.argv[2])
+for i in range(int(sys.argv[4])):
+    db.add_to_history(int(sys.argv[3]), f"{sys.argv[5]}{i}", "a",
+                      tool_calls=[ToolCallRecord(name="t", arguments={"i": i}, output="o")])
+"""
+
+
+def test_two_processes_write_at_once_and_a_held_lock_is_waited_for(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite"
+    db = ChatHistoryDB(path)
+    chat = db.create_chat("shared")
+    root = str(Path(__file__).resolve().parents[1])
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, root, str(path), str(chat), "150", tag], stderr=subprocess.PIPE)
+        for tag in ("a", "b")
+    ]
+    time.sleep(1.5)
+    holder.execute("COMMIT")
+    errors = [writer.communicate(timeout=60)[1].decode() for writer in writers]
+    assert [w.returncode for w in writers] == [0, 0], errors
+    assert db.count_turns(chat) == 300
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT COUNT(*) FROM tool_calls").fetchone()[0] == 300
+    assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
