@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -20,10 +19,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from core.events import AgentError, TurnCompleted
 from core.settings import Settings, SettingsError, configure_logging, load_settings
+from core.terminal import Renderer, Style, one_line
 from history import HistoryError
 
 if TYPE_CHECKING:
-    from core.events import AgentEvent
     from core.records import Chat
     from core.workspaces import SwitchOutcome, Workspaces
 
@@ -59,86 +58,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-class Style:
-    """ANSI styles, used only when the stream is a terminal and NO_COLOR is unset."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.enabled = stream.isatty() and "NO_COLOR" not in os.environ
-
-    def __call__(self, code: str, text: str) -> str:
-        return f"\033[{code}m{text}\033[0m" if self.enabled else text
-
-
-_CONTROL = {code: None for code in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]}
-
-
-def printable(text: str) -> str:
-    """Text without control characters, so model or file text cannot drive the terminal."""
-    return text.translate(_CONTROL)
-
-
-def _one_line(text: str, limit: int = 100) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-class Renderer:
-    """Prints the agent's events: the answer on `out`, tool lines and notices on `notes`."""
-
-    def __init__(self, out: TextIO, notes: TextIO, show_thinking: bool) -> None:
-        self.out, self.notes = out, notes
-        self.style, self.note_style = Style(out), Style(notes)
-        self.show_thinking = show_thinking
-        self.text = ""
-        self.completed: TurnCompleted | None = None
-        self._mid_line = False
-        self._thinking = False
-
-    def render(self, event: AgentEvent) -> None:
-        kind = event.type
-        if kind == "text":
-            if self._thinking:
-                self._thinking = False
-                self._end_line()
-            self._write(self.out, printable(event.text))
-        elif kind == "thinking" and self.show_thinking:
-            prefix = "" if self._thinking else "thinking: "
-            self._thinking = True
-            self._write(self.out, self.style("2", prefix + printable(event.text)), answer=False)
-        elif kind == "tool_call_finished":
-            arguments = ", ".join(f"{k}={v!r}" for k, v in event.arguments.items())
-            result = f"✗ {event.error}" if event.error else f"= {event.output}"
-            line = printable(_one_line(f"→ {event.name}({arguments}) {result}"))
-            self._line(self.notes, self.note_style("2", line))
-        elif kind == "warning":
-            self._line(self.notes, self.note_style("33", f"! {printable(event.message)}"))
-        elif kind == "error":
-            self._line(self.notes, self.note_style("31", printable(event.message)))
-        elif kind == "turn_completed":
-            self.completed = event
-            if event.stop_reason == "stopped":
-                self._line(self.notes, self.note_style("2", "[stopped]"))
-            self._end_line()
-
-    def _write(self, stream: TextIO, text: str, answer: bool = True) -> None:
-        if answer:
-            self.text += text
-        stream.write(text)
-        stream.flush()
-        self._mid_line = not text.endswith("\n")
-
-    def _line(self, stream: TextIO, text: str) -> None:
-        self._end_line()
-        stream.write(text + "\n")
-        stream.flush()
-
-    def _end_line(self) -> None:
-        if self._mid_line:
-            self.out.write("\n")
-            self.out.flush()
-            self._mid_line = False
-
-
 def run_async(coroutine: Coroutine[Any, Any, Any]) -> Any:
     return asyncio.run(coroutine)
 
@@ -167,7 +86,7 @@ def ask(spaces: Workspaces, question: str, renderer: Renderer) -> TurnCompleted:
     try:
         completed = run_async(answer(spaces, question, renderer))
     except KeyboardInterrupt:
-        renderer._line(renderer.notes, "[stopped]")
+        renderer.note("[stopped]")
         completed = TurnCompleted(content=renderer.text, stop_reason="stopped", model=spaces.agent.model)
     spaces.record_turn(question, completed)
     return completed
@@ -282,7 +201,7 @@ class Repl:
 
     def _prompt(self) -> str:
         current = self.spaces.current
-        return f"{_one_line(current.chat_name, 24) if current else 'new'} > "
+        return f"{one_line(current.chat_name, 24) if current else 'new'} > "
 
     def handle(self, line: str) -> None:
         name, _, argument = line.partition(" ")
@@ -299,6 +218,8 @@ class Repl:
             self.say(str(error))
         except AgentError as error:
             self.say(error.message)
+        except KeyboardInterrupt:
+            self.say("\nCancelled.")
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -418,7 +339,7 @@ class Repl:
         from tools import tool_registry
 
         for name, entry in tool_registry.items():
-            self.say(f"  {name:<28} {_one_line(entry['description'], 80)}")
+            self.say(f"  {name:<28} {one_line(entry['description'], 80)}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Hang, Reply, wait_until
+from tests.fake_ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
 
 MAIN = Path(__file__).resolve().parents[1] / "main.py"
 
@@ -36,18 +36,23 @@ def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
         Reply.text("The square root of 2025 is 45."),
         Reply.text("- Tower A: sqrt(2025) = 45 computed."),
     )
-    script = "/new Tower A\nWhat is the square root of 2025?\n/new Bridge\n/list\n/switch Tower A\n/summary\n/exit\n"
+    script = (
+        "/new Bridge\n/new Tower A\nWhat is the square root of 2025?\n"
+        "/switch Bridge\n/list\n/switch Tower A\n/summary\n/exit\n"
+    )
     result = run_cli("--server", fake_ollama.url, stdin=script)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Started workspace 1: Tower A" in out
+    assert "Started workspace 1: Bridge" in out and "Started workspace 2: Tower A" in out
     assert "→ sqrt(x=2025) = 45.0" in out and "The square root of 2025 is 45." in out
     assert "Updating the summary of the workspace you are leaving" in out and "Summary updated." in out
-    assert out.index("2  Bridge") < out.index("1  Tower A"), "/list shows the most recent first"
+    assert "Switched to Bridge (0 turns)." in out
+    assert out.index("2  Tower A") < out.index("1  Bridge"), "/list: the workspace with the latest turn first"
     assert "Switched to Tower A (1 turn, with a summary)." in out
     assert "- Tower A: sqrt(2025) = 45 computed." in out
+    assert len(fake_ollama.chat_requests) == 3, "only leaving Tower A, which had a new turn, asks for a summary"
     summary_request = fake_ollama.chat_requests[2]
-    assert summary_request["stream"] is False and "What is the square root of 2025?" in str(summary_request)
+    assert is_summary_request(summary_request) and "What is the square root of 2025?" in str(summary_request)
     db = ChatHistoryDB(isolated / "chat_history.sqlite")
     tower = db.find_chat("Tower A")
     assert db.get_context_summary(tower.chat_id) == "- Tower A: sqrt(2025) = 45 computed."
@@ -148,12 +153,15 @@ def test_ctrl_c_stops_the_reply_not_the_program(fake_ollama: FakeOllama, isolate
     assert (second.status, second.assistant) == ("complete", "Still here.")
 
 
-def test_start_up_does_not_import_the_heavy_libraries() -> None:
+def test_start_up_does_not_import_the_heavy_libraries(isolated: Path) -> None:
     code = (
         "import sys, main; spaces = main.build(main.load_settings(env_file=None)); "
         "print(sorted({'sympy', 'pint', 'streamlit'} & set(sys.modules)))"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=MAIN.parent, timeout=30)
+    env = {**os.environ, "PYTHONPATH": str(MAIN.parent)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=isolated, env=env, timeout=30
+    )
     assert result.stdout.strip() == "[]", result.stderr
 
 
@@ -161,3 +169,24 @@ def test_control_characters_from_the_model_do_not_reach_the_terminal(fake_ollama
     fake_ollama.script(Reply.text("Safe\x1b[2J\x1b]0;pwned\x07 text"))
     result = run_cli("--once", "hi", "--server", fake_ollama.url)
     assert result.stdout == "Safe[2J]0;pwned text\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
+def test_ctrl_c_during_a_summary_cancels_the_command_not_the_program(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("Answer."), Reply([Hang(20)]))
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--server", fake_ollama.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None
+    process.stdin.write("/new A\nquestion\n/new B\n")
+    process.stdin.flush()
+    assert wait_until(lambda: len(fake_ollama.chat_requests) == 2, timeout=10)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate("/list\n/exit\n", timeout=15)
+    assert process.returncode == 0, err
+    assert "Cancelled." in out and "  A" in out
