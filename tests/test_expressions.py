@@ -1,0 +1,111 @@
+"""Symbolic maths from model text: correct answers, no code execution, bounded time."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tools import ToolContext, run_tool
+from tools.expressions import parse_checked
+from tools.sandbox import PROJECT_ROOT, worker
+
+MARKER = "PWNED_BY_EXPRESSION"
+PAYLOADS = [
+    "().__class__.__base__.__subclasses__()",
+    f"__import__('os').system('touch {MARKER}')",
+    f"(lambda: __import__('os').system('touch {MARKER}'))()",
+    "x.__class__",
+    "[c for c in ().__class__.__base__.__subclasses__()]",
+    f"open('{MARKER}', 'w')",
+    "eval('1')",
+    "exec('x=1')",
+    "globals()",
+    "x[0]",
+    "f'{x}'",
+    "sqrt(x, evaluate=False)",
+    "__builtins__",
+    "_x + 1",
+    "lambda: 1",
+    "x if x else y",
+    "1 < 2",
+    "'text'",
+    "not x",
+    "x; import os",
+    "x" * 10_000,
+    "",
+]
+
+
+def evaluate(expression: str) -> tuple[str, str | None]:
+    outcome = run_tool("evaluate_expression", {"expression": expression}, ToolContext())
+    return outcome.output, outcome.error
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("sqrt(2025)", "45"),
+        ("integrate(x**2, (x, 0, 3))", "9"),
+        ("diff(sin(x)*x, x)", "x*cos(x) + sin(x)"),
+        ("limit(sin(x)/x, x, 0)", "1"),
+        ("2^10", "1024"),
+        ("Rational(1, 3) + Rational(1, 6)", "1/2"),
+        ("expand((a + b)**2)", "a**2 + 2*a*b + b**2"),
+    ],
+)
+def test_exact_results(expression: str, expected: str) -> None:
+    outcome = run_tool("evaluate_expression", {"expression": expression}, ToolContext())
+    assert outcome.error is None and outcome.data is not None, outcome.output
+    assert outcome.data["results"]["result"] == expected
+
+
+def test_numeric_value_beside_an_exact_one() -> None:
+    outcome = run_tool("evaluate_expression", {"expression": "sqrt(2)*pi"}, ToolContext())
+    assert outcome.data["results"] == {"result": "sqrt(2)*pi", "decimal": "4.443"}
+    assert outcome.data["precise"]["decimal"].startswith("4.44288293815837")
+
+
+@pytest.mark.parametrize(
+    ("equation", "variable", "solutions"),
+    [("x**2 - 4 = 0", "x", "-2, 2"), ("2*t + 6", "t", "-3"), ("x**2 = 2", "x", "-sqrt(2), sqrt(2)")],
+)
+def test_solve_equation(equation: str, variable: str, solutions: str) -> None:
+    outcome = run_tool("solve_equation", {"equation": equation, "variable": variable}, ToolContext())
+    assert outcome.error is None and outcome.data["results"]["solutions"] == solutions
+
+
+@pytest.mark.parametrize("payload", PAYLOADS, ids=range(len(PAYLOADS)))
+def test_hostile_text_is_refused_before_evaluation(payload: str) -> None:
+    with pytest.raises(ValueError):
+        parse_checked(payload)
+
+
+def test_hostile_text_through_the_tools_creates_nothing(isolated: Path) -> None:
+    before_root = set(PROJECT_ROOT.iterdir())
+    for payload in PAYLOADS:
+        output, error = evaluate(payload)
+        assert error and output.startswith("Error:"), payload
+        outcome = run_tool("solve_equation", {"equation": f"{payload} = 0", "variable": "x"}, ToolContext())
+        assert outcome.error, payload
+    outcome = run_tool("solve_equation", {"equation": "x = 1", "variable": "__class__"}, ToolContext())
+    assert outcome.error and "variable" in outcome.output
+    for folder in (isolated, PROJECT_ROOT, Path("/tmp")):
+        assert not (folder / MARKER).exists()
+    assert set(PROJECT_ROOT.iterdir()) == before_root
+
+
+@pytest.mark.parametrize("expression", ["expand((x+y)**5000)", "9**9**9", "factorial(10**6)", "N(pi, 10**7)"])
+def test_expensive_expressions_stop_within_the_time_limit(expression: str) -> None:
+    evaluate("1 + 1")  # the worker is started (its start-up is not part of the limit)
+    started = time.monotonic()
+    output, error = evaluate(expression)
+    assert time.monotonic() - started < worker.time_limit + 1.5
+    assert error and "too expensive" in output
+    assert evaluate("sqrt(16)")[0].startswith('{"results":{"result":"4"'), "the next call works"
+
+
+def test_division_by_zero_is_explained() -> None:
+    output, error = evaluate("1/0")
+    assert error and "divides by zero" in output
