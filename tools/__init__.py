@@ -10,12 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from tools import files, maths
+from tools import beams, conversions, files, loads, maths, quantities, symbolic
 from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, invoke
 
 __all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
 
-_DOMAINS: list[list[Callable[..., Any]]] = [maths.TOOLS, files.TOOLS]
+_DOMAINS: list[list[Callable[..., Any]]] = [
+    maths.TOOLS,
+    conversions.TOOLS,
+    symbolic.TOOLS,
+    beams.TOOLS,
+    quantities.TOOLS,
+    loads.TOOLS,
+    files.TOOLS,
+]
 
 tool_specs: dict[str, ToolSpec] = {spec.name: spec for spec in (build_spec(f) for d in _DOMAINS for f in d)}
 
@@ -26,15 +34,22 @@ tool_registry: dict[str, dict[str, Any]] = {
 
 
 def ollama_tools(names: list[str] | None = None) -> list[dict[str, Any]]:
-    """The tools in the shape Ollama's `/api/chat` expects."""
+    """The tools in the shape Ollama's `/api/chat` expects (defaults are in the descriptions:
+    Ollama's tool schema has no `default`)."""
     chosen = tool_specs if names is None else {name: tool_specs[name] for name in names}
     return [
         {
             "type": "function",
-            "function": {"name": name, "description": spec.description, "parameters": spec.input_schema},
+            "function": {"name": name, "description": spec.description, "parameters": _without_defaults(spec)},
         }
         for name, spec in chosen.items()
     ]
+
+
+def _without_defaults(spec: ToolSpec) -> dict[str, Any]:
+    schema = spec.input_schema
+    properties = {key: {k: v for k, v in prop.items() if k != "default"} for key, prop in schema["properties"].items()}
+    return {**schema, "properties": properties}
 
 
 def run_tool(

@@ -156,6 +156,7 @@ class ToolOutcome:
     output: str
     error: str | None = None
     crashed: bool = False
+    data: dict[str, Any] | None = None  # a calculation's full result (precision, diagram) for the record
 
 
 def _describe_validation_error(spec: ToolSpec, error: ValidationError) -> str:
@@ -213,6 +214,8 @@ def format_output(result: Any) -> str:
     """Tool results as text: strings as they are, everything else as compact JSON."""
     if isinstance(result, str):
         return result
+    if hasattr(result, "for_model"):
+        return json.dumps(result.for_model(), ensure_ascii=False, separators=(",", ":"))
     if isinstance(result, BaseModel):
         return result.model_dump_json()
     try:
@@ -246,7 +249,8 @@ def invoke(spec: ToolSpec, arguments: Mapping[str, Any] | str | None, context: T
     except Exception as error:  # noqa: BLE001 - a tool bug must not end the turn
         logger.exception("tool %s crashed", spec.name)
         return _failure(f"{spec.name} crashed ({type(error).__name__}: {error})", crashed=True)
-    return ToolOutcome(cap_output(format_output(result)))
+    data = result.model_dump() if hasattr(result, "for_model") else None
+    return ToolOutcome(cap_output(format_output(result)), data=data)
 
 
 def _failure(message: str, crashed: bool = False) -> ToolOutcome:

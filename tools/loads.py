@@ -1,0 +1,100 @@
+"""Load combinations: ASCE 7-22 strength design (LRFD) and EN 1990 equation 6.10."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from tools.calc import CalcResult, calc_result
+from tools.units import conventional, parse_quantity, show, system_of
+
+Code = Literal["ASCE7-LRFD", "EN1990"]
+
+# (name, factors on D, L, S, W); a combination is used when every load it needs was given.
+ASCE7_COMBINATIONS = [
+    ("1.4D", {"D": 1.4}),
+    ("1.2D + 1.6L", {"D": 1.2, "L": 1.6}),
+    ("1.2D + 1.6L + 0.5S", {"D": 1.2, "L": 1.6, "S": 0.5}),
+    ("1.2D + 1.6S + 1.0L", {"D": 1.2, "S": 1.6, "L": 1.0}),
+    ("1.2D + 1.6S + 0.5W", {"D": 1.2, "S": 1.6, "W": 0.5}),
+    ("1.2D + 1.0W + 1.0L", {"D": 1.2, "W": 1.0, "L": 1.0}),
+    ("1.2D + 1.0W + 1.0L + 0.5S", {"D": 1.2, "W": 1.0, "L": 1.0, "S": 0.5}),
+    ("0.9D + 1.0W", {"D": 0.9, "W": 1.0}),
+]
+ASCE7_NOTES = [
+    "ASCE 7-22 §2.3.1 basic combinations without roof live, rain or earthquake loads.",
+    "Exception: the factor on L in the combinations with W or S may be 0.5 where the live load is at most "
+    "100 psf (4.79 kN/m²), except garages and places of public assembly.",
+]
+# EN 1990 Table A1.1 (buildings): ψ0 for imposed loads (categories A–C), snow (sites ≤ 1000 m), wind.
+EN1990_PSI0 = {"Q": 0.7, "S": 0.5, "W": 0.6}
+GAMMA_G, GAMMA_Q = 1.35, 1.5
+EN1990_NOTES = [
+    "EN 1990:2002 eq. 6.10 with γG = 1.35 and γQ = 1.5; each variable action in turn is the leading one.",
+    "ψ0 = 0.7 for imposed loads (categories A–C), 0.5 for snow (sites at most 1000 m), 0.6 for wind "
+    "(Table A1.1). A favourable permanent action (γG = 1.0) is not considered.",
+]
+
+
+def _en1990_combinations(present: set[str]) -> list[tuple[str, dict[str, float]]]:
+    combinations = []
+    for leading in ("Q", "S", "W"):
+        if leading not in present:
+            continue
+        factors = {"G": GAMMA_G, leading: GAMMA_Q}
+        for other in ("Q", "S", "W"):
+            if other != leading and other in present:
+                factors[other] = round(GAMMA_Q * EN1990_PSI0[other], 3)
+        name = " + ".join(f"{factor:g}{symbol}" for symbol, factor in factors.items())
+        combinations.append((name, factors))
+    return combinations or [("1.35G", {"G": GAMMA_G})]
+
+
+def load_combination(
+    dead: str, live: str, snow: str | None = None, wind: str | None = None, code: Code = "ASCE7-LRFD"
+) -> CalcResult:
+    """Factored load combinations and the governing one, all loads in the same kind of unit.
+
+    Args:
+        dead: Dead (permanent) load, such as "5 kPa", "12 kN/m", "80 psf" or "40 kN".
+        live: Live (imposed) load in the same kind of unit.
+        snow: Snow load in the same kind of unit, if any.
+        wind: Wind load in the same kind of unit, if any (positive acting with gravity).
+        code: ASCE7-LRFD (ASCE 7-22 §2.3.1) or EN1990 (EN 1990:2002 eq. 6.10).
+    """
+    given = {"dead": dead, "live": live, "snow": snow, "wind": wind}
+    loads = {name: parse_quantity(text, name) for name, text in given.items() if text is not None}
+    for name, load in loads.items():
+        if not load.is_compatible_with(loads["dead"]):
+            raise ValueError(f"{name} must be the same kind of load as dead ({dead.strip()}); got {given[name]}")
+    system = system_of(*loads.values())
+    letters = {"dead": "D", "live": "L", "snow": "S", "wind": "W"}
+    if code == "EN1990":
+        letters = {"dead": "G", "live": "Q", "snow": "S", "wind": "W"}
+    by_letter = {letters[name]: load for name, load in loads.items()}
+    if code == "EN1990":
+        combinations, notes, reference = (
+            _en1990_combinations(set(by_letter) - {"G"}),
+            EN1990_NOTES,
+            "EN 1990:2002 eq. 6.10",
+        )
+    else:
+        usable = [(n, f) for n, f in ASCE7_COMBINATIONS if set(f) <= set(by_letter)]
+        combinations, notes, reference = usable, ASCE7_NOTES, "ASCE 7-22 §2.3.1"
+    values: dict[str, Any] = {
+        name: conventional(sum(factor * by_letter[letter] for letter, factor in factors.items()), system)
+        for name, factors in combinations
+    }
+    governing = max(values, key=lambda name: values[name].to_base_units().magnitude)
+    substituted = ", ".join(f"{letter} = {show(load)}" for letter, load in by_letter.items())
+    result = calc_result(
+        {"governing": values[governing], **values},
+        text={"governing_combination": governing},
+        formula="; ".join(values),
+        substituted=f"{substituted}: {governing} = {show(values[governing])} governs",
+        reference=reference,
+        notes=notes,
+    )
+    return result
+
+
+TOOLS = [load_combination]
