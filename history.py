@@ -37,6 +37,12 @@ _LITERAL_MATCHES = """
     WHERE user LIKE :pattern ESCAPE '\\' OR assistant LIKE :pattern ESCAPE '\\'"""
 
 
+def _tool_call_row(turn_id: int, position: int, call: ToolCallRecord) -> tuple[object, ...]:
+    data = json.dumps(call.data, ensure_ascii=False) if call.data is not None else None
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
+
+
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
@@ -278,20 +284,9 @@ class ChatHistoryDB:
                 turn,
             ).fetchone()[0]
             db.executemany(
-                """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms)
-                   VALUES (?, ?, ?, ?, ?, ?, ?)""",
-                [
-                    (
-                        turn_id,
-                        position,
-                        call.name,
-                        json.dumps(call.arguments, ensure_ascii=False),
-                        call.output,
-                        call.error,
-                        call.duration_ms,
-                    )
-                    for position, call in enumerate(tool_calls)
-                ],
+                """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms, data)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                [_tool_call_row(turn_id, position, call) for position, call in enumerate(tool_calls)],
             )
             db.execute(
                 """UPDATE chats SET last_active_at = :now,
@@ -330,16 +325,15 @@ class ChatHistoryDB:
         if not turn_ids:
             return {}
         rows = db.execute(
-            """SELECT turn_id, name, arguments, output, error, duration_ms FROM tool_calls
+            """SELECT turn_id, name, arguments, output, error, duration_ms, data FROM tool_calls
                WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY turn_id, position""",
             (json.dumps(turn_ids),),
         ).fetchall()
         calls: dict[int, list[ToolCallRecord]] = {}
-        for turn_id, name, arguments, output, error, duration_ms in rows:
-            record = ToolCallRecord(
-                name=name, arguments=json.loads(arguments), output=output, error=error, duration_ms=duration_ms
-            )
-            calls.setdefault(turn_id, []).append(record)
+        for row in rows:
+            fields = {**dict(row), "arguments": json.loads(row["arguments"])}
+            fields["data"] = json.loads(row["data"]) if row["data"] else None
+            calls.setdefault(row["turn_id"], []).append(ToolCallRecord.model_validate(fields))
         return calls
 
     def count_turns(self, chat_id: int) -> int:

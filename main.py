@@ -36,6 +36,7 @@ HELP = """Commands:
   /clear             delete the current workspace's turns (asks first; the summary stays)
   /summary [update]  show the workspace's summary, or update it now
   /model NAME        use another model      /models  list the server's models
+  /report [FILE]     write the workspace's calculation report (Markdown)
   /tools             list the tools the model can use
   /help              this help              /exit, /quit, Ctrl-D  leave
 Ctrl-C stops a reply in progress."""
@@ -171,6 +172,7 @@ class Repl:
             "/model": self.model,
             "/models": self.models,
             "/tools": self.tools,
+            "/report": self.report,
         }
 
     def say(self, text: str) -> None:
@@ -214,7 +216,7 @@ class Repl:
                 ask(self.spaces, line, Renderer(self.out, self.out, show_thinking=True))
             else:
                 command(argument.strip())
-        except (LookupError, ValueError, HistoryError) as error:
+        except (LookupError, ValueError, HistoryError, OSError) as error:
             self.say(str(error))
         except AgentError as error:
             self.say(error.message)
@@ -334,6 +336,17 @@ class Repl:
     def models(self, _: str) -> None:
         for name in run_async(self.spaces.agent.list_models()):
             self.say(f"{'*' if name == self.spaces.agent.model else ' '} {name}")
+
+    def report(self, argument: str) -> None:
+        from core.report import calculation_report
+
+        chat = self.spaces.current
+        if chat is None:
+            self.say("No workspace yet: there is nothing to report.")
+            return
+        path = Path(argument or f"calculations-{chat.chat_id}.md").expanduser()
+        path.write_text(calculation_report(chat, self.spaces.db.get_turns(chat.chat_id)), encoding="utf-8")
+        self.say(f"Wrote the calculation report to {path}.")
 
     def tools(self, _: str) -> None:
         from tools import tool_registry

@@ -8,21 +8,24 @@ No user, model or file text is ever rendered as HTML.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Any
 
 import streamlit as st
 
 from agent import AIAgent
-from core.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from core.failures import CallSite
-from core.records import Chat, Turn
-from core.rendering import call_signature, escape_markdown, safe_markdown, usage_caption, workspace_markdown
+from core.records import Chat
+from core.rendering import (
+    escape_markdown,
+    safe_markdown,
+    workspace_markdown,
+)
+from core.report import calculation_report
 from core.server import ServerStatus, server_status
 from core.settings import Settings, SettingsError, configure_logging, load_settings
 from core.sync_bridge import iterate_sync, run_sync
 from core.transcript import Transcript
+from core.web_view import LiveView, past_turn
 from core.workspaces import Workspaces
 from history import ChatHistoryDB, HistoryError
 
@@ -226,6 +229,15 @@ def manage_workspace(spaces: Workspaces, chat: Chat) -> None:
                 spaces.db.rename_chat(chat.chat_id, name.strip())
                 st.rerun()
         st.download_button(
+            "Calculation report",
+            key=f"report-{chat.chat_id}",
+            icon=":material/summarize:",
+            data=lambda: calculation_report(chat, spaces.db.get_turns(chat.chat_id)),
+            file_name=f"calculations-{chat.chat_id}.md",
+            mime="text/markdown",
+            on_click="ignore",
+        )
+        st.download_button(
             "Export as Markdown",
             key=f"export-{chat.chat_id}",
             icon=":material/download:",
@@ -259,39 +271,6 @@ def model_and_status(spaces: Workspaces) -> None:
 
 
 # Conversation ---------------------------------------------------------------------------
-
-
-def tool_call(
-    name: str, arguments: dict[str, Any], output: str | None, error: str | None, duration_ms: float | None
-) -> None:
-    """One collapsible element per tool call: arguments, result or error, duration."""
-    icon = ":material/error:" if error else ":material/build:"
-    label = escape_markdown(call_signature(name, arguments))
-    with st.expander(label if len(label) < 120 else label[:117] + "…", icon=icon):
-        st.caption("Arguments")
-        st.code(json.dumps(arguments, indent=2, ensure_ascii=False), language="json")
-        if output is None:
-            st.caption("Running…")
-            return
-        st.caption("Error" if error else "Result")
-        st.code(output, language=None, wrap_lines=True)
-        if duration_ms is not None:
-            st.caption(f"{duration_ms:.1f} ms")
-
-
-def past_turn(turn: Turn) -> None:
-    with st.chat_message("user"):
-        st.markdown(escape_markdown(turn.user))
-    with st.chat_message("assistant"):
-        for call in turn.tool_calls:
-            tool_call(call.name, call.arguments, call.output, call.error, call.duration_ms)
-        if turn.assistant:
-            st.markdown(safe_markdown(turn.assistant))
-        if turn.status == "stopped":
-            st.caption("Stopped before the end of the answer.")
-        elif turn.status == "error":
-            st.error(escape_markdown(turn.error or "This answer failed."))
-        st.caption(usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms))
 
 
 def live_turn(spaces: Workspaces, question: str, regenerating: bool = False) -> None:
@@ -328,54 +307,6 @@ def wait_for_interrupted_turn() -> None:
     deadline = time.monotonic() + FINISH_WAIT_SECONDS
     while state.get("turn_in_progress") and time.monotonic() < deadline:
         time.sleep(0.02)
-
-
-class LiveView:
-    """Places in the assistant's message for thinking, tool calls, the answer and notices."""
-
-    def __init__(self) -> None:
-        self.thinking_box: Any = None
-        self.tools = st.container()
-        self.answer = st.empty()
-        self.progress = st.empty()
-        self.notes = st.container()
-        self.text = ""
-        self.thinking = ""
-        self.running: dict[str, Any] = {}
-        self.started = time.monotonic()
-
-    def waiting(self) -> None:
-        """Between events: show that the model is still working (each update also lets Stop interrupt)."""
-        self.progress.caption(f"Waiting for the model… {time.monotonic() - self.started:.1f} s")
-
-    def show(self, event: AgentEvent) -> None:
-        self.progress.empty()
-        if isinstance(event, TextDelta):
-            self.text += event.text
-            self.answer.markdown(safe_markdown(self.text) + " ▌")
-        elif isinstance(event, ThinkingDelta):
-            self.thinking += event.text
-            if self.thinking_box is None:
-                with self.tools:
-                    self.thinking_box = st.expander("Thinking", icon=":material/psychology:").empty()
-            self.thinking_box.markdown(safe_markdown(self.thinking))
-        elif isinstance(event, ToolCallStarted):
-            self.running[event.id] = self.tools.empty()
-            with self.running[event.id].container():
-                tool_call(event.name, event.arguments, None, None, None)
-        elif isinstance(event, ToolCallFinished):
-            slot = self.running.pop(event.id, None) or self.tools.empty()
-            with slot.container():
-                tool_call(event.name, event.arguments, event.output, event.error, event.duration_ms)
-        elif isinstance(event, ErrorEvent):
-            self.notes.error(escape_markdown(event.message))
-        elif event.type == "warning":
-            self.notes.warning(escape_markdown(event.message))
-        elif event.type == "turn_completed":
-            self.answer.markdown(safe_markdown(event.content))
-            self.notes.caption(
-                usage_caption(event.model, event.usage.prompt_tokens, event.usage.completion_tokens, event.duration_ms)
-            )
 
 
 def conversation(spaces: Workspaces) -> None:

@@ -55,6 +55,7 @@ class ToolCallFinished(BaseModel):
     error: str | None = None
     duration_ms: float = 0.0
     repeated: bool = False
+    data: dict[str, Any] | None = None
 
 
 class WarningEvent(BaseModel):

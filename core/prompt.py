@@ -16,6 +16,7 @@ from typing import Any
 from core.events import AgentError
 
 CHARS_PER_TOKEN = 3
+MIN_ROOM_TOKENS = 256  # at least this much for the conversation itself
 MESSAGE_OVERHEAD_TOKENS = 4
 SUMMARY_SHARE = 4  # the summary may take at most a quarter of the budget
 SUMMARY_MESSAGE_CHARS = 2_000
@@ -88,6 +89,14 @@ def build_window(
     """System + summary + as many of the newest history turns as fit + this turn's messages."""
     budget = num_ctx - answer_reserve(num_ctx) - tools_tokens
     system = system_message(system_prompt, summary, budget)
+    if budget - message_tokens(system) < MIN_ROOM_TOKENS:
+        raise AgentError(
+            "CONTEXT_OVERFLOW",
+            f"NUM_CTX={num_ctx:,} is too small to hold the instructions and the tools (about "
+            f"{num_ctx - budget + message_tokens(system):,} tokens with room for the answer); raise NUM_CTX to 8192 "
+            "or more.",
+            recoverable=False,
+        )
     turn = fit_turn_messages(turn_messages, budget - message_tokens(system))
     fixed = message_tokens(system) + sum(message_tokens(m) for m in turn)
     if fixed > budget:

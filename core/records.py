@@ -17,6 +17,7 @@ class ToolCallRecord(BaseModel):
     output: str
     error: str | None = None
     duration_ms: float = 0.0
+    data: dict[str, Any] | None = None  # a calculation's full result: precise values, formula, diagram
 
 
 class Turn(BaseModel):

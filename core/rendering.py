@@ -36,6 +36,35 @@ def safe_markdown(text: str) -> str:
     return _BARE_UNSAFE_URL.sub(lambda m: m.group(0).replace(":", "\\:"), text)
 
 
+_UNIT_DISPLAY = ((" ** 2", "²"), (" ** 3", "³"), (" ** 4", "⁴"), (" * ", "·"), (" / ", "/"))
+
+
+def pretty_units(text: str) -> str:
+    """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³": for reading, not for parsing back."""
+    for plain, pretty in _UNIT_DISPLAY:
+        text = text.replace(plain, pretty)
+    return text
+
+
+def calculation_lines(data: dict[str, Any]) -> list[str]:
+    """A calculation result as short lines: formula, substitution, results, checks, reference."""
+    lines = []
+    if data.get("substituted"):
+        lines.append(pretty_units(data["substituted"]))
+    elif data.get("formula"):
+        lines.append(data["formula"])
+    results = " · ".join(f"{key} {pretty_units(value)}" for key, value in data.get("results", {}).items())
+    if results:
+        lines.append(results)
+    for check in data.get("checks", []):
+        lines.append(
+            f"{check['status']}: {check['name']} ({pretty_units(check['value'])} vs {pretty_units(check['limit'])})"
+        )
+    if data.get("reference"):
+        lines.append(f"[{data['reference']}]")
+    return lines
+
+
 def call_signature(name: str, arguments: dict[str, Any]) -> str:
     """`sqrt(x=144)`: a tool call as one readable line."""
     return f"{name}({', '.join(f'{key}={value!r}' for key, value in arguments.items())})"

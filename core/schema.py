@@ -97,9 +97,15 @@ def add_full_text_search(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_calculation_data(db: sqlite3.Connection) -> None:
+    """Version 4: a calculation's full result (precise values, formula, diagram) beside its tool call."""
+    db.execute("ALTER TABLE tool_calls ADD COLUMN data TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
     add_full_text_search,
+    add_calculation_data,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from core.events import AgentEvent, TurnCompleted
-from core.rendering import call_signature
+from core.events import AgentEvent, ToolCallFinished, TurnCompleted
+from core.rendering import calculation_lines, call_signature
 
 
 class Style:
@@ -60,9 +60,7 @@ class Renderer:
             self._thinking = True
             self._write(self.out, self.style("2", prefix + printable(event.text)), answer=False)
         elif kind == "tool_call_finished":
-            result = f"✗ {event.error}" if event.error else f"= {event.output}"
-            line = printable(one_line(f"→ {call_signature(event.name, event.arguments)} {result}"))
-            self._line(self.notes, self.note_style("2", line))
+            self._tool_call(event)
         elif kind == "warning":
             self._line(self.notes, self.note_style("33", f"! {printable(event.message)}"))
         elif kind == "error":
@@ -72,6 +70,17 @@ class Renderer:
             if event.stop_reason == "stopped":
                 self._line(self.notes, self.note_style("2", "[stopped]"))
             self._end_line()
+
+    def _tool_call(self, event: ToolCallFinished) -> None:
+        """`→ sqrt(x=144) = 12.0`, or for a calculation its substitution, results and checks below."""
+        signature = call_signature(event.name, event.arguments)
+        if event.error or not event.data:
+            result = f"✗ {event.error}" if event.error else f"= {event.output}"
+            self._line(self.notes, self.note_style("2", printable(one_line(f"→ {signature} {result}"))))
+            return
+        self._line(self.notes, self.note_style("2", printable(one_line(f"→ {signature}", 160))))
+        for line in calculation_lines(event.data):
+            self._line(self.notes, self.note_style("2", printable(f"    {line}")))
 
     def _write(self, stream: TextIO, text: str, answer: bool = True) -> None:
         if answer:

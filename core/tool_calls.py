@@ -53,7 +53,12 @@ class TurnToolRunner:
         duration_ms = 0.0 if repeated else (time.perf_counter() - started) * 1000
         output = outcome.output + (REUSED_NOTE if repeated else "")
         record = ToolCallRecord(
-            name=call.name, arguments=arguments, output=output, error=outcome.error, duration_ms=duration_ms
+            name=call.name,
+            arguments=arguments,
+            output=output,
+            error=outcome.error,
+            duration_ms=duration_ms,
+            data=outcome.data,
         )
         self.records.append(record)
         yield ToolCallFinished(id=call_id, repeated=repeated, **record.model_dump())

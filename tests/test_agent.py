@@ -250,7 +250,7 @@ async def test_fault_mid_stream_keeps_the_partial_text(fake_ollama: FakeOllama, 
 
 
 async def test_context_trimming_keeps_summary_and_newest_turns(fake_ollama: FakeOllama) -> None:
-    agent = make_agent(fake_ollama, num_ctx=2048)
+    agent = make_agent(fake_ollama, num_ctx=2048, tool_names=["sqrt"])
     history = [(f"question {i} " + "x" * 300, f"answer {i} " + "y" * 300) for i in range(100)]
     agent.set_context("Tower A: 45 m residential, C30/37 concrete.", history)
     fake_ollama.script(Reply.text("ok"))
@@ -269,7 +269,7 @@ async def test_context_trimming_keeps_summary_and_newest_turns(fake_ollama: Fake
 
 
 async def test_a_message_larger_than_the_context_is_refused(fake_ollama: FakeOllama) -> None:
-    events = await run(make_agent(fake_ollama, num_ctx=2048), "z" * 50_000)
+    events = await run(make_agent(fake_ollama, num_ctx=2048, tool_names=["sqrt"]), "z" * 50_000)
     error = of_type(events, ErrorEvent)[0]
     assert error.code == "CONTEXT_OVERFLOW" and "NUM_CTX" in error.message
     assert fake_ollama.chat_requests == []

@@ -117,7 +117,7 @@ def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: 
     page = browser.page
     hostile = "<img src=x onerror=alert(1)> ![plan](http://example.com/plan.png)"
     fake_ollama.script(
-        Reply.tool_calls(("sqrt", {"x": 2025})),
+        Reply.tool_calls(("sqrt", {"x": 2025}), ("beam_analysis", {"span": "6 m", "load": "12 kN/m"})),
         Reply.text(f"The square root of 2025 is **45**. {hostile}"),
     )
     page.goto(web_app)
@@ -133,6 +133,9 @@ def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: 
     page.get_by_text("The square root of 2025 is").wait_for()
     page.get_by_text("sqrt(x=2025)").first.click()
     page.get_by_text("45.0").first.wait_for()
+    page.get_by_text("beam_analysis(span='6 m'").first.click()
+    page.get_by_text("M = wL²/8 = 12 kN/m × (6 m)²/8 = 54 kN·m").first.wait_for()
+    page.locator("[data-testid='stVegaLiteChart']").first.wait_for()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-app.png"))
     assert page.url.endswith("?chat=1")

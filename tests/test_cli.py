@@ -89,10 +89,10 @@ def test_once_reads_the_question_from_stdin(fake_ollama: FakeOllama) -> None:
 
 
 def test_settings_come_from_the_env_file(fake_ollama: FakeOllama, isolated: Path) -> None:
-    (isolated / ".env").write_text(f"ENDPOINT={fake_ollama.url}\nMODEL=qwen3:4b\nNUM_CTX=4096\n")
+    (isolated / ".env").write_text(f"ENDPOINT={fake_ollama.url}\nMODEL=qwen3:4b\nNUM_CTX=16384\n")
     fake_ollama.script(Reply.text("ok"))
     assert run_cli("--once", "hi").returncode == 0
-    assert fake_ollama.chat_requests[0]["options"]["num_ctx"] == 4096
+    assert fake_ollama.chat_requests[0]["options"]["num_ctx"] == 16384
 
 
 def test_bad_setting_is_one_sentence_and_exit_2() -> None:
