@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core.file_edit_store import FileEditStore
 from core.records import Chat, SearchHit, ToolCallRecord, Turn, TurnStatus
 from core.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -64,7 +65,7 @@ def _check_header(path: Path) -> None:
         )
 
 
-class ChatHistoryDB:
+class ChatHistoryDB(FileEditStore):
     """Workspaces ("chats"), their turns and digital-twin summaries in SQLite."""
 
     def __init__(self, db_path: str | Path = "chat_history.sqlite") -> None:

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from core.events import AgentError, TurnCompleted
+from core.file_edits import edit_diff
 from core.settings import Settings, SettingsError, configure_logging, load_settings
-from core.terminal import Renderer, Style, one_line
+from core.terminal import Renderer, Style, one_line, printable_lines
 from history import HistoryError
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ HELP = """Commands:
   /summary [update]  show the workspace's summary, or update it now
   /model NAME        use another model      /models  list the server's models
   /report [FILE]     write the workspace's calculation report (Markdown)
+  /undo              undo the last file edit applied in this workspace
   /tools             list the tools the model can use
   /help              this help              /exit, /quit, Ctrl-D  leave
 Ctrl-C stops a reply in progress."""
@@ -84,6 +86,7 @@ async def answer(spaces: Workspaces, question: str, renderer: Renderer) -> TurnC
 
 def ask(spaces: Workspaces, question: str, renderer: Renderer) -> TurnCompleted:
     """Answer and store one turn, whatever happens to it."""
+    spaces.begin_turn()
     try:
         completed = run_async(answer(spaces, question, renderer))
     except KeyboardInterrupt:
@@ -118,16 +121,17 @@ def run_once(spaces: Workspaces, question: str, stdout: TextIO, stderr: TextIO) 
     except HistoryError as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
+    if pending := spaces.edits.pending():
+        stderr.write(
+            f"{len(pending)} proposed file edit(s) wait for your approval: run `python main.py` here to review them.\n"
+        )
     return EXIT_FAILED if completed.stop_reason in ("error", "stopped") else EXIT_OK
 
 
 def build(settings: Settings) -> Workspaces:
-    from agent import AIAgent
     from core.workspaces import Workspaces
-    from history import ChatHistoryDB
 
-    settings.workspace_root.mkdir(parents=True, exist_ok=True)
-    return Workspaces(ChatHistoryDB(settings.chat_history_db_path), AIAgent.from_settings(settings))
+    return Workspaces.from_settings(settings)
 
 
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -173,6 +177,7 @@ class Repl:
             "/models": self.models,
             "/tools": self.tools,
             "/report": self.report,
+            "/undo": self.undo,
         }
 
     def say(self, text: str) -> None:
@@ -187,6 +192,7 @@ class Repl:
         self.say(
             self.style("2", f"{self.spaces.agent.model} at {self.settings.endpoint} · {where} · /help for commands")
         )
+        self.review_edits()
         while True:
             try:
                 line = input(self._prompt()).strip()
@@ -214,6 +220,7 @@ class Repl:
         try:
             if command is None:
                 ask(self.spaces, line, Renderer(self.out, self.out, show_thinking=True))
+                self.review_edits()
             else:
                 command(argument.strip())
         except (LookupError, ValueError, HistoryError, OSError) as error:
@@ -247,6 +254,20 @@ class Repl:
             )
         elif outcome.summarised:
             self.say(self.style("2", "Summary updated."))
+
+    def review_edits(self) -> None:
+        """Show each file edit the model proposed and apply it only if the user says yes."""
+        for edit in self.spaces.edits.pending():
+            self.say(self.style("1", f"The model proposes this edit to {edit.path}:"))
+            for line in printable_lines(edit_diff(edit)):
+                code = "32" if line.startswith("+") else "31" if line.startswith("-") else "2"
+                self.say(self.style(code, line))
+            approved = self._confirm(f"Apply this edit to {edit.path}?")
+            result = self.spaces.edits.approve(edit.edit_id) if approved else self.spaces.edits.reject(edit.edit_id)
+            self.say(result)
+
+    def undo(self, _: str) -> None:
+        self.say(self.spaces.edits.undo_last())
 
     def help(self, _: str) -> None:
         self.say(HELP)

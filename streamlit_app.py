@@ -12,9 +12,9 @@ import time
 
 import streamlit as st
 
-from agent import AIAgent
 from core.failures import CallSite
-from core.records import Chat
+from core.file_edits import edit_diff
+from core.records import Chat, FileEdit
 from core.rendering import (
     escape_markdown,
     safe_markdown,
@@ -27,7 +27,7 @@ from core.sync_bridge import iterate_sync, run_sync
 from core.transcript import Transcript
 from core.web_view import LiveView, past_turn
 from core.workspaces import Workspaces
-from history import ChatHistoryDB, HistoryError
+from history import HistoryError
 
 PAGE_TURNS = 50
 LISTED_WORKSPACES = 30
@@ -47,8 +47,7 @@ def workspaces() -> Workspaces:
         try:
             settings = load_settings()
             configure_logging(settings)
-            settings.workspace_root.mkdir(parents=True, exist_ok=True)
-            spaces = Workspaces(ChatHistoryDB(settings.chat_history_db_path), AIAgent.from_settings(settings))
+            spaces = Workspaces.from_settings(settings)
         except (SettingsError, HistoryError) as error:
             st.error(str(error))
             st.stop()
@@ -110,31 +109,51 @@ def regenerate() -> None:
 
 
 def run_action(spaces: Workspaces) -> None:
-    """Do the switch, new or delete a button asked for, summarising the workspace left if needed."""
-    kind, chat_id = state.pop("action", (None, None))
-    if kind == "delete" and chat_id is not None:
-        name = spaces.db.get_chat(chat_id).chat_name if spaces.db.get_chat(chat_id) else "workspace"
-        spaces.delete(chat_id)
-        notify("success", f"Deleted {name}.")
+    """Do what a button asked for: switch, new, delete, or decide a file edit."""
+    kind, target = state.pop("action", (None, None))
+    if kind == "delete" and target is not None:
+        chat = spaces.db.get_chat(target)
+        spaces.delete(target)
+        notify("success", f"Deleted {chat.chat_name if chat else 'the workspace'}.")
         spaces.open_latest()
+        state.turn_window = PAGE_TURNS
     elif kind in ("switch", "new"):
-        leaving = spaces.current
-        label = f"Updating the summary of {leaving.chat_name}…" if leaving and spaces.needs_summary() else "Switching…"
-        with st.status(label, expanded=False) as status:
-            if kind == "new":
-                _, outcome = run_sync(spaces.start_new())
-            else:
-                outcome = run_sync(spaces.switch(chat_id))
-            status.update(label="Summary updated." if outcome.summarised else "Switched.", state="complete")
-        if outcome.error is not None:
-            notify(
-                "warning",
-                f"The summary of {leaving.chat_name if leaving else 'the workspace'} was not "
-                f"updated and the previous one was kept: {outcome.error.message}",
-            )
-    else:
-        return
-    state.turn_window = PAGE_TURNS
+        switch_workspace(spaces, kind, target)
+        state.turn_window = PAGE_TURNS
+    elif kind in ("approve", "reject", "undo"):
+        decide_edit(spaces, kind, target)
+
+
+def switch_workspace(spaces: Workspaces, kind: str, target: int | None) -> None:
+    """Leave the current workspace (summarising it if it has new turns, with progress shown), open another."""
+    leaving = spaces.current
+    label = f"Updating the summary of {leaving.chat_name}…" if leaving and spaces.needs_summary() else "Switching…"
+    with st.status(label, expanded=False) as status:
+        if kind == "new":
+            _, outcome = run_sync(spaces.start_new())
+        else:
+            outcome = run_sync(spaces.switch(target))
+        status.update(label="Summary updated." if outcome.summarised else "Switched.", state="complete")
+    if outcome.error is not None:
+        name = leaving.chat_name if leaving else "the workspace"
+        notify(
+            "warning", f"The summary of {name} was not updated and the previous one was kept: {outcome.error.message}"
+        )
+
+
+def decide_edit(spaces: Workspaces, kind: str, edit_id: int | None) -> None:
+    try:
+        if kind == "undo":
+            notify("success", spaces.edits.undo_last())
+        elif edit_id is not None:
+            decision = spaces.edits.approve if kind == "approve" else spaces.edits.reject
+            notify("success", decision(edit_id))
+    except (LookupError, ValueError, OSError) as error:
+        notify("warning", str(error)[:1].upper() + str(error)[1:] + ".")
+
+
+def ask_edit(kind: str, edit_id: int | None = None) -> None:
+    state.action = (kind, edit_id)
 
 
 def sync_url(spaces: Workspaces) -> None:
@@ -246,6 +265,8 @@ def manage_workspace(spaces: Workspaces, chat: Chat) -> None:
             mime="text/markdown",
             on_click="ignore",
         )
+        if spaces.db.file_edits(chat.chat_id, "applied"):
+            st.button("Undo last file edit", key="undo-edit", icon=":material/undo:", on_click=ask_edit, args=("undo",))
         if state.get("confirm_delete") != chat.chat_id:
             st.button("Delete workspace…", key="delete", on_click=ask_delete, args=(chat.chat_id,))
             return
@@ -320,8 +341,22 @@ def conversation(spaces: Workspaces) -> None:
         st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
     for turn in turns:
         past_turn(turn)
+    for edit in spaces.edits.pending():
+        proposed_edit(edit)
     if turns:
         st.button("Regenerate", key="regenerate", on_click=regenerate, icon=":material/refresh:", type="tertiary")
+
+
+def proposed_edit(edit: FileEdit) -> None:
+    """A file edit the model asked for, shown as a diff, applied only if the user approves it."""
+    with st.container(border=True):
+        st.markdown(f"**Proposed edit to** {escape_markdown(edit.path)} (not applied yet)")
+        st.code(edit_diff(edit), language="diff")
+        left, right, _ = st.columns([1, 1, 4])
+        left.button(
+            "Approve", key=f"approve-{edit.edit_id}", type="primary", on_click=ask_edit, args=("approve", edit.edit_id)
+        )
+        right.button("Reject", key=f"reject-{edit.edit_id}", on_click=ask_edit, args=("reject", edit.edit_id))
 
 
 def main() -> None:

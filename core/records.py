@@ -55,3 +55,19 @@ class SearchHit(BaseModel):
     chat_id: int
     chat_name: str
     snippet: str | None = None
+
+
+FileEditStatus = Literal["proposed", "applied", "rejected", "undone"]
+
+
+class FileEdit(BaseModel):
+    """A change to a workspace file the model asked for, with the bytes before and after."""
+
+    edit_id: int
+    chat_id: int
+    path: str
+    before: bytes | None  # None: the edit creates the file
+    after: bytes
+    status: FileEditStatus
+    created_at: str
+    decided_at: str | None = None

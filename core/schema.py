@@ -102,10 +102,27 @@ def add_calculation_data(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE tool_calls ADD COLUMN data TEXT")
 
 
+def add_file_edits(db: sqlite3.Connection) -> None:
+    """Version 5: file edits the model asked for, with the bytes before (for undo) and after."""
+    db.execute(
+        """CREATE TABLE file_edits (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id INTEGER NOT NULL REFERENCES chats(chat_id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            before BLOB,
+            after BLOB NOT NULL,
+            status TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            decided_at TEXT)"""
+    )
+    db.execute("CREATE INDEX file_edits_by_chat ON file_edits(chat_id, id)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
     add_full_text_search,
     add_calculation_data,
+    add_file_edits,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

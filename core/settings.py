@@ -52,6 +52,7 @@ class Settings(BaseModel):
     think: ThinkSetting = Field("false", description="true, false, low, medium or high")
     log_level: LogLevel = Field("WARNING", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_file: Path | None = Field(None, description="a file path, or empty for standard error")
+    file_edits: Literal["confirm", "auto", "off"] = Field("confirm", description="confirm, auto or off")
 
     @field_validator("think", mode="before")
     @classmethod
@@ -63,6 +64,11 @@ class Settings(BaseModel):
             lowered = value.strip().lower()
             return aliases.get(lowered, lowered)
         return value
+
+    @field_validator("file_edits", mode="before")
+    @classmethod
+    def _lower_file_edits(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -31,6 +31,11 @@ def printable(text: str) -> str:
     return text.translate(_CONTROL)
 
 
+def printable_lines(text: str) -> list[str]:
+    """Text as lines fit for the terminal (control characters removed)."""
+    return [printable(line) for line in text.splitlines()]
+
+
 def one_line(text: str, limit: int = 100) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

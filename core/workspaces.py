@@ -10,12 +10,15 @@ message of a new workspace names it.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
 
 from agent import AIAgent
 from core.events import AgentError, StopReason, TurnCompleted
+from core.file_edits import FileEditGate, FileEditMode
 from core.records import Chat, TurnStatus
-from history import ChatHistoryDB
+from core.settings import Settings
+from history import ChatHistoryDB, HistoryError
 
 logger = logging.getLogger(__name__)
 
@@ -48,10 +51,31 @@ def name_from_message(message: str) -> str:
 class Workspaces:
     """The current workspace of one user, over one store and one agent."""
 
-    def __init__(self, db: ChatHistoryDB, agent: AIAgent) -> None:
+    def __init__(self, db: ChatHistoryDB, agent: AIAgent, file_edits: FileEditMode = "confirm") -> None:
         self.db = db
         self.agent = agent
         self.current_id: int | None = None
+        self.edits = FileEditGate(db, agent.tool_context.workspace_root, file_edits)
+        agent.tool_context = replace(agent.tool_context, edits=self.edits)
+        if file_edits == "off":
+            agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Workspaces:
+        """The store, the agent and the workspace folder the settings name; one sentence if one is unusable."""
+        db = ChatHistoryDB(settings.chat_history_db_path)
+        try:
+            settings.workspace_root.mkdir(parents=True, exist_ok=True)
+            if not os.access(settings.workspace_root, os.W_OK):
+                raise PermissionError("permission denied")
+        except OSError as error:
+            db.close()
+            reason = getattr(error, "strerror", None) or str(error)
+            raise HistoryError(
+                f"WORKSPACE_ROOT {settings.workspace_root} cannot be used as the workspace folder ({reason}); "
+                "set WORKSPACE_ROOT to a folder you can write to."
+            ) from None
+        return cls(db, AIAgent.from_settings(settings), settings.file_edits)
 
     @property
     def current(self) -> Chat | None:
@@ -63,7 +87,7 @@ class Workspaces:
         if chat is None:
             raise LookupError(f"There is no workspace with id {chat_id}.")
         self.agent.set_context(chat.context_summary, self.db.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY))
-        self.current_id = chat_id
+        self.current_id = self.edits.chat_id = chat_id
         return chat
 
     def open_latest(self) -> Chat | None:
@@ -144,7 +168,7 @@ class Workspaces:
         """Delete a workspace; if it was current, none is current afterwards."""
         self.db.delete_chat(chat_id)
         if chat_id == self.current_id:
-            self.current_id = None
+            self.current_id = self.edits.chat_id = None
             self.agent.set_context(None, [])
 
     def clear(self) -> None:

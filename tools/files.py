@@ -151,6 +151,8 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     if count > 1:
         raise LookupError(f"old_text occurs {count} times in '{path}'; include more surrounding text so it is unique")
     updated = text.replace(old_text, new_text, 1)
+    if context.edits is not None:
+        return context.edits.submit(context, name, original, updated.encode("utf-8"))
     write_atomically(context, target, updated.encode("utf-8"), path)
     return f"Edited {name}:\n{unified_diff(text, updated, name)}"
 
@@ -160,8 +162,11 @@ def _create_file(context: ToolContext, path: str, content: str) -> str:
     if target.exists() and (target.is_dir() or target.stat().st_size > 0):
         raise FileExistsError(f"'{path}' already exists; give old_text to change part of it")
     data = content.encode("utf-8")
+    name = relative_name(context, target)
+    if context.edits is not None:
+        return context.edits.submit(context, name, b"" if target.exists() else None, data)
     write_atomically(context, target, data, path)
-    return f"Created {relative_name(context, target)} ({_human_size(len(data))})"
+    return f"Created {name} ({_human_size(len(data))})"
 
 
 def unified_diff(before: str, after: str, name: str, context_lines: int = 2) -> str:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any, Protocol, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -24,11 +24,24 @@ MAX_OUTPUT_CHARS = 8_000
 logger = logging.getLogger(__name__)
 
 
+class FileEditHandler(Protocol):
+    """Decides what happens to a file edit the model asked for: apply it now, or ask the user first."""
+
+    def submit(self, context: ToolContext, name: str, before: bytes | None, after: bytes) -> str:
+        """Handle the change of workspace file `name` from `before` (None: new file) to `after`."""
+        ...
+
+
 @dataclass(frozen=True)
 class ToolContext:
-    """What tools may need from the application; never chosen by the model."""
+    """What tools may need from the application; never chosen by the model.
+
+    Without `edits`, `edit_file` writes at once (scripts, tests); the faces give
+    it a handler that asks the user first, or records the edit for undo.
+    """
 
     workspace_root: Path = field(default_factory=lambda: Path("workspace"))
+    edits: FileEditHandler | None = None
 
 
 class ToolDefinitionError(TypeError):
