@@ -109,3 +109,15 @@ def test_expensive_expressions_stop_within_the_time_limit(expression: str) -> No
 def test_division_by_zero_is_explained() -> None:
     output, error = evaluate("1/0")
     assert error and "divides by zero" in output
+
+
+def test_the_worker_checks_again_what_it_is_sent(isolated: Path) -> None:
+    """Even text that skipped the parent's check is refused by the worker itself."""
+    for payload in PAYLOADS[:3]:
+        with pytest.raises(ValueError):
+            worker.request({"op": "evaluate", "expression": payload})
+        with pytest.raises(ValueError):
+            worker.request({"op": "solve", "equation": payload, "variable": "x"})
+    for folder in (isolated, PROJECT_ROOT, Path("/tmp")):
+        assert not (folder / MARKER).exists()
+    assert worker.request({"op": "evaluate", "expression": "sqrt(9)"})["result"] == "3"

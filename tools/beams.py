@@ -228,9 +228,15 @@ def _diagram(case: BeamCase, L: float, q: float, system: str) -> dict:
     ureg = registry()
     x_unit, shear_unit, moment_unit = ("m", "kN", "kN*m") if system == "SI" else ("ft", "kip", "kip*ft")
     xs = [L * i / (DIAGRAM_POINTS - 1) for i in range(DIAGRAM_POINTS)]
+    shears = [case.shear(x, L, q) for x in xs]
+    left_of_middle = case.shear(L / 2 - L * 1e-9, L, q)
+    if abs(left_of_middle - case.shear(L / 2, L, q)) > 1e-3 * max(map(abs, shears)):  # a point load: the jump
+        middle = xs.index(L / 2)
+        xs.insert(middle, L / 2)
+        shears.insert(middle, left_of_middle)
     return {
         "x": [round((x * ureg.m).to(x_unit).magnitude, 6) for x in xs],
-        "shear": [round((case.shear(x, L, q) * ureg.N).to(shear_unit).magnitude, 6) for x in xs],
+        "shear": [round((shear * ureg.N).to(shear_unit).magnitude, 6) for shear in shears],
         "moment": [round((case.moment(x, L, q) * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for x in xs],
         "x_unit": x_unit,
         "shear_unit": shear_unit,
@@ -286,6 +292,8 @@ def check_structural_integrity(
         raise ValueError(f"area_m2 must be more than zero; got {area_m2:g}")
     if load_kg < 0:
         raise ValueError(f"load_kg cannot be negative; got {load_kg:g}")
+    if not math.isfinite(load_kg * GRAVITY / area_m2) or load_kg > 1e12 or area_m2 < 1e-9:
+        raise ValueError("the load or the area is out of any sensible range; check the numbers")
     ureg = registry()
     stress = (load_kg * GRAVITY / area_m2 * ureg.Pa).to("MPa")
     limit = STRESS_LIMITS_MPA[material] * ureg.MPa

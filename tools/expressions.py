@@ -16,53 +16,14 @@ MAX_NODES = 400
 MAX_DEPTH = 40
 MAX_INTEGER_DIGITS = 30
 
-FUNCTIONS = frozenset(
-    {
-        "sqrt",
-        "cbrt",
-        "root",
-        "exp",
-        "log",
-        "ln",
-        "sin",
-        "cos",
-        "tan",
-        "sec",
-        "csc",
-        "cot",
-        "asin",
-        "acos",
-        "atan",
-        "atan2",
-        "sinh",
-        "cosh",
-        "tanh",
-        "asinh",
-        "acosh",
-        "atanh",
-        "Abs",
-        "abs",
-        "floor",
-        "ceiling",
-        "factorial",
-        "binomial",
-        "gcd",
-        "lcm",
-        "Min",
-        "Max",
-        "diff",
-        "integrate",
-        "limit",
-        "solve",
-        "simplify",
-        "expand",
-        "factor",
-        "Rational",
-        "N",
-        "summation",
-    }
+# The allowlist: each name the text may use and the sympy name it stands for (looked up in the worker).
+_SAME_NAME = (
+    "sqrt cbrt root exp log sin cos tan sec csc cot asin acos atan atan2 sinh cosh tanh asinh acosh atanh Abs "
+    "floor ceiling factorial binomial gcd lcm Min Max diff integrate limit solve simplify expand factor Rational "
+    "N summation"
 )
-CONSTANTS = frozenset({"pi", "E", "I", "oo", "inf"})
+FUNCTIONS: dict[str, str] = {name: name for name in _SAME_NAME.split()} | {"ln": "log", "abs": "Abs"}
+CONSTANTS: dict[str, str] = {"pi": "pi", "E": "E", "I": "I", "oo": "oo", "inf": "oo"}
 _SYMBOL = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,15}$")
 _BINARY = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
 _UNARY = (ast.UAdd, ast.USub)
@@ -102,7 +63,7 @@ def _check(node: ast.AST, depth: int, in_call: bool = False) -> None:
     if isinstance(node, ast.Constant):
         _check_constant(node.value, in_call)
     elif isinstance(node, ast.Name):
-        if node.id not in FUNCTIONS | CONSTANTS:
+        if node.id not in FUNCTIONS and node.id not in CONSTANTS:
             check_symbol_name(node.id)
     elif isinstance(node, ast.BinOp) and isinstance(node.op, _BINARY):
         _check(node.left, depth + 1)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from tools.calc import CalcResult, calc_result
-from tools.units import conventional, parse_quantity, show, system_of
+from tools.units import DIMENSIONS, parse_quantity, show
 
 Code = Literal["ASCE7-LRFD", "EN1990"]
+LOAD_KINDS = ("force", "force per length", "pressure or stress", "moment (force × length)")
+MAX_LOAD_BASE_UNITS = 1e12
 
 # (name, factors on D, L, S, W); a combination is used when every load it needs was given.
 ASCE7_COMBINATIONS = [
@@ -62,39 +64,49 @@ def load_combination(
         code: ASCE7-LRFD (ASCE 7-22 §2.3.1) or EN1990 (EN 1990:2002 eq. 6.10).
     """
     given = {"dead": dead, "live": live, "snow": snow, "wind": wind}
-    loads = {name: parse_quantity(text, name) for name, text in given.items() if text is not None}
+    loads = {name: _load(text, name) for name, text in given.items() if text is not None}
     for name, load in loads.items():
         if not load.is_compatible_with(loads["dead"]):
             raise ValueError(f"{name} must be the same kind of load as dead ({dead.strip()}); got {given[name]}")
-    system = system_of(*loads.values())
-    letters = {"dead": "D", "live": "L", "snow": "S", "wind": "W"}
-    if code == "EN1990":
-        letters = {"dead": "G", "live": "Q", "snow": "S", "wind": "W"}
+    letters = dict(zip(given, "GQSW" if code == "EN1990" else "DLSW", strict=True))
     by_letter = {letters[name]: load for name, load in loads.items()}
     if code == "EN1990":
-        combinations, notes, reference = (
-            _en1990_combinations(set(by_letter) - {"G"}),
-            EN1990_NOTES,
-            "EN 1990:2002 eq. 6.10",
-        )
+        combinations = _en1990_combinations(set(by_letter) - {"G"})
+        notes, reference = EN1990_NOTES, "EN 1990:2002 eq. 6.10"
     else:
-        usable = [(n, f) for n, f in ASCE7_COMBINATIONS if set(f) <= set(by_letter)]
-        combinations, notes, reference = usable, ASCE7_NOTES, "ASCE 7-22 §2.3.1"
+        combinations = [(n, f) for n, f in ASCE7_COMBINATIONS if set(f) <= set(by_letter)]
+        notes, reference = ASCE7_NOTES, "ASCE 7-22 §2.3.1"
+    unit = loads["dead"].units  # results in the unit the loads were given in
     values: dict[str, Any] = {
-        name: conventional(sum(factor * by_letter[letter] for letter, factor in factors.items()), system)
+        name: sum(factor * by_letter[letter] for letter, factor in factors.items()).to(unit)
         for name, factors in combinations
     }
-    governing = max(values, key=lambda name: values[name].to_base_units().magnitude)
-    substituted = ", ".join(f"{letter} = {show(load)}" for letter, load in by_letter.items())
-    result = calc_result(
-        {"governing": values[governing], **values},
-        text={"governing_combination": governing},
+    governing = max(values, key=lambda name: values[name].magnitude)
+    least = min(values, key=lambda name: values[name].magnitude)
+    given_loads = ", ".join(f"{letter} = {show(load)}" for letter, load in by_letter.items())
+    return calc_result(
+        {"governing": values[governing], "least": values[least], **values},
+        text={"governing_combination": governing, "least_combination": least},
         formula="; ".join(values),
-        substituted=f"{substituted}: {governing} = {show(values[governing])} governs",
+        substituted=f"{given_loads}: {governing} = {show(values[governing])} governs",
         reference=reference,
-        notes=notes,
+        notes=[*notes, "'least' is the smallest combination (uplift or overturning with 0.9D), if it matters."]
+        if code != "EN1990"
+        else notes,
     )
-    return result
+
+
+def _load(text: str, name: str) -> Any:
+    """A load of any kind used in combinations; dead, live and snow act downward (not negative)."""
+    load = parse_quantity(text, name)
+    if not any(load.check(DIMENSIONS[kind]) for kind in LOAD_KINDS):
+        raise ValueError(f"{name} must be a force, force per length, pressure or moment; got {text.strip()}")
+    if name != "wind" and load.magnitude < 0:
+        raise ValueError(f"{name} cannot be negative; give its size (it acts downward); got {text.strip()}")
+    base = abs(load.to_base_units().magnitude)
+    if base > MAX_LOAD_BASE_UNITS:
+        raise ValueError(f"{name} = {text.strip()} is out of any sensible range; check the number and its unit")
+    return load
 
 
 TOOLS = [load_combination]

@@ -69,8 +69,7 @@ def concrete_volume(
         count: How many identical elements.
         waste_percent: Extra allowance for waste and over-excavation, in percent (e.g. 5).
     """
-    if count < 1:
-        raise ValueError(f"count must be at least 1; got {count}")
+    _check_count(count)
     if not 0 <= waste_percent <= 100:
         raise ValueError(f"waste_percent must be between 0 and 100; got {waste_percent:g}")
     needed, formula = _SHAPES[shape]
@@ -96,6 +95,14 @@ def concrete_volume(
         substituted=f"V = {count} × {sizes}{extra} = {show(values['volume'])}",
         notes=[] if system == "SI" else ["Ready-mix is ordered in cubic yards."],
     )
+
+
+MAX_COUNT = 100_000
+
+
+def _check_count(count: int) -> None:
+    if not 1 <= count <= MAX_COUNT:
+        raise ValueError(f"count must be from 1 to {MAX_COUNT:,}; got {count}")
 
 
 def _bar_mass(bar_size: str) -> tuple[object, str, str]:
@@ -130,8 +137,7 @@ def rebar_weight(bar_size: str, length: str, count: int = 1) -> CalcResult:
         length: Length of one bar with unit, such as "6 m" or "20 ft".
         count: Number of bars.
     """
-    if count < 1:
-        raise ValueError(f"count must be at least 1; got {count}")
+    _check_count(count)
     unit_mass, bar_system, source = _bar_mass(bar_size)
     bar_length = require(length, "length", "length")
     system = bar_system if system_of(bar_length) == bar_system else "SI"

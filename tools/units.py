@@ -1,9 +1,9 @@
 """Quantities with units: one lazily built pint registry, a guarded parser, conventional output units.
 
-Model-written quantities ("6 m", "12 kN/m", `20'-6"`) are tokenised and
-evaluated by pint's own expression machinery, with our own operators: every
-number is a float, exponents are bounded, and a result that overflows is
-refused, so no input can make the parser compute for long. Nothing is `eval`ed.
+Model-written quantities ("6 m", "12 kN/m", `20'-6"`) are read by
+`tools.quantity_text` (pint's tokens and expression tree with our operators:
+floats only, bounded exponents, no `eval`), then checked for their kind of
+quantity and range here, and shown in the units engineers expect.
 """
 
 from __future__ import annotations
@@ -11,24 +11,22 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Callable
 from functools import cache
 from typing import Any, Literal
+
+from tools.quantity_text import MAX_MAGNITUDE, check_magnitude, evaluate, normalise, pint_message
 
 System = Literal["SI", "US"]
 
 MAX_QUANTITY_CHARS = 200
-MAX_EXPONENT = 64
-MAX_MAGNITUDE = 1e15
 SIGNIFICANT_FIGURES = 4
 
 _CONSTRUCTION_UNITS = (
     "psf = pound_force / foot ** 2",
-    "pcf = pound / foot ** 3",
+    "pcf = pound_force / foot ** 3",  # unit weight, as engineers use it
     "plf = pound_force / foot",
     "klf = kip / foot",
     "ksf = kip / foot ** 2",
-    "kipf = kip",
 )
 _US_UNITS = {
     "foot",
@@ -57,13 +55,8 @@ _US_UNITS = {
     "US_survey_foot",
     "ton",
 }
-_FEET_INCHES = re.compile(
-    r"(?P<feet>\d+(?:\.\d+)?)\s*(?:'|ft\b|feet\b|foot\b)\s*-?\s*(?P<inches>\d+(?:\.\d+)?(?:\s+\d+/\d+)?)\s*(?:\"|in\b|inch\b|inches\b)"
-)
-_LONE_FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'")
-_LONE_INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*\"")
-_SIMPLE = re.compile(
-    r"^\s*(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>[A-Za-zµΩ°%][A-Za-z0-9_µΩ°%/. ²³]*)?\s*$"
+_SIMPLE = re.compile(  # a number and one unit name: "20 degC" (offset units cannot be multiplied)
+    r"^\s*(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>[A-Za-zµΩ°][A-Za-z_µΩ°]*)?\s*$"
 )
 
 _registry_lock = threading.Lock()
@@ -87,86 +80,6 @@ def registry() -> Any:
         return _registry_cached()
 
 
-def _normalise(text: str) -> str:
-    text = text.strip().replace("·", "*").replace("×", "*").replace("−", "-").replace("^", "**")
-    text = _FEET_INCHES.sub(lambda m: f"({m['feet']} ft + {_inches(m['inches'])} in)", text)
-    text = _LONE_FEET.sub(r"\1 ft", text)
-    return _LONE_INCHES.sub(r"\1 in", text)
-
-
-def _inches(text: str) -> str:
-    whole, _, fraction = text.partition(" ")
-    if not fraction:
-        return whole
-    numerator, denominator = fraction.split("/")
-    return repr(float(whole) + float(numerator) / float(denominator))
-
-
-def _check_magnitude(value: Any) -> Any:
-    magnitude = getattr(value, "magnitude", value)
-    if isinstance(magnitude, (int, float)) and (math.isnan(magnitude) or abs(magnitude) > MAX_MAGNITUDE * 1e6):
-        raise ValueError("the value is too large to evaluate (check the numbers and their units)")
-    return value
-
-
-def _power(left: Any, right: Any) -> Any:
-    exponent = getattr(right, "magnitude", right)
-    if getattr(right, "dimensionless", True) is False or not isinstance(exponent, (int, float)):
-        raise ValueError("an exponent must be a plain number")
-    if abs(exponent) > MAX_EXPONENT:
-        raise ValueError(f"the exponent {exponent:g} is too large to evaluate (at most {MAX_EXPONENT})")
-    try:
-        return _check_magnitude(left ** float(exponent))
-    except OverflowError:
-        raise ValueError("the value is too large to evaluate (check the numbers and their units)") from None
-
-
-def _guarded(operation: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    def apply(left: Any, right: Any) -> Any:
-        try:
-            return _check_magnitude(operation(left, right))
-        except OverflowError:
-            raise ValueError("the value is too large to evaluate (check the numbers and their units)") from None
-        except ZeroDivisionError:
-            raise ValueError("it divides by zero") from None
-
-    return apply
-
-
-_BINARY = {
-    "**": _power,
-    "*": _guarded(lambda a, b: a * b),
-    "": _guarded(lambda a, b: a * b),
-    "/": _guarded(lambda a, b: a / b),
-    "+": _guarded(lambda a, b: a + b),
-    "-": _guarded(lambda a, b: a - b),
-}
-_UNARY = {"+": lambda x: x, "-": lambda x: -x}
-
-
-def _token_value(token: Any) -> Any:
-    import tokenize
-
-    kind, text = token[0], token[1]
-    ureg = registry()
-    if kind == tokenize.NUMBER:
-        if len(text) > 30:
-            raise ValueError(f"the number {text[:20]}… is too long")
-        return float(text.rstrip("jJ")) if not text.lower().endswith("j") else _refuse("complex numbers")
-    if kind == tokenize.NAME:
-        if text.lower() in ("inf", "infinity", "nan") or text.startswith("_"):
-            raise ValueError(f"'{text}' is not a unit")
-        try:
-            return ureg.Quantity(1.0, ureg.parse_units(text))
-        except Exception:  # noqa: BLE001 - pint raises several kinds for an unknown name
-            raise ValueError(f"'{text}' is not a unit this application knows") from None
-    raise ValueError(f"'{text}' cannot be part of a quantity")
-
-
-def _refuse(what: str) -> Any:
-    raise ValueError(f"{what} are not supported")
-
-
 def parse_quantity(text: str, name: str = "quantity") -> Any:
     """A pint Quantity from model text such as "12 kN/m", `20'-6"` or "(6 m)**2 / 8"."""
     if not isinstance(text, str) or not text.strip():
@@ -174,39 +87,22 @@ def parse_quantity(text: str, name: str = "quantity") -> Any:
     if len(text) > MAX_QUANTITY_CHARS:
         raise ValueError(f"{name} is too long ({len(text)} characters; at most {MAX_QUANTITY_CHARS})")
     ureg = registry()
-    normalised = _normalise(text)
+    normalised = normalise(text)
     simple = _SIMPLE.match(normalised)
     try:
         if simple:  # "20 degC" needs this form: offset units cannot be multiplied
             units = ureg.parse_units(simple["unit"]) if simple["unit"] else ureg.dimensionless
             quantity = ureg.Quantity(float(simple["number"]), units)
         else:
-            quantity = _evaluate(normalised)
-        _check_magnitude(quantity)
+            quantity = evaluate(normalised, ureg)
+        check_magnitude(quantity)
     except ValueError as error:
         raise ValueError(f"{name} '{text}' could not be read: {error}") from None
     except (AssertionError, IndexError, SyntaxError):
         raise ValueError(f"{name} '{text}' is not a quantity: give a number with its unit, such as '6 m'") from None
     except Exception as error:  # noqa: BLE001 - pint's parse and dimension errors
-        raise ValueError(f"{name} '{text}' could not be read: {_pint_message(error)}") from None
+        raise ValueError(f"{name} '{text}' could not be read: {pint_message(error)}") from None
     return quantity if isinstance(quantity, ureg.Quantity) else ureg.Quantity(float(quantity))
-
-
-def _evaluate(text: str) -> Any:
-    from pint.pint_eval import build_eval_tree, tokenizer
-    from pint.util import string_preprocessor
-
-    tree = build_eval_tree(tokenizer(string_preprocessor(text)))
-    return tree.evaluate(_token_value, bin_op=_BINARY, un_op=_UNARY)
-
-
-def _pint_message(error: Exception) -> str:
-    text = str(error)
-    if "is not defined in the unit registry" in text:
-        return text.replace("is not defined in the unit registry", "is not a unit this application knows")
-    if "Cannot convert from" in text:
-        return "it adds or compares quantities of different kinds (" + text.split("Cannot convert from ")[-1] + ")"
-    return text or type(error).__name__
 
 
 def parse_unit(text: str, name: str = "unit") -> Any:
@@ -216,7 +112,7 @@ def parse_unit(text: str, name: str = "unit") -> Any:
     if len(text) > MAX_QUANTITY_CHARS:
         raise ValueError(f"{name} is too long")
     try:
-        return registry().parse_units(_normalise(text))
+        return registry().parse_units(normalise(text))
     except Exception:  # noqa: BLE001 - pint raises several kinds for an unknown name
         raise ValueError(f"'{text}' is not a unit this application knows") from None
 
@@ -260,34 +156,48 @@ def system_of(*quantities: Any) -> System:
     """US customary when every input with units uses US customary units; otherwise SI."""
     systems = set()
     for quantity in quantities:
-        names = {name for name, _ in quantity.unit_items()}
+        names = {name for name, _ in quantity.unit_items()} - _NEUTRAL_UNITS
         if names:
             systems.add("US" if names <= _US_UNITS else "SI")
     return "US" if systems == {"US"} else "SI"
 
 
+_NEUTRAL_UNITS = {"percent", "degree", "radian", "dimensionless", "minute", "second", "hour"}
 _CONVENTIONAL: dict[str, tuple[str, str]] = {
     "[force]": ("kN", "kip"),
     "[force] / [length]": ("kN/m", "kip/ft"),
     "[force] * [length]": ("kN*m", "kip*ft"),
+    "[force] / [length] ** 3": ("kN/m**3", "pcf"),
     "[length]": ("mm", "in"),
-    "[length] ** 2": ("mm**2", "in**2"),
     "[length] ** 3": ("m**3", "yd**3"),
     "[length] ** 4": ("mm**4", "in**4"),
     "[mass]": ("kg", "lb"),
     "[mass] / [length]": ("kg/m", "lb/ft"),
-    "[mass] / [length] ** 3": ("kg/m**3", "pcf"),
+    "[mass] / [length] ** 3": ("kg/m**3", "lb/ft**3"),
 }
+# (small unit, large unit, the size from which the large one reads better), by system
+_BY_SIZE: dict[str, dict[str, tuple[str, str, float]]] = {
+    "[length] ** 2": {"SI": ("mm**2", "m**2", 1.0), "US": ("in**2", "ft**2", 1.0)},
+    "[pressure]": {"SI": ("kPa", "MPa", 1.0), "US": ("psi", "ksi", 1.0)},
+}
+_AREA_LOAD_UNITS = {"psf", "ksf", "foot"}  # US area loads are written per square foot
+
+
+def _by_size(quantity: Any, small: str, large: str, threshold: float) -> Any:
+    converted = quantity.to(large)
+    return converted if abs(converted.magnitude) >= threshold else quantity.to(small)
 
 
 def conventional(quantity: Any, system: System, prefer: str | None = None) -> Any:
     """The quantity in the units engineers of that system expect (or in `prefer`)."""
     if prefer:
         return quantity.to(parse_unit(prefer))
-    if quantity.check("[pressure]"):
-        small, large = ("kPa", "MPa") if system == "SI" else ("psi", "ksi")
-        converted = quantity.to(large)
-        return converted if abs(converted.magnitude) >= 1 else quantity.to(small)
+    names = {name for name, _ in quantity.unit_items()}
+    if system == "US" and quantity.check("[pressure]") and names & _AREA_LOAD_UNITS:
+        return _by_size(quantity, "psf", "ksf", 10.0)  # floor and roof loads stay in psf
+    for dimension, sizes in _BY_SIZE.items():
+        if quantity.check(dimension):
+            return _by_size(quantity, *sizes[system])
     for dimension, units in _CONVENTIONAL.items():
         if quantity.check(dimension):
             return quantity.to(units[0] if system == "SI" else units[1])
