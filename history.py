@@ -19,8 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from core.file_edit_store import FileEditStore
-from core.records import Chat, SearchHit, ToolCallRecord, Turn, TurnStatus
+from core.records import Chat, ToolCallRecord, Turn, TurnStatus
 from core.schema import MIGRATIONS, SCHEMA_VERSION
+from core.search_store import SearchStore
 
 BUSY_TIMEOUT_SECONDS = 15.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -30,22 +31,10 @@ class HistoryError(RuntimeError):
     """The chat history cannot be read or written; the message says why and what to do."""
 
 
-_FTS_MATCHES = """
-    SELECT history.chat_id AS chat_id, snippet(history_fts, -1, '', '', '…', 12) AS snippet
-    FROM history_fts JOIN history ON history.id = history_fts.rowid WHERE history_fts MATCH :match"""
-_LITERAL_MATCHES = """
-    SELECT chat_id, substr(user, 1, 80) AS snippet FROM history
-    WHERE user LIKE :pattern ESCAPE '\\' OR assistant LIKE :pattern ESCAPE '\\'"""
-
-
 def _tool_call_row(turn_id: int, position: int, call: ToolCallRecord) -> tuple[object, ...]:
     data = json.dumps(call.data, ensure_ascii=False) if call.data is not None else None
     arguments = json.dumps(call.arguments, ensure_ascii=False)
     return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _now() -> str:
@@ -65,23 +54,36 @@ def _check_header(path: Path) -> None:
         )
 
 
-class ChatHistoryDB(FileEditStore):
+class ChatHistoryDB(FileEditStore, SearchStore):
     """Workspaces ("chats"), their turns and digital-twin summaries in SQLite."""
 
     def __init__(self, db_path: str | Path = "chat_history.sqlite") -> None:
         self.path = Path(db_path)
         _check_header(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        existed = self.path.exists()
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
-        )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+            )
+        except (OSError, sqlite3.OperationalError) as error:
+            raise self._cannot_create(error) from None
         self._db.row_factory = sqlite3.Row
         try:
             self._open()
         except BaseException:
             self._db.close()
+            if not existed and self.path.exists() and self.path.stat().st_size == 0:
+                self.path.unlink()  # nothing half-created
             raise
+
+    def _cannot_create(self, error: Exception) -> HistoryError:
+        reason = getattr(error, "strerror", None) or str(error)
+        return HistoryError(
+            f"The chat history cannot be created at {self.path} ({reason}); set CHAT_HISTORY_DB_PATH "
+            "to a file in a folder you can write to."
+        )
 
     def _open(self) -> None:
         with self._translated_errors(opening=True):
@@ -166,6 +168,8 @@ class ChatHistoryDB(FileEditStore):
                     f"The chat history at {self.path} stayed busy for {BUSY_TIMEOUT_SECONDS:.0f} s "
                     "(another program is writing to it); try again."
                 ) from None
+            if "unable to open" in str(error) or "readonly" in str(error):
+                raise self._cannot_create(error) from None
             if not opening:
                 raise HistoryError(f"The chat history at {self.path} could not be used: {error}.") from None
             raise self._damaged(error, untouched) from None
@@ -244,7 +248,8 @@ class ChatHistoryDB(FileEditStore):
         """The newest `limit` (user, assistant) pairs, oldest first; cost does not grow with the history."""
         with self._lock, self._translated_errors():
             rows = self._db.execute(
-                "SELECT user, assistant FROM history WHERE chat_id = ? ORDER BY id DESC LIMIT ?",
+                """SELECT user, assistant FROM history WHERE chat_id = ? AND status != 'superseded'
+                   ORDER BY id DESC LIMIT ?""",
                 (chat_id, limit),
             ).fetchall()
         return [(str(u), str(a)) for u, a in reversed(rows)]
@@ -262,6 +267,7 @@ class ChatHistoryDB(FileEditStore):
         completion_tokens: int | None = None,
         duration_ms: float | None = None,
         error: str | None = None,
+        thinking: str | None = None,
     ) -> int:
         """Store one turn and its tool calls atomically; the workspace moves to the top of the list."""
         turn = {
@@ -275,13 +281,14 @@ class ChatHistoryDB(FileEditStore):
             "completion_tokens": completion_tokens,
             "duration_ms": duration_ms,
             "error": error,
+            "thinking": thinking or None,
         }
         with self._write() as db:
             turn_id = db.execute(
                 """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
-                                        prompt_tokens, completion_tokens, duration_ms, error)
+                                        prompt_tokens, completion_tokens, duration_ms, error, thinking)
                    VALUES (:chat_id, :user, :assistant, :now, :status, :model,
-                           :prompt_tokens, :completion_tokens, :duration_ms, :error) RETURNING id""",
+                           :prompt_tokens, :completion_tokens, :duration_ms, :error, :thinking) RETURNING id""",
                 turn,
             ).fetchone()[0]
             db.executemany(
@@ -312,7 +319,7 @@ class ChatHistoryDB(FileEditStore):
     ) -> list[Turn]:
         rows = db.execute(
             """SELECT id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
-                      completion_tokens, duration_ms, error FROM history
+                      completion_tokens, duration_ms, error, thinking FROM history
                WHERE chat_id = ? AND id > ? AND id < ? ORDER BY id DESC LIMIT ?""",
             (chat_id, after_turn_id, before_turn_id if before_turn_id is not None else 2**62, limit or -1),
         ).fetchall()
@@ -336,6 +343,11 @@ class ChatHistoryDB(FileEditStore):
             fields["data"] = json.loads(row["data"]) if row["data"] else None
             calls.setdefault(row["turn_id"], []).append(ToolCallRecord.model_validate(fields))
         return calls
+
+    def supersede_turn(self, turn_id: int) -> None:
+        """Mark a turn as replaced by Regenerate: kept in the record, left out of what the model is sent."""
+        with self._write() as db:
+            db.execute("UPDATE history SET status = 'superseded' WHERE id = ?", (turn_id,))
 
     def count_turns(self, chat_id: int) -> int:
         with self._lock, self._translated_errors():
@@ -368,34 +380,6 @@ class ChatHistoryDB(FileEditStore):
         with self._lock, self._translated_errors():
             row = self._db.execute("SELECT context_summary FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
         return row[0] if row else None
-
-    def search_chats(self, text: str, limit: int = 20) -> list[SearchHit]:
-        """Workspaces whose name or messages contain `text`, most recently active first.
-
-        Every word is quoted, so FTS operators (`OR`, `NEAR(`, `*`, `"`) and LIKE
-        wildcards (`%`, `_`) in the user's text are matched as plain text. Text with
-        no letters or digits (which the index does not hold) is looked up literally.
-        """
-        if not text.split():
-            return []
-        has_words = any(character.isalnum() for character in text)
-        mentioned = _FTS_MATCHES if has_words else _LITERAL_MATCHES
-        parameters = {
-            "pattern": "%" + _escape_like(text.strip()) + "%",
-            "match": " ".join('"' + word.replace('"', '""') + '"*' for word in text.split()),
-            "limit": limit,
-        }
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
-                f"""WITH mentioned AS ({mentioned})
-                    SELECT chat_id, chat_name,
-                           (SELECT snippet FROM mentioned WHERE mentioned.chat_id = chats.chat_id LIMIT 1)
-                    FROM chats
-                    WHERE chat_name LIKE :pattern ESCAPE '\\' OR chat_id IN (SELECT chat_id FROM mentioned)
-                    ORDER BY activity_seq DESC LIMIT :limit""",  # noqa: S608 - two fixed subqueries, no user text
-                parameters,
-            ).fetchall()
-        return [SearchHit(chat_id=r[0], chat_name=r[1], snippet=r[2]) for r in rows]
 
     def count_unsummarised_turns(self, chat_id: int) -> int:
         """How many turns the workspace's summary does not cover yet."""

@@ -86,13 +86,13 @@ async def answer(spaces: Workspaces, question: str, renderer: Renderer) -> TurnC
 
 def ask(spaces: Workspaces, question: str, renderer: Renderer) -> TurnCompleted:
     """Answer and store one turn, whatever happens to it."""
-    spaces.begin_turn()
+    chat_id = spaces.begin_turn()
     try:
         completed = run_async(answer(spaces, question, renderer))
     except KeyboardInterrupt:
         renderer.note("[stopped]")
         completed = TurnCompleted(content=renderer.text, stop_reason="stopped", model=spaces.agent.model)
-    spaces.record_turn(question, completed)
+    spaces.record_turn(question, completed, chat_id)
     return completed
 
 
@@ -149,6 +149,9 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     try:
         spaces = build(settings)
         open_workspace(spaces, args.workspace)
+    except SettingsError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_USAGE
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED

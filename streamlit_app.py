@@ -59,11 +59,11 @@ def workspaces() -> Workspaces:
 def open_from_url(spaces: Workspaces) -> None:
     """`?chat=<id>` opens that workspace (a reload or a bookmark comes back to it); else the latest."""
     wanted = st.query_params.get("chat", "")
-    if wanted.isdigit() and spaces.db.get_chat(int(wanted)) is not None:
+    if wanted.isascii() and wanted.isdigit() and len(wanted) < 15 and spaces.db.get_chat(int(wanted)) is not None:
         spaces.open(int(wanted))
         return
     if wanted:
-        notify("warning", f"There is no workspace {wanted}; showing the most recent one instead.")
+        notify("warning", f"There is no workspace {wanted[:20]}; showing the most recent one instead.")
     spaces.open_latest()
 
 
@@ -111,6 +111,14 @@ def regenerate() -> None:
 def run_action(spaces: Workspaces) -> None:
     """Do what a button asked for: switch, new, delete, or decide a file edit."""
     kind, target = state.pop("action", (None, None))
+    try:
+        do_action(spaces, kind, target)
+    except LookupError:  # deleted meanwhile, in another window
+        notify("warning", "That workspace no longer exists (it was deleted in another window).")
+        spaces.open_latest()
+
+
+def do_action(spaces: Workspaces, kind: str | None, target: int | None) -> None:
     if kind == "delete" and target is not None:
         chat = spaces.db.get_chat(target)
         spaces.delete(target)
@@ -296,7 +304,7 @@ def model_and_status(spaces: Workspaces) -> None:
 
 def live_turn(spaces: Workspaces, question: str, regenerating: bool = False) -> None:
     """Stream one turn into the page; store it however it ends (a Stop click or a rerun included)."""
-    spaces.begin_turn(regenerating)
+    chat_id = spaces.begin_turn(regenerating)
     sync_url(spaces)
     with st.chat_message("user"):
         st.markdown(escape_markdown(question))
@@ -317,7 +325,7 @@ def live_turn(spaces: Workspaces, question: str, regenerating: bool = False) -> 
         finally:
             try:
                 events.close()
-                spaces.record_turn(question, transcript.outcome(spaces.agent.model))
+                spaces.record_turn(question, transcript.outcome(spaces.agent.model), chat_id)
             finally:
                 state.turn_in_progress = False
         stop.empty()

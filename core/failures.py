@@ -93,6 +93,12 @@ def classify(error: BaseException, site: CallSite, mid_stream: bool = False) -> 
         return AgentError(
             "PROVIDER_ERROR", f"The connection to Ollama at {site.server} broke off in the middle of the answer.{kept}"
         )
+    if isinstance(error, pydantic.ValidationError) and _about_tool_calls(error):
+        return AgentError(
+            "PROVIDER_ERROR",
+            f"{site.model} sent a malformed tool call (its arguments were missing or not a JSON object); "
+            f"ask again, or try another model.{kept}",
+        )
     if isinstance(error, (json.JSONDecodeError, pydantic.ValidationError, UnicodeDecodeError)):
         return AgentError(
             "PROVIDER_ERROR",
@@ -100,6 +106,10 @@ def classify(error: BaseException, site: CallSite, mid_stream: bool = False) -> 
             f"(is it really an Ollama server?).{kept}",
         )
     return AgentError("PROVIDER_ERROR", f"Talking to Ollama at {site.server} failed ({error}).{kept}")
+
+
+def _about_tool_calls(error: pydantic.ValidationError) -> bool:
+    return any("tool_calls" in map(str, item["loc"]) for item in error.errors())
 
 
 CLIENT_FAILURES = (

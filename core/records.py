@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-TurnStatus = Literal["complete", "stopped", "error"]
+TurnStatus = Literal["complete", "stopped", "error", "superseded"]  # superseded: replaced by Regenerate
 
 
 class ToolCallRecord(BaseModel):
@@ -34,6 +34,7 @@ class Turn(BaseModel):
     completion_tokens: int | None = None
     duration_ms: float | None = None
     error: str | None = None
+    thinking: str | None = None
     tool_calls: list[ToolCallRecord] = []
 
 

@@ -118,11 +118,17 @@ def add_file_edits(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX file_edits_by_chat ON file_edits(chat_id, id)")
 
 
+def add_thinking(db: sqlite3.Connection) -> None:
+    """Version 6: a thinking model's reasoning, kept apart from the answer."""
+    db.execute("ALTER TABLE history ADD COLUMN thinking TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
     add_full_text_search,
     add_calculation_data,
     add_file_edits,
+    add_thinking,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

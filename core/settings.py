@@ -156,3 +156,29 @@ def configure_logging(settings: Settings) -> None:
     quiet = logging.DEBUG if settings.log_level == "DEBUG" else logging.WARNING
     for noisy in ("httpx", "httpcore"):
         logging.getLogger(noisy).setLevel(quiet)
+
+
+def _nearest_existing(path: Path) -> Path:
+    current = path.absolute()
+    while not current.exists() and current != current.parent:
+        current = current.parent
+    return current
+
+
+def check_paths(settings: Settings) -> None:
+    """Refuse, before anything is created, a database or workspace folder that cannot be made.
+
+    One sentence names the setting; nothing is left half-created.
+    """
+    wanted = {
+        "CHAT_HISTORY_DB_PATH": (settings.chat_history_db_path.parent, "a folder for the chat history"),
+        "WORKSPACE_ROOT": (settings.workspace_root, "the workspace folder"),
+    }
+    if settings.chat_history_db_path.is_dir():
+        raise SettingsError(f"CHAT_HISTORY_DB_PATH {settings.chat_history_db_path} is a folder; name a file in it.")
+    for key, (folder, what) in wanted.items():
+        existing = _nearest_existing(folder)
+        if not existing.is_dir():
+            raise SettingsError(f"{key} {folder} cannot be used as {what}: {existing} is a file, not a folder.")
+        if not os.access(existing, os.W_OK | os.X_OK) and existing != folder.absolute():
+            raise SettingsError(f"{key} {folder} cannot be created: {existing} is not writable.")

@@ -23,15 +23,7 @@ class Transcript:
         elif event.type == "thinking":
             self.thinking += event.text
         elif isinstance(event, ToolCallFinished):
-            self.tool_calls.append(
-                ToolCallRecord(
-                    name=event.name,
-                    arguments=event.arguments,
-                    output=event.output,
-                    error=event.error,
-                    duration_ms=event.duration_ms,
-                )
-            )
+            self.tool_calls.append(ToolCallRecord.model_validate(event.model_dump(exclude={"type", "id", "repeated"})))
         elif isinstance(event, TurnCompleted):
             self.completed = event
 

@@ -68,12 +68,17 @@ def past_turn(turn: Turn) -> None:
     with st.chat_message("user"):
         st.markdown(escape_markdown(turn.user))
     with st.chat_message("assistant"):
+        if turn.thinking:
+            with st.expander("Thinking", icon=":material/psychology:"):
+                st.markdown(safe_markdown(turn.thinking))
         for call in turn.tool_calls:
             tool_call(call)
         if turn.assistant:
             st.markdown(safe_markdown(turn.assistant))
         if turn.status == "stopped":
             st.caption("Stopped before the end of the answer.")
+        elif turn.status == "superseded":
+            st.caption("Replaced by a regenerated answer below.")
         elif turn.status == "error":
             st.error(escape_markdown(turn.error or "This answer failed."))
         st.caption(usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms))

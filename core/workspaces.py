@@ -10,15 +10,14 @@ message of a new workspace names it.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, replace
 
 from agent import AIAgent
 from core.events import AgentError, StopReason, TurnCompleted
 from core.file_edits import FileEditGate, FileEditMode
 from core.records import Chat, TurnStatus
-from core.settings import Settings
-from history import ChatHistoryDB, HistoryError
+from core.settings import Settings, SettingsError, check_paths
+from history import ChatHistoryDB
 
 logger = logging.getLogger(__name__)
 
@@ -62,17 +61,15 @@ class Workspaces:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Workspaces:
-        """The store, the agent and the workspace folder the settings name; one sentence if one is unusable."""
+        """The store, the agent and the workspace folder the settings name, checked before any is created."""
+        check_paths(settings)
         db = ChatHistoryDB(settings.chat_history_db_path)
         try:
             settings.workspace_root.mkdir(parents=True, exist_ok=True)
-            if not os.access(settings.workspace_root, os.W_OK):
-                raise PermissionError("permission denied")
         except OSError as error:
             db.close()
-            reason = getattr(error, "strerror", None) or str(error)
-            raise HistoryError(
-                f"WORKSPACE_ROOT {settings.workspace_root} cannot be used as the workspace folder ({reason}); "
+            raise SettingsError(
+                f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
                 "set WORKSPACE_ROOT to a folder you can write to."
             ) from None
         return cls(db, AIAgent.from_settings(settings), settings.file_edits)
@@ -114,13 +111,13 @@ class Workspaces:
         """The workspace a new message goes to (created if there is none), its context fresh from the store.
 
         Reloading lets two windows on one workspace, or the CLI and the web app,
-        each see the other's turns. When `regenerating`, the agent forgets the
-        last turn so that it answers the same question afresh.
+        each see the other's turns. When `regenerating`, the last turn is marked
+        superseded: it stays in the record but the model no longer sees it.
         """
-        chat_id = self.open(self.ensure_current()).chat_id
-        if regenerating and self.agent.history:
-            self.agent.history.pop()
-        return chat_id
+        chat_id = self.ensure_current()
+        if regenerating and (turns := self.db.get_turns(chat_id, limit=1)):
+            self.db.supersede_turn(turns[-1].turn_id)
+        return self.open(chat_id).chat_id
 
     def last_question(self) -> str | None:
         """The current workspace's last question, for "Regenerate"."""
@@ -145,7 +142,7 @@ class Workspaces:
         turns, pending = self.db.turns_since_summary(chat_id, TURNS_PER_SUMMARY)
         if chat is None or not pending:
             return False
-        pairs = [(turn.user, turn.assistant) for turn in turns]
+        pairs = [(turn.user, turn.assistant) for turn in turns if turn.status != "superseded"]
         summary = await self.agent.summarize_history(pairs, previous_summary=chat.context_summary)
         self.db.set_context_summary(chat_id, summary, through_turn_id=turns[-1].turn_id)
         return True
@@ -177,9 +174,13 @@ class Workspaces:
             self.db.clear_history(self.current_id)
             self.agent.set_context(self.agent.context_summary, [])
 
-    def record_turn(self, user_input: str, completed: TurnCompleted) -> int:
-        """Store a finished (or stopped, or failed) turn; the first message names a new workspace."""
-        chat_id = self.ensure_current()
+    def record_turn(self, user_input: str, completed: TurnCompleted, chat_id: int | None = None) -> int:
+        """Store a finished (or stopped, or failed) turn; the first message names a new workspace.
+
+        Give the `chat_id` that `begin_turn` returned, so a turn finished after a switch still lands
+        in the workspace it was asked in.
+        """
+        chat_id = chat_id if chat_id is not None else self.ensure_current()
         chat = self.db.get_chat(chat_id)
         if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME and self.db.count_turns(chat_id) == 0:
             self.db.rename_chat(chat_id, name_from_message(user_input))
@@ -195,4 +196,5 @@ class Workspaces:
             completion_tokens=completed.usage.completion_tokens,
             duration_ms=completed.duration_ms,
             error=completed.error,
+            thinking=completed.thinking,
         )

@@ -150,6 +150,7 @@ class FakeOllama:
         models: Iterable[str] = ("qwen3:4b",),
         capabilities: dict[str, Sequence[str]] | None = None,
         version: str = "0.12.6",
+        port: int = 0,
     ) -> None:
         self.models = list(models)
         self.capabilities = capabilities or {}
@@ -159,7 +160,7 @@ class FakeOllama:
         self._replies: list[Reply] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
-        self._server = _QuietServer(("127.0.0.1", 0), self._handler_class())
+        self._server = _QuietServer(("127.0.0.1", port), self._handler_class())
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
 
     @property
@@ -365,6 +366,13 @@ def _model_entry(name: str) -> dict[str, Any]:
         "digest": f"{abs(hash(name)):064x}"[:64],
         "details": {"format": "gguf", "family": "qwen3", "parameter_size": "4.0B", "quantization_level": "Q4_K_M"},
     }
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (yet)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def is_summary_request(body: dict[str, Any]) -> bool:

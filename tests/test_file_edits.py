@@ -124,7 +124,11 @@ def injected_turn() -> list[Reply]:
 def run_cli(fake: FakeOllama, script: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "--server", fake.url, "--workspace", "Contract"],
-        input=script, capture_output=True, text=True, timeout=60, env={**os.environ},
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ},
     )
 
 
@@ -145,7 +149,9 @@ def test_once_mode_leaves_proposals_waiting(folder: Path, fake_ollama: FakeOllam
     fake_ollama.script(*injected_turn())
     result = subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "--server", fake_ollama.url, "--once", "Summarise notes.txt"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0 and "1 proposed file edit(s) wait for your approval" in result.stderr
     assert (folder / "contract.txt").read_bytes() == ORIGINAL

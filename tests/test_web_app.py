@@ -186,13 +186,48 @@ def test_long_workspace_shows_the_latest_turns_and_earlier_on_demand(app: AppTes
 
 
 def test_regenerate_asks_the_last_question_again(app: AppTest, fake_ollama: FakeOllama, isolated: Path) -> None:
-    fake_ollama.script(Reply.text("First try."), Reply.text("Second try."))
+    fake_ollama.script(Reply.text("First try."), Reply.text("Second try."), Reply.text("Next answer."))
     app.run()
     ask(app, "Size the beam")
     app.button(key="regenerate").click().run()
     assert messages(app, "assistant") == ["First try.", "Second try."]
-    last_request = fake_ollama.chat_requests[-1]["messages"]
-    assert [m["content"] for m in last_request[1:]] == ["Size the beam"], "the old answer is not shown to the model"
+    assert any("Replaced by a regenerated answer" in c.value for c in app.caption)
+    regenerated = fake_ollama.chat_requests[-1]["messages"]
+    assert [m["content"] for m in regenerated[1:]] == ["Size the beam"], "the old answer is not shown to the model"
+    ask(app, "Next?")
+    follow_up = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"][1:]]
+    assert follow_up == ["Size the beam", "Second try.", "Next?"], "the replaced answer stays out of later prompts"
+    assert [t.status for t in store(isolated).get_turns(1)] == ["superseded", "complete", "complete"]
+
+
+def test_thinking_is_kept_in_a_collapsed_box(app: AppTest, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("54 kN·m.", thinking="wL²/8 = 12·36/8"))
+    app.run()
+    ask(app, "Moment?")
+    (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
+    (box,) = assistant.expander
+    assert box.label == "Thinking" and box.markdown[0].value == "wL²/8 = 12·36/8"
+    assert assistant.markdown[-1].value == "54 kN·m."
+
+
+@pytest.mark.parametrize("value", ["²", "99999999999999999999999", "abc", "-1"])
+def test_odd_chat_parameters_fall_back_to_the_latest_workspace(app: AppTest, isolated: Path, value: str) -> None:
+    store(isolated).create_chat("Only one")
+    app.query_params["chat"] = value
+    app.run()
+    assert not app.exception and [h.value for h in app.subheader] == ["Only one"]
+    assert any("There is no workspace" in w.value for w in app.warning)
+
+
+def test_clicking_a_workspace_deleted_in_another_window(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    first, second = db.create_chat("First"), db.create_chat("Second")
+    app.run()
+    db.delete_chat(first)
+    app.button(key=f"workspace-{first}").click().run()
+    assert not app.exception
+    assert any("no longer exists" in w.value for w in app.warning)
+    assert [h.value for h in app.subheader] == ["Second"] and second
 
 
 def test_summary_can_be_edited_and_cleared(app: AppTest, isolated: Path) -> None:

@@ -1,0 +1,105 @@
+"""The store under abuse: processes killed mid-write, writers racing, a held lock, hostile text."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from history import ChatHistoryDB
+
+ROOT = Path(__file__).resolve().parents[1]
+WRITER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from core.records import ToolCallRecord
+from history import ChatHistoryDB
+db = ChatHistoryDB(sys.argv[2])
+chat, tag, limit = int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+for i in range(limit):
+    db.add_to_history(chat, f"{tag}-q{i}", f"{tag}-a{i}" + "x" * 2000,
+                      tool_calls=[ToolCallRecord(name="sqrt", arguments={"x": i}, output=str(i))])
+    print(i, flush=True)  # acknowledged: the turn is committed
+"""
+
+
+def start_writer(path: Path, chat: int, tag: str, limit: int = 1_000_000) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(ROOT), str(path), str(chat), tag, str(limit)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_no_acknowledged_turn_is_lost_when_the_writer_is_killed(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite"
+    chat = ChatHistoryDB(path).create_chat("crash test")
+    acknowledged: dict[str, int] = {}
+    rng = random.Random(7)
+    for round_number in range(20):
+        tag = f"r{round_number}"
+        writer = start_writer(path, chat, tag)
+        assert writer.stdout is not None
+        wanted = rng.randint(1, 40)
+        for _ in range(wanted):
+            line = writer.stdout.readline()
+            assert line, writer.stderr.read() if writer.stderr else ""
+        time.sleep(rng.random() * 0.02)  # kill it somewhere in the middle of the next write
+        writer.send_signal(signal.SIGKILL)
+        remaining, _ = writer.communicate()
+        acknowledged[tag] = wanted + len(remaining.split())
+    store = ChatHistoryDB(path)
+    turns = store.get_turns(chat)
+    stored: dict[str, set[int]] = {}
+    for turn in turns:
+        tag, index = turn.user.split("-q")
+        assert turn.assistant.startswith(f"{tag}-a{index}"), "question and answer are saved together"
+        assert [c.output for c in turn.tool_calls] == [index], "a turn's tool calls are saved with it"
+        stored.setdefault(tag, set()).add(int(index))
+    for tag, count in acknowledged.items():
+        assert set(range(count)) <= stored.get(tag, set()), f"{tag}: an acknowledged turn was lost"
+    assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_two_writers_and_a_held_write_lock_lose_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite"
+    store = ChatHistoryDB(path)
+    chat = store.create_chat("shared")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    writers = [start_writer(path, chat, tag, limit=300) for tag in ("web", "cli")]
+    time.sleep(3.0)
+    holder.execute("COMMIT")
+    results = [writer.communicate(timeout=120) for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0], [err for _, err in results]
+    assert not any("locked" in err for _, err in results)
+    assert store.count_turns(chat) == 600
+    assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ('it\'s "quoted" text', '"quoted"'),
+        ("100% of the load", "100%"),
+        ("beam_b1 is fine", "beam_b1"),
+        ('NEAR(beam column) OR "x*"', "NEAR(beam"),
+        ("🏗️ béton armé ✓", "béton"),
+        ("nul\x00inside", "nul"),
+        ("x" * 1_000_000 + " needle", "needle"),
+    ],
+)
+def test_hostile_text_is_stored_and_found_exactly(tmp_path: Path, text: str, query: str) -> None:
+    store = ChatHistoryDB(tmp_path / "history.sqlite")
+    chat = store.create_chat("w")
+    store.create_chat("other")
+    store.add_to_history(chat, text, f"answer to {text[:20]}")
+    assert store.load_history(chat)[0][0] == text
+    assert [hit.chat_id for hit in store.search_chats(query)] == [chat]
