@@ -151,10 +151,12 @@ class FakeOllama:
         capabilities: dict[str, Sequence[str]] | None = None,
         version: str = "0.12.6",
         port: int = 0,
+        record: bool = True,
     ) -> None:
         self.models = list(models)
         self.capabilities = capabilities or {}
         self.version = version
+        self.record = record  # keep request bodies (turn off for long runs that measure memory)
         self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self._replies: list[Reply] = []
@@ -179,6 +181,9 @@ class FakeOllama:
         self._closing.set()
         self._server.shutdown()
         self._server.server_close()
+
+    def remember(self, path: str, method: str, body: dict[str, Any] | None) -> None:
+        self.requests.append((path, method, body if self.record else None))
 
     def script(self, *replies: Reply) -> None:
         with self._lock:
@@ -238,7 +243,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         fake = self.server_fake
-        fake.requests.append((self.path, "GET", None))
+        fake.remember(self.path, "GET", None)
         if self.path == "/api/tags":
             self._send_json(200, {"models": [_model_entry(name) for name in fake.models]})
         elif self.path == "/api/version":
@@ -251,7 +256,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         fake = self.server_fake
         body = self._body()
-        fake.requests.append((self.path, "POST", body))
+        fake.remember(self.path, "POST", body)
         if self.path == "/api/show":
             self._show(body or {})
         elif self.path == "/api/chat":

@@ -108,7 +108,10 @@ def send(page: Page, text: str) -> None:
 
 def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: str, fake_ollama: FakeOllama) -> None:
     page = browser.page
-    hostile = "<img src=x onerror=alert(1)> ![plan](http://example.com/plan.png)"
+    hostile = (
+        "<img src=x onerror=alert(1)> ![plan](http://example.com/plan.png) [click](javascript:alert(3)) "
+        "</div><style>body{display:none}</style>"
+    )
     fake_ollama.script(
         Reply.tool_calls(("sqrt", {"x": 2025}), ("beam_analysis", {"span": "6 m", "load": "12 kN/m"})),
         Reply.text(f"The square root of 2025 is **45**. {hostile}"),
@@ -132,6 +135,9 @@ def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-app.png"))
     assert page.url.endswith("?chat=1")
+    assert page.locator("a[href^='javascript']").count() == 0
+    assert page.get_by_text("</div><style>body{display:none}</style>").count() >= 1, "shown as text"
+    assert page.get_by_test_id("stChatInputTextArea").is_visible(), "no injected style hides the page"
     assert browser.dialogs == [], "nothing executed"
     assert browser.outside_requests == [], "no request may leave the machine"
 
