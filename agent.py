@@ -1,8 +1,9 @@
 """AIAgent: the prompt, the Ollama tool-calling loop, and the events every face renders.
 
 One agent serves many turns, each possibly under a different event loop
-(Streamlit reruns, `asyncio.run` per CLI command): it keeps no client, task or
-future across calls; each call makes its own cheap `ollama.AsyncClient`.
+(Streamlit reruns, `asyncio.run` per CLI command): it keeps one
+`ollama.AsyncClient` per event loop (so a face that keeps its loop also keeps
+its connection to Ollama), and nothing else bound to a loop.
 No SQL and no UI here: the faces store turns and render events.
 """
 
@@ -12,6 +13,7 @@ import asyncio
 import json
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
@@ -83,6 +85,9 @@ class AIAgent:
         self._told_no_tools: set[str] = set()
         self._stop_requested = False
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
+        self._clients: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
+        ] = weakref.WeakKeyDictionary()
 
     @classmethod
     def from_settings(cls, settings: Settings, context_summary: str | None = None) -> AIAgent:
@@ -116,12 +121,24 @@ class AIAgent:
         return CallSite(self.server, self.model, self.request_timeout)
 
     def _client(self) -> ollama.AsyncClient:
-        return make_client(self._site())
+        """The HTTP client of the running event loop, made on first use; it keeps its connection between turns."""
+        loop = asyncio.get_running_loop()
+        site = self._site()
+        cached = self._clients.get(loop)
+        if cached is None or cached[0] != (site.server, site.timeout):
+            cached = ((site.server, site.timeout), make_client(site))
+            self._clients[loop] = cached
+        return cached[1]
+
+    async def aclose(self) -> None:
+        """Close the running loop's HTTP client; call it before that loop ends (other loops' clients stay)."""
+        cached = self._clients.pop(asyncio.get_running_loop(), None)
+        if cached is not None:
+            await cached[1].close()
 
     async def list_models(self) -> list[str]:
         """Names of the models pulled on the server; raises `AgentError` when it cannot tell."""
-        async with self._client() as client:
-            return await pulled_models(client, self._site())
+        return await pulled_models(self._client(), self._site())
 
     async def server_version(self) -> str:
         """The Ollama server's version; raises `AgentError` when it cannot be reached."""
@@ -205,57 +222,57 @@ class AIAgent:
         )
 
     async def _run_turn(self, user_input: str, turn: TurnState) -> AsyncIterator[AgentEvent]:
-        async with self._client() as client:
-            capabilities = await self._model_capabilities(client)
-            if not capabilities.tools and self.model not in self._told_no_tools:
-                self._told_no_tools.add(self.model)
+        client = self._client()
+        capabilities = await self._model_capabilities(client)
+        if not capabilities.tools and self.model not in self._told_no_tools:
+            self._told_no_tools.add(self.model)
+            yield WarningEvent(
+                code="TOOLS_UNSUPPORTED",
+                message=f"The model {self.model} cannot use tools, so it will answer without calculations "
+                "or file access; choose a model with tool support (such as qwen3) for those.",
+            )
+        turn_messages: list[dict[str, Any]] = [{"role": "user", "content": user_input}]
+        runner = TurnToolRunner(self.tool_context, self.tool_names, self.tool_timeout, turn.tool_calls)
+        only_repeats = False
+        for round_number in range(self.max_tool_rounds + 1):
+            final = round_number == self.max_tool_rounds or only_repeats
+            offer_tools = capabilities.tools and not final
+            window = build_window(
+                self.system_prompt,
+                self.context_summary,
+                self.history,
+                turn_messages,
+                num_ctx=self.num_ctx,
+                tools_tokens=tools_tokens(tuple(self.tool_names)) if offer_tools else 0,
+            )
+            if window.dropped_turns and round_number == 0:
                 yield WarningEvent(
-                    code="TOOLS_UNSUPPORTED",
-                    message=f"The model {self.model} cannot use tools, so it will answer without calculations "
-                    "or file access; choose a model with tool support (such as qwen3) for those.",
+                    code="CONTEXT_TRIMMED",
+                    message=f"{window.dropped_turns} earlier turns did not fit the model's context "
+                    f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
                 )
-            turn_messages: list[dict[str, Any]] = [{"role": "user", "content": user_input}]
-            runner = TurnToolRunner(self.tool_context, self.tool_names, self.tool_timeout, turn.tool_calls)
-            only_repeats = False
-            for round_number in range(self.max_tool_rounds + 1):
-                final = round_number == self.max_tool_rounds or only_repeats
-                offer_tools = capabilities.tools and not final
-                window = build_window(
-                    self.system_prompt,
-                    self.context_summary,
-                    self.history,
-                    turn_messages,
-                    num_ctx=self.num_ctx,
-                    tools_tokens=tools_tokens(tuple(self.tool_names)) if offer_tools else 0,
-                )
-                if window.dropped_turns and round_number == 0:
-                    yield WarningEvent(
-                        code="CONTEXT_TRIMMED",
-                        message=f"{window.dropped_turns} earlier turns did not fit the model's context "
-                        f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
-                    )
-                reply = RoundState(turn, TextCallFilter(self.tool_names if offer_tools else ()))
-                round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply)
-                async with aclosing(round_events) as events:
+            reply = RoundState(turn, TextCallFilter(self.tool_names if offer_tools else ()))
+            round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply)
+            async with aclosing(round_events) as events:
+                async for event in events:
+                    yield event
+            for warning in self._round_warnings(reply):
+                if warning.code not in turn.warned:
+                    turn.warned.add(warning.code)
+                    yield warning
+            if final or not reply.tool_calls:
+                turn.stop_reason = "max_tool_rounds" if round_number == self.max_tool_rounds else "end_turn"
+                return
+            turn_messages.append(self._assistant_message(reply))
+            fresh = 0
+            for call in reply.tool_calls:
+                async with aclosing(runner.run(call)) as events:
                     async for event in events:
+                        if isinstance(event, ToolCallFinished):
+                            fresh += not event.repeated
+                            turn_messages.append({"role": "tool", "content": event.output, "tool_name": event.name})
                         yield event
-                for warning in self._round_warnings(reply):
-                    if warning.code not in turn.warned:
-                        turn.warned.add(warning.code)
-                        yield warning
-                if final or not reply.tool_calls:
-                    turn.stop_reason = "max_tool_rounds" if round_number == self.max_tool_rounds else "end_turn"
-                    return
-                turn_messages.append(self._assistant_message(reply))
-                fresh = 0
-                for call in reply.tool_calls:
-                    async with aclosing(runner.run(call)) as events:
-                        async for event in events:
-                            if isinstance(event, ToolCallFinished):
-                                fresh += not event.repeated
-                                turn_messages.append({"role": "tool", "content": event.output, "tool_name": event.name})
-                            yield event
-                only_repeats = fresh == 0
+            only_repeats = fresh == 0
 
     @staticmethod
     def _assistant_message(reply: RoundState) -> dict[str, Any]:
@@ -346,20 +363,20 @@ class AIAgent:
         if left_out:
             logger.info("summarising %d turns; %d older ones left out", len(history) - left_out, left_out)
         parts: list[str] = []
-        async with self._client() as client:
-            capabilities = await self._model_capabilities(client)
-            try:  # streamed, so REQUEST_TIMEOUT bounds each wait, not the whole summary
-                response = await client.chat(
-                    model=self.model,
-                    messages=messages,
-                    stream=True,
-                    think=False if capabilities.thinking else None,
-                    options={"num_ctx": self.num_ctx},
-                )
-                async for chunk in response:
-                    parts.append(chunk.message.content or "")
-            except CLIENT_FAILURES as failure:
-                raise classify(failure, self._site(), mid_stream=bool(parts)) from failure
+        client = self._client()
+        capabilities = await self._model_capabilities(client)
+        try:  # streamed, so REQUEST_TIMEOUT bounds each wait, not the whole summary
+            response = await client.chat(
+                model=self.model,
+                messages=messages,
+                stream=True,
+                think=False if capabilities.thinking else None,
+                options={"num_ctx": self.num_ctx},
+            )
+            async for chunk in response:
+                parts.append(chunk.message.content or "")
+        except CLIENT_FAILURES as failure:
+            raise classify(failure, self._site(), mid_stream=bool(parts)) from failure
         summary = strip_think_tags("".join(parts)).strip()
         if not summary:
             raise AgentError("PROVIDER_ERROR", f"{self.model} returned an empty summary; the previous one was kept.")

@@ -284,24 +284,39 @@ class ChatHistoryDB(FileEditStore, SearchStore):
             "thinking": thinking or None,
         }
         with self._write() as db:
-            turn_id = db.execute(
-                """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
-                                        prompt_tokens, completion_tokens, duration_ms, error, thinking)
-                   VALUES (:chat_id, :user, :assistant, :now, :status, :model,
-                           :prompt_tokens, :completion_tokens, :duration_ms, :error, :thinking) RETURNING id""",
-                turn,
-            ).fetchone()[0]
-            db.executemany(
-                """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms, data)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                [_tool_call_row(turn_id, position, call) for position, call in enumerate(tool_calls)],
-            )
-            db.execute(
-                """UPDATE chats SET last_active_at = :now,
-                       activity_seq = (SELECT MAX(activity_seq) FROM chats) + 1
-                   WHERE chat_id = :chat_id""",
-                turn,
-            )
+            turn_id = self._insert_turn(db, turn, tool_calls)
+        return turn_id
+
+    def import_turns(self, chat_id: int, turns: Sequence[tuple[str, str, Sequence[ToolCallRecord]]]) -> None:
+        """Store many complete turns in one transaction (importing a conversation from elsewhere)."""
+        now = _now()
+        with self._write() as db:
+            for user, assistant, tool_calls in turns:
+                fields = dict.fromkeys(
+                    ("model", "prompt_tokens", "completion_tokens", "duration_ms", "error", "thinking")
+                )
+                fields |= {"chat_id": chat_id, "user": user, "assistant": assistant, "now": now, "status": "complete"}
+                self._insert_turn(db, fields, tool_calls)
+
+    @staticmethod
+    def _insert_turn(db: sqlite3.Connection, turn: dict[str, object], tool_calls: Sequence[ToolCallRecord]) -> int:
+        turn_id = db.execute(
+            """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
+                                    prompt_tokens, completion_tokens, duration_ms, error, thinking)
+               VALUES (:chat_id, :user, :assistant, :now, :status, :model,
+                       :prompt_tokens, :completion_tokens, :duration_ms, :error, :thinking) RETURNING id""",
+            turn,
+        ).fetchone()[0]
+        db.executemany(
+            """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms, data)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            [_tool_call_row(turn_id, position, call) for position, call in enumerate(tool_calls)],
+        )
+        db.execute(
+            """UPDATE chats SET last_active_at = :now, activity_seq = (SELECT MAX(activity_seq) FROM chats) + 1
+               WHERE chat_id = :chat_id""",
+            turn,
+        )
         return int(turn_id)
 
     def get_turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:

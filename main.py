@@ -61,8 +61,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def run_async(coroutine: Coroutine[Any, Any, Any]) -> Any:
-    return asyncio.run(coroutine)
+class EventLoop:
+    """One event loop for the whole run, so the connection to Ollama is kept between turns."""
+
+    def __init__(self) -> None:
+        self._runner = asyncio.Runner()
+
+    def run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        return self._runner.run(coroutine)
+
+    def close(self, spaces: Workspaces | None) -> None:
+        try:
+            if spaces is not None:
+                self._runner.run(spaces.agent.aclose())
+        finally:
+            self._runner.close()
 
 
 async def answer(spaces: Workspaces, question: str, renderer: Renderer) -> TurnCompleted:
@@ -84,11 +97,11 @@ async def answer(spaces: Workspaces, question: str, renderer: Renderer) -> TurnC
     return renderer.completed
 
 
-def ask(spaces: Workspaces, question: str, renderer: Renderer) -> TurnCompleted:
+def ask(spaces: Workspaces, question: str, renderer: Renderer, loop: EventLoop) -> TurnCompleted:
     """Answer and store one turn, whatever happens to it."""
     chat_id = spaces.begin_turn()
     try:
-        completed = run_async(answer(spaces, question, renderer))
+        completed = loop.run(answer(spaces, question, renderer))
     except KeyboardInterrupt:
         renderer.note("[stopped]")
         completed = TurnCompleted(content=renderer.text, stop_reason="stopped", model=spaces.agent.model)
@@ -110,14 +123,14 @@ def open_workspace(spaces: Workspaces, wanted: str | None) -> None:
         spaces.create(wanted)
 
 
-def run_once(spaces: Workspaces, question: str, stdout: TextIO, stderr: TextIO) -> int:
+def run_once(spaces: Workspaces, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> int:
     if question == "-":
         question = sys.stdin.read()
     if not question.strip():
         stderr.write("No question given: pass it after --once, or on standard input.\n")
         return EXIT_USAGE
     try:
-        completed = ask(spaces, question.strip(), Renderer(stdout, stderr, show_thinking=False))
+        completed = ask(spaces, question.strip(), Renderer(stdout, stderr, show_thinking=False), loop)
     except HistoryError as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
@@ -155,16 +168,20 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
-    if args.once is not None:
-        return run_once(spaces, args.once, stdout, stderr)
-    return Repl(spaces, settings, stdout, stderr).run()
+    loop = EventLoop()
+    try:
+        if args.once is not None:
+            return run_once(spaces, args.once, stdout, stderr, loop)
+        return Repl(spaces, settings, stdout, stderr, loop).run()
+    finally:
+        loop.close(spaces)
 
 
 class Repl:
     """The interactive prompt: questions go to the model, lines starting with / are commands."""
 
-    def __init__(self, spaces: Workspaces, settings: Settings, stdout: TextIO, stderr: TextIO) -> None:
-        self.spaces, self.settings = spaces, settings
+    def __init__(self, spaces: Workspaces, settings: Settings, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> None:
+        self.spaces, self.settings, self.loop = spaces, settings, loop
         self.out, self.err = stdout, stderr
         self.style = Style(stdout)
         self.commands: dict[str, Callable[[str], None]] = {
@@ -222,7 +239,7 @@ class Repl:
             return
         try:
             if command is None:
-                ask(self.spaces, line, Renderer(self.out, self.out, show_thinking=True))
+                ask(self.spaces, line, Renderer(self.out, self.out, show_thinking=True), self.loop)
                 self.review_edits()
             else:
                 command(argument.strip())
@@ -278,7 +295,7 @@ class Repl:
     def new(self, name: str) -> None:
         if self.spaces.needs_summary():
             self.say(self.style("2", "Updating the summary of the workspace you are leaving…"))
-        chat, outcome = run_async(self.spaces.start_new(name))
+        chat, outcome = self.loop.run(self.spaces.start_new(name))
         self._report_switch(outcome)
         self.say(f"Started workspace {chat.chat_id}: {chat.chat_name}")
 
@@ -297,7 +314,7 @@ class Repl:
             return
         if self.spaces.needs_summary():
             self.say(self.style("2", "Updating the summary of the workspace you are leaving…"))
-        self._report_switch(run_async(self.spaces.switch(chat.chat_id)))
+        self._report_switch(self.loop.run(self.spaces.switch(chat.chat_id)))
         turns = self.spaces.db.count_turns(chat.chat_id)
         summary = ", with a summary" if chat.context_summary else ""
         self.say(f"Switched to {chat.chat_name} ({turns} turn{'s' * (turns != 1)}{summary}).")
@@ -335,7 +352,7 @@ class Repl:
             self.say("No workspace yet.")
             return
         if argument == "update":
-            updated = run_async(self.spaces.refresh_summary(chat_id))
+            updated = self.loop.run(self.spaces.refresh_summary(chat_id))
             self.say("Summary updated." if updated else "The summary already covers every turn.")
             self.spaces.open(chat_id)
         chat = self.spaces.current
@@ -350,7 +367,7 @@ class Repl:
             return
         self.spaces.agent.model = name
         try:
-            pulled = run_async(self.spaces.agent.list_models())
+            pulled = self.loop.run(self.spaces.agent.list_models())
         except AgentError as error:
             self.say(f"Using {name} (not checked: {error.message})")
             return
@@ -358,7 +375,7 @@ class Repl:
         self.say(f"Using {name}{note}.")
 
     def models(self, _: str) -> None:
-        for name in run_async(self.spaces.agent.list_models()):
+        for name in self.loop.run(self.spaces.agent.list_models()):
             self.say(f"{'*' if name == self.spaces.agent.model else ' '} {name}")
 
     def report(self, argument: str) -> None:

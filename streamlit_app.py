@@ -8,6 +8,7 @@ No user, model or file text is ever rendered as HTML.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import streamlit as st
@@ -52,6 +53,7 @@ def workspaces() -> Workspaces:
             st.error(str(error))
             st.stop()
         state.settings, state.spaces, state.turn_window, state.notices = settings, spaces, PAGE_TURNS, []
+        state.loop = asyncio.new_event_loop()  # this tab's loop: the agent keeps its connection to Ollama
         open_from_url(spaces)
     return state.spaces
 
@@ -138,9 +140,9 @@ def switch_workspace(spaces: Workspaces, kind: str, target: int | None) -> None:
     label = f"Updating the summary of {leaving.chat_name}…" if leaving and spaces.needs_summary() else "Switching…"
     with st.status(label, expanded=False) as status:
         if kind == "new":
-            _, outcome = run_sync(spaces.start_new())
+            _, outcome = run_sync(spaces.start_new(), state.loop)
         else:
-            outcome = run_sync(spaces.switch(target))
+            outcome = run_sync(spaces.switch(target), state.loop)
         status.update(label="Summary updated." if outcome.summarised else "Switched.", state="complete")
     if outcome.error is not None:
         name = leaving.chat_name if leaving else "the workspace"
@@ -314,7 +316,7 @@ def live_turn(spaces: Workspaces, question: str, regenerating: bool = False) -> 
         view = LiveView()
         transcript = Transcript()
         state.turn_in_progress = True
-        events = iterate_sync(spaces.agent.stream(question), heartbeat=WAIT_TICK_SECONDS)
+        events = iterate_sync(spaces.agent.stream(question), heartbeat=WAIT_TICK_SECONDS, loop=state.loop)
         try:
             for event in events:
                 if event is None:

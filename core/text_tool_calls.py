@@ -114,6 +114,8 @@ def _could_open_call(text: str) -> bool:
 
 def _partial_tag_suffix(text: str) -> int:
     """Length of the longest end of `text` that could be the start of `<tool_call>`."""
+    if "<" not in text[-(len(_TAG_OPEN) - 1) :]:
+        return 0  # the common case, checked once per streamed piece
     for length in range(min(len(_TAG_OPEN) - 1, len(text)), 0, -1):
         if _TAG_OPEN.startswith(text[-length:]):
             return length
@@ -130,9 +132,10 @@ class TextCallFilter:
     holding_all: bool = field(default=True)
 
     def feed(self, delta: str) -> str:
+        nothing_held = self.shown == len(self.content)
         self.content += delta
-        if not self.known:
-            return self._release(len(self.content))
+        if not self.known or (nothing_held and not self.holding_all and "<" not in delta):
+            return self._release(len(self.content))  # the common case, once per streamed piece
         if self.holding_all:
             if _could_open_call(self.content):
                 return ""

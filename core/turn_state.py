@@ -54,6 +54,9 @@ class RoundState:
     def text(self, piece: str) -> str:
         """The part of `piece` to show now (perhaps none), added to the turn's text."""
         visible = self.text_filter.feed(piece)
+        if visible and len(self.turn.content) != self._start:  # not the round's first text: no gap to add
+            self.turn.content += visible
+            return visible
         return self._append(visible)
 
     def keep_held_text(self) -> None:

@@ -8,6 +8,7 @@ function's signature and docstring (see `tools.registry`).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from functools import cache
 from typing import Any
 
 from tools import beams, conversions, files, loads, maths, quantities, symbolic
@@ -35,8 +36,13 @@ tool_registry: dict[str, dict[str, Any]] = {
 
 def ollama_tools(names: list[str] | None = None) -> list[dict[str, Any]]:
     """The tools in the shape Ollama's `/api/chat` expects (defaults are in the descriptions:
-    Ollama's tool schema has no `default`)."""
-    chosen = tool_specs if names is None else {name: tool_specs[name] for name in names}
+    Ollama's tool schema has no `default`). Built once per set of names; treat it as read-only."""
+    return _ollama_tools(tuple(tool_specs if names is None else names))
+
+
+@cache
+def _ollama_tools(names: tuple[str, ...]) -> list[dict[str, Any]]:
+    chosen = {name: tool_specs[name] for name in names}
     return [
         {
             "type": "function",
