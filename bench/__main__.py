@@ -1,0 +1,61 @@
+"""Run the benchmarks and print the results table: `python -m bench [--quick]`.
+
+--quick runs every benchmark with few repetitions and small histories (a smoke
+pass for CI, a few seconds); without it, the full run takes a few minutes.
+The exit status is 0 unless a benchmark fails to run; missed targets are shown
+in the table (and make the exit status 1 with --strict).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+
+from bench import agent_bench, app_bench, store_bench
+from bench.harness import HEADER, Result
+
+SUITES: dict[str, Callable[[bool], list[Result]]] = {
+    "agent": agent_bench.run,
+    "store": store_bench.run,
+    "prompt": app_bench.prompt_sizes,
+    "tools": app_bench.unit_tools,
+    "cli": app_bench.cli,
+    "web": app_bench.web_rerun,
+}
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    return f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="few repetitions, small histories (CI smoke pass)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"only these suites: {', '.join(SUITES)}")
+    args = parser.parse_args()
+    unknown = set(args.suites) - set(SUITES)
+    if unknown:
+        parser.error(f"unknown suite {', '.join(sorted(unknown))}; choose from {', '.join(SUITES)}")
+    started = time.perf_counter()
+    results: list[Result] = []
+    for name in args.suites or SUITES:
+        results += SUITES[name](args.quick)
+        print(f"  {name}: done", file=sys.stderr, flush=True)
+    print(f"Machine: {machine()}; {'quick' if args.quick else 'full'} run, {time.perf_counter() - started:.0f} s.\n")
+    print(HEADER)
+    for result in results:
+        print(result.row())
+    missed = [r.name for r in results if r.met is False]
+    if missed:
+        print(f"\nMissed: {', '.join(missed)}", file=sys.stderr)
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

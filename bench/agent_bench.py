@@ -1,0 +1,137 @@
+"""AIAgent against the raw ollama client, on the same fake server with the same replies.
+
+The raw client sends exactly the requests the agent sends (captured first), so
+the difference is what the agent adds: building the prompt, the client it makes
+per turn, the events, the tool loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import ollama
+
+from agent import AIAgent
+from bench.harness import Result, single, summarise
+from tests.fake_ollama import FakeOllama, free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAIN_QUESTION = "What is the maximum moment of a simply supported beam?"
+TOOL_QUESTION = "[tool] What is the square root of 144?"
+
+
+@contextlib.contextmanager
+def fake_server_process() -> Iterator[str]:
+    """The fake Ollama in its own process; yields its URL."""
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.fake_server", str(port)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def captured_requests(question: str) -> list[dict[str, Any]]:
+    """The /api/chat bodies the agent sends for `question` (recorded by an in-process fake)."""
+    from bench.fake_server import reply
+
+    with FakeOllama() as fake:
+        fake.responder = reply
+        agent = AIAgent("qwen3:4b", fake.url, "You are an engineering assistant.")
+
+        async def turn() -> None:
+            async for _ in agent.stream(question):
+                pass
+
+        asyncio.run(turn())
+        return fake.chat_requests
+
+
+async def raw_request(client: ollama.AsyncClient, body: dict[str, Any]) -> tuple[float, float]:
+    """(total ms, ms to the first chunk with text) for one streamed request."""
+    started = time.perf_counter()
+    first = None
+    stream = await client.chat(
+        model=body["model"],
+        messages=body["messages"],
+        tools=body.get("tools"),
+        stream=True,
+        think=body.get("think"),
+        options=body.get("options"),
+    )
+    async for chunk in stream:
+        if first is None and chunk.message.content:
+            first = time.perf_counter() - started
+    return (time.perf_counter() - started) * 1000, (first or 0.0) * 1000
+
+
+async def agent_turn(agent: AIAgent, question: str) -> tuple[float, float, float]:
+    """(total ms, ms to the first text event, ms spent inside tools) for one turn."""
+    agent.set_context(None, [])
+    started = time.perf_counter()
+    first, tool_ms = None, 0.0
+    async for event in agent.stream(question):
+        if first is None and event.type == "text":
+            first = time.perf_counter() - started
+        if event.type == "tool_call_finished":
+            tool_ms += event.duration_ms
+    return (time.perf_counter() - started) * 1000, (first or 0.0) * 1000, tool_ms
+
+
+async def compare(
+    url: str, runs: int, plain: list[dict[str, Any]], tooled: list[dict[str, Any]]
+) -> dict[str, list[float]]:
+    agent = AIAgent("qwen3:4b", url, "You are an engineering assistant.")
+    client = ollama.AsyncClient(host=url)
+    samples: dict[str, list[float]] = {
+        key: [] for key in ("raw", "agent", "raw_first", "agent_first", "raw_tool", "agent_tool", "tool")
+    }
+    for _ in range(3):  # warm up both (the agent asks /api/show once per model)
+        await agent_turn(agent, PLAIN_QUESTION)
+        await raw_request(client, plain[0])
+    for _ in range(runs):  # interleaved, so that drift affects both alike
+        total, first = await raw_request(client, plain[0])
+        samples["raw"].append(total)
+        samples["raw_first"].append(first)
+        total, first, _ = await agent_turn(agent, PLAIN_QUESTION)
+        samples["agent"].append(total)
+        samples["agent_first"].append(first)
+        samples["raw_tool"].append(sum([(await raw_request(client, body))[0] for body in tooled]))
+        total, _, tool_ms = await agent_turn(agent, TOOL_QUESTION)
+        samples["agent_tool"].append(total)
+        samples["tool"].append(tool_ms)
+    return samples
+
+
+def run(quick: bool) -> list[Result]:
+    runs = 10 if quick else 200
+    plain, tooled = captured_requests(PLAIN_QUESTION), captured_requests(TOOL_QUESTION)
+    with fake_server_process() as url:
+        samples = asyncio.run(compare(url, runs, plain, tooled))
+    med = {key: statistics.median(values) for key, values in samples.items()}
+    added = med["agent"] - med["raw"]
+    ratio = med["agent"] / med["raw"]
+    first_added = med["agent_first"] - med["raw_first"]
+    per_round = med["agent_tool"] - med["raw_tool"] - med["tool"]
+    return [
+        summarise("raw ollama client, one streamed answer (60 chunks)", samples["raw"], "ms", "(reference)", None),
+        summarise("AIAgent.stream, same answer, no tools", samples["agent"], "ms", "(reference)", None),
+        single("agent overhead per turn, added", added, "ms", "≤ 5 ms", added <= 5),
+        single("agent overhead per turn, ratio to raw", ratio, "×", "≤ 1.2×", ratio <= 1.2),
+        single("first text event beyond the server's first chunk", first_added, "ms", "≤ 5 ms", first_added <= 5),
+        single("agent overhead per tool round (tool time excluded)", per_round, "ms", "≤ 10 ms", per_round <= 10),
+    ]
