@@ -15,13 +15,13 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
 from core.file_edit_store import FileEditStore
 from core.records import Chat, ToolCallRecord, Turn, TurnStatus
-from core.schema import MIGRATIONS, SCHEMA_VERSION
+from core.schema import MIGRATIONS, SCHEMA_VERSION, timestamp
 from core.search_store import SearchStore
+from core.summary_store import SummaryStore
 
 BUSY_TIMEOUT_SECONDS = 15.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -37,11 +37,6 @@ def _tool_call_row(turn_id: int, position: int, call: ToolCallRecord) -> tuple[o
     return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
 
 
-def _now() -> str:
-    """UTC with microseconds, in the same text format as SQLite's CURRENT_TIMESTAMP."""
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
 def _check_header(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
@@ -54,7 +49,7 @@ def _check_header(path: Path) -> None:
         )
 
 
-class ChatHistoryDB(FileEditStore, SearchStore):
+class ChatHistoryDB(FileEditStore, SearchStore, SummaryStore):
     """Workspaces ("chats"), their turns and digital-twin summaries in SQLite."""
 
     def __init__(self, db_path: str | Path = "chat_history.sqlite") -> None:
@@ -186,7 +181,7 @@ class ChatHistoryDB(FileEditStore, SearchStore):
 
     def create_chat(self, chat_name: str) -> int:
         with self._write() as db:
-            now = _now()
+            now = timestamp()
             row = db.execute(
                 """INSERT INTO chats (chat_name, created_at, last_active_at, activity_seq)
                    VALUES (:name, :now, :now, (SELECT COALESCE(MAX(activity_seq), 0) + 1 FROM chats))
@@ -274,7 +269,7 @@ class ChatHistoryDB(FileEditStore, SearchStore):
             "chat_id": chat_id,
             "user": user,
             "assistant": assistant,
-            "now": _now(),
+            "now": timestamp(),
             "status": status,
             "model": model,
             "prompt_tokens": prompt_tokens,
@@ -289,7 +284,7 @@ class ChatHistoryDB(FileEditStore, SearchStore):
 
     def import_turns(self, chat_id: int, turns: Sequence[tuple[str, str, Sequence[ToolCallRecord]]]) -> None:
         """Store many complete turns in one transaction (importing a conversation from elsewhere)."""
-        now = _now()
+        now = timestamp()
         with self._write() as db:
             for user, assistant, tool_calls in turns:
                 fields = dict.fromkeys(
@@ -373,46 +368,3 @@ class ChatHistoryDB(FileEditStore, SearchStore):
         with self._write() as db:
             db.execute("DELETE FROM history WHERE chat_id = ?", (chat_id,))
             db.execute("UPDATE chats SET summary_turn_id = NULL WHERE chat_id = ?", (chat_id,))
-
-    # Digital twin ---------------------------------------------------------------
-
-    def set_context_summary(self, chat_id: int, summary: str | None, through_turn_id: int | None = None) -> None:
-        """Store the workspace's summary, stamped now, as covering turns up to `through_turn_id`.
-
-        Without `through_turn_id` the summary is taken to cover every turn so far
-        (the user wrote or edited it by hand).
-        """
-        with self._write() as db:
-            db.execute(
-                """UPDATE chats SET context_summary = :summary, context_updated_at = :now,
-                       summary_turn_id = COALESCE(:through,
-                           (SELECT MAX(id) FROM history WHERE chat_id = :chat_id))
-                   WHERE chat_id = :chat_id""",
-                {"summary": summary, "now": _now(), "through": through_turn_id, "chat_id": chat_id},
-            )
-
-    def get_context_summary(self, chat_id: int) -> str | None:
-        with self._lock, self._translated_errors():
-            row = self._db.execute("SELECT context_summary FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
-        return row[0] if row else None
-
-    def count_unsummarised_turns(self, chat_id: int) -> int:
-        """How many turns the workspace's summary does not cover yet."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
-                """SELECT COUNT(*) FROM history JOIN chats USING (chat_id)
-                   WHERE chat_id = ? AND history.id > COALESCE(chats.summary_turn_id, 0)""",
-                (chat_id,),
-            ).fetchone()
-        return int(row[0])
-
-    def turns_since_summary(self, chat_id: int, limit: int) -> tuple[list[Turn], int]:
-        """The newest `limit` turns the summary does not cover yet, and how many such turns exist."""
-        with self._read() as db:
-            row = db.execute("SELECT COALESCE(summary_turn_id, 0) FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
-            after = int(row[0]) if row else 0
-            total = db.execute(
-                "SELECT COUNT(*) FROM history WHERE chat_id = ? AND id > ?", (chat_id, after)
-            ).fetchone()[0]
-            turns = self._select_turns(db, chat_id, limit, after_turn_id=after) if total else []
-        return turns, int(total)

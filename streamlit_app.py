@@ -257,24 +257,19 @@ def manage_workspace(spaces: Workspaces, chat: Chat) -> None:
             if st.form_submit_button("Rename") and name.strip() and name.strip() != chat.chat_name:
                 spaces.db.rename_chat(chat.chat_id, name.strip())
                 st.rerun()
-        st.download_button(
-            "Calculation report",
-            key=f"report-{chat.chat_id}",
-            icon=":material/summarize:",
-            data=lambda: calculation_report(chat, spaces.db.get_turns(chat.chat_id)),
-            file_name=f"calculations-{chat.chat_id}.md",
-            mime="text/markdown",
-            on_click="ignore",
-        )
-        st.download_button(
-            "Export as Markdown",
-            key=f"export-{chat.chat_id}",
-            icon=":material/download:",
-            data=lambda: workspace_markdown(chat, spaces.db.get_turns(chat.chat_id)),
-            file_name=f"workspace-{chat.chat_id}.md",
-            mime="text/markdown",
-            on_click="ignore",
-        )
+        for label, icon, name, document in (
+            ("Calculation report", ":material/summarize:", "calculations", calculation_report),
+            ("Export as Markdown", ":material/download:", "workspace", workspace_markdown),
+        ):
+            st.download_button(
+                label,
+                key=f"download-{name}-{chat.chat_id}",
+                icon=icon,
+                file_name=f"{name}-{chat.chat_id}.md",
+                data=lambda write=document: write(chat, spaces.db.get_turns(chat.chat_id)),  # built when clicked
+                mime="text/markdown",
+                on_click="ignore",
+            )
         if spaces.db.file_edits(chat.chat_id, "applied"):
             st.button("Undo last file edit", key="undo-edit", icon=":material/undo:", on_click=ask_edit, args=("undo",))
         if state.get("confirm_delete") != chat.chat_id:

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
 
 from core.records import FileEdit, FileEditStatus
+from core.schema import timestamp
 
 _COLUMNS = "id AS edit_id, chat_id, path, before, after, status, created_at, decided_at"
-
-
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 class FileEditStore:
@@ -27,7 +23,7 @@ class FileEditStore:
 
     def add_file_edit(self, chat_id: int, path: str, before: bytes | None, after: bytes, status: FileEditStatus) -> int:
         """Record an edit (proposed, or already applied); returns its id."""
-        now = _now()
+        now = timestamp()
         with self._write() as db:
             row = db.execute(
                 """INSERT INTO file_edits (chat_id, path, before, after, status, created_at, decided_at)
@@ -56,6 +52,6 @@ class FileEditStore:
         with self._write() as db:
             changed = db.execute(
                 "UPDATE file_edits SET status = ?, decided_at = ? WHERE id = ? AND status = ?",
-                (status, _now(), edit_id, expected),
+                (status, timestamp(), edit_id, expected),
             ).rowcount
         return changed == 1

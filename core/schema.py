@@ -8,6 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
+
+
+def timestamp() -> str:
+    """Now, in UTC with microseconds, in the text format of SQLite's CURRENT_TIMESTAMP (so they sort together)."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 def create_seed_tables(db: sqlite3.Connection) -> None:

@@ -325,12 +325,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
         self.end_headers()
         try:
             for step in steps:
-                if isinstance(step, Hang):
-                    self.server_fake._closing.wait(step.seconds)
-                    self.close_connection = True
-                    return
-                if isinstance(step, Drop):
-                    self._drop()
+                if self._fault(step):
                     return
                 line = (
                     step.line
@@ -344,13 +339,19 @@ class _OllamaHandler(BaseHTTPRequestHandler):
 
     def _wait_or_drop(self, steps: Sequence[Step]) -> None:
         for step in steps:
-            if isinstance(step, Hang):
-                self.server_fake._closing.wait(step.seconds)
-                self.close_connection = True
+            if self._fault(step):
                 return
-            if isinstance(step, Drop):
-                self._drop()
-                return
+
+    def _fault(self, step: Step) -> bool:
+        """Act out a Hang or Drop step; False for a step that is content."""
+        if isinstance(step, Hang):
+            self.server_fake._closing.wait(step.seconds)
+            self.close_connection = True
+            return True
+        if isinstance(step, Drop):
+            self._drop()
+            return True
+        return False
 
     def _write_chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")

@@ -1,48 +1,23 @@
-"""AIAgent driven through the real `ollama` client against the loopback fake Ollama."""
+"""AIAgent driven through the real `ollama` client against the loopback fake Ollama: the loop and its tools."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
 import pytest
 
-from agent import AIAgent
 from core.events import (
-    AgentError,
     ErrorEvent,
     TextDelta,
     ThinkingDelta,
     ToolCallFinished,
     ToolCallStarted,
-    TurnCompleted,
     WarningEvent,
 )
-from tests.fake_ollama import Drop, FakeOllama, Hang, Raw, Reply, is_summary_request
-
-
-def make_agent(fake: FakeOllama, **options: Any) -> AIAgent:
-    return AIAgent("qwen3:4b", fake.url, "You are an engineering assistant.", **options)
-
-
-async def run(agent: AIAgent, text: str) -> list[Any]:
-    return [event async for event in agent.stream(text)]
-
-
-def of_type(events: list[Any], kind: type) -> list[Any]:
-    return [event for event in events if isinstance(event, kind)]
-
-
-def completed(events: list[Any]) -> TurnCompleted:
-    assert isinstance(events[-1], TurnCompleted), "every turn must end with TurnCompleted"
-    assert len(of_type(events, TurnCompleted)) == 1
-    return events[-1]
-
-
-def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
-    return [m for m in request["messages"] if m["role"] == "tool"]
+from tests.agent_helpers import completed, make_agent, of_type, run, tool_messages
+from tests.fake_ollama import FakeOllama, Reply, is_summary_request
 
 
 async def test_streamed_answer(fake_ollama: FakeOllama) -> None:
@@ -185,70 +160,6 @@ async def test_repeated_identical_call_is_answered_from_the_first_result(fake_ol
     assert completed(events).stop_reason == "end_turn"
 
 
-async def test_server_down_is_one_clear_sentence() -> None:
-    agent = AIAgent("qwen3:4b", "http://127.0.0.1:9", "system")
-    started = time.monotonic()
-    events = await run(agent, "hello")
-    assert time.monotonic() - started < 2
-    error = of_type(events, ErrorEvent)[0]
-    assert error.code == "PROVIDER_UNAVAILABLE"
-    assert error.message.startswith("Cannot reach Ollama at http://127.0.0.1:9") and "ollama serve" in error.message
-    done = completed(events)
-    assert done.stop_reason == "error" and done.error == error.message
-    chunks = [chunk async for chunk in agent.chat("hello again")]
-    assert chunks == [error.message]
-
-
-async def test_model_not_pulled_names_the_pulled_models(fake_ollama: FakeOllama) -> None:
-    fake_ollama.models = ["llama3.2:3b", "qwen3:4b"]
-    agent = make_agent(fake_ollama)
-    agent.model = "qwen3:30b"
-    events = await run(agent, "hi")
-    error = of_type(events, ErrorEvent)[0]
-    assert error.code == "MODEL_NOT_FOUND" and not error.recoverable
-    assert "llama3.2:3b, qwen3:4b" in error.message and "ollama pull qwen3:30b" in error.message
-
-
-async def test_model_removed_after_show_is_still_model_not_found(fake_ollama: FakeOllama) -> None:
-    agent = make_agent(fake_ollama)
-    fake_ollama.script(Reply.text("ok"))
-    await run(agent, "warm up")
-    fake_ollama.script(Reply.http_error(404, "model 'qwen3:4b' not found"))
-    events = await run(agent, "again")
-    assert of_type(events, ErrorEvent)[0].code == "MODEL_NOT_FOUND"
-
-
-async def test_hang_times_out(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply([Hang(10)]))
-    started = time.monotonic()
-    events = await run(make_agent(fake_ollama, request_timeout=0.5), "hi")
-    assert time.monotonic() - started < 3
-    error = of_type(events, ErrorEvent)[0]
-    assert error.code == "TIMEOUT" and "0.5 s" in error.message and "REQUEST_TIMEOUT" in error.message
-
-
-async def test_out_of_memory_is_explained(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply.http_error(500, "model requires more system memory (5.5 GiB) than is available (3.1 GiB)"))
-    error = of_type(await run(make_agent(fake_ollama), "hi"), ErrorEvent)[0]
-    assert error.code == "PROVIDER_ERROR" and "more system memory" in error.message and "smaller model" in error.message
-
-
-@pytest.mark.parametrize(
-    "fault",
-    [Raw('{"error": "an error was encountered while running the model: CUDA error"}'), Raw("<html>oops"), Drop()],
-)
-async def test_fault_mid_stream_keeps_the_partial_text(fake_ollama: FakeOllama, fault: Any) -> None:
-    fake_ollama.script(Reply.then("The first part of the answer", fault))
-    agent = make_agent(fake_ollama)
-    events = await run(agent, "explain")
-    error = of_type(events, ErrorEvent)[0]
-    assert error.code == "PROVIDER_ERROR" and "kept" in error.message
-    done = completed(events)
-    assert done.stop_reason == "error" and done.content == "The first part of the answer"
-    fake_ollama.script(Reply.text("Recovered."))
-    assert completed(await run(agent, "again")).content == "Recovered.", "the next turn works"
-
-
 async def test_context_trimming_keeps_summary_and_newest_turns(fake_ollama: FakeOllama) -> None:
     agent = make_agent(fake_ollama, num_ctx=2048, tool_names=["sqrt"])
     history = [(f"question {i} " + "x" * 300, f"answer {i} " + "y" * 300) for i in range(100)]
@@ -266,13 +177,6 @@ async def test_context_trimming_keeps_summary_and_newest_turns(fake_ollama: Fake
     warning = of_type(events, WarningEvent)[0]
     assert warning.code == "CONTEXT_TRIMMED" and warning.message.startswith(f"{100 - kept} earlier turns")
     assert sum(len(m["content"]) for m in messages) / 3 < 2048
-
-
-async def test_a_message_larger_than_the_context_is_refused(fake_ollama: FakeOllama) -> None:
-    events = await run(make_agent(fake_ollama, num_ctx=2048, tool_names=["sqrt"]), "z" * 50_000)
-    error = of_type(events, ErrorEvent)[0]
-    assert error.code == "CONTEXT_OVERFLOW" and "NUM_CTX" in error.message
-    assert fake_ollama.chat_requests == []
 
 
 async def test_prompt_eval_count_near_the_limit_warns(fake_ollama: FakeOllama) -> None:
@@ -324,31 +228,10 @@ def test_one_agent_serves_turns_under_different_event_loops(fake_ollama: FakeOll
     assert [m["content"] for m in fake_ollama.chat_requests[2]["messages"][1:5]] == ["q", "first", "q", "second"]
 
 
-async def test_stop_ends_the_reply_and_keeps_the_partial_text(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply.then("Partial answer", Hang(10)), Reply.text("Next one works."))
-    agent = make_agent(fake_ollama)
-    events: list[Any] = []
-    started = time.monotonic()
-    async for event in agent.stream("long question"):
-        events.append(event)
-        if isinstance(event, TextDelta) and "answer" in "".join(e.text for e in of_type(events, TextDelta)):
-            agent.stop()
-    assert time.monotonic() - started < 3
-    done = completed(events)
-    assert (done.stop_reason, done.content) == ("stopped", "Partial answer")
-    assert completed(await run(agent, "again")).content == "Next one works."
-
-
 async def test_chat_yields_the_text_chunks(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 16})), Reply.text("It is 4.", pieces=2))
     chunks = [chunk async for chunk in make_agent(fake_ollama).chat("sqrt 16")]
     assert "".join(chunks) == "It is 4." and len(chunks) == 2
-
-
-async def test_chat_ends_with_the_error_sentence_after_partial_text(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply.then("Half", Drop()))
-    chunks = [chunk async for chunk in make_agent(fake_ollama).chat("q")]
-    assert chunks[0] == "Ha" and chunks[-1].startswith("\nThe connection to Ollama")
 
 
 async def test_summarize_history_sends_previous_summary_and_turns(fake_ollama: FakeOllama) -> None:
@@ -370,13 +253,6 @@ async def test_summarize_history_prompt_stays_bounded(fake_ollama: FakeOllama) -
     await agent.summarize_history([("q" * 1000, "a" * 1000)] * 5000)
     small, large = (len(json.dumps(r["messages"])) for r in fake_ollama.chat_requests)
     assert large <= 4096 * 3 and large < small * 2
-
-
-async def test_summarize_history_failure_raises_a_coded_error() -> None:
-    agent = AIAgent("qwen3:4b", "http://127.0.0.1:9", "system")
-    with pytest.raises(AgentError) as caught:
-        await agent.summarize_history([("q", "a")])
-    assert caught.value.code == "PROVIDER_UNAVAILABLE"
 
 
 async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> None:
@@ -402,14 +278,6 @@ async def test_several_large_tool_results_are_trimmed_not_fatal(fake_ollama: Fak
     assert completed(events).content == "All three read." and not of_type(events, ErrorEvent)
     last = tool_messages(fake_ollama.chat_requests[-1])
     assert "dropped to fit" in last[0]["content"] and last[-1]["content"].startswith("c.txt")
-
-
-async def test_text_held_back_as_a_possible_tool_call_is_kept_when_the_stream_breaks(
-    fake_ollama: FakeOllama,
-) -> None:
-    fake_ollama.script(Reply.then("[EC2 4.4] The nominal cover is", Drop()))
-    done = completed(await run(make_agent(fake_ollama), "cover?"))
-    assert done.stop_reason == "error" and done.content == "[EC2 4.4] The nominal cover is"
 
 
 async def test_a_bracketed_reference_is_streamed_at_once(fake_ollama: FakeOllama) -> None:
@@ -449,9 +317,3 @@ async def test_prose_followed_by_a_json_tool_call_runs_it(fake_ollama: FakeOllam
     events = await run(make_agent(fake_ollama), "sqrt 144")
     assert [f.output for f in of_type(events, ToolCallFinished)] == ["12.0"]
     assert completed(events).content == "Let me compute that:\n\nIt is 12."
-
-
-async def test_an_error_line_first_is_not_called_an_http_error(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply([Raw('{"error": "llama runner process has terminated"}')]))
-    error = of_type(await run(make_agent(fake_ollama), "hi"), ErrorEvent)[0]
-    assert error.message == "Ollama reported an error while answering: llama runner process has terminated. Try again."

@@ -30,6 +30,25 @@ def run_cli(
     )
 
 
+def interrupt_while_waiting(fake: FakeOllama, typed: str, requests: int, then: str) -> tuple[str, str, int]:
+    """Type into the CLI, press Ctrl-C while the fake server is answering request number `requests`, type more."""
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--server", fake.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None
+    process.stdin.write(typed)
+    process.stdin.flush()
+    assert wait_until(lambda: len(fake.chat_requests) == requests, timeout=10)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(then, timeout=15)
+    return out, err, process.returncode
+
+
 def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
     fake_ollama.script(
         Reply.tool_calls(("sqrt", {"x": 2025})),
@@ -131,21 +150,8 @@ def test_models_command_lists_the_server_models(fake_ollama: FakeOllama) -> None
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
 def test_ctrl_c_stops_the_reply_not_the_program(fake_ollama: FakeOllama, isolated: Path) -> None:
     fake_ollama.script(Reply.then("The first half of a long answer", Hang(20)), Reply.text("Still here."))
-    process = subprocess.Popen(
-        [sys.executable, str(MAIN), "--server", fake_ollama.url],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdin is not None
-    process.stdin.write("Explain load paths\n")
-    process.stdin.flush()
-    assert wait_until(lambda: len(fake_ollama.chat_requests) == 1, timeout=10)
-    time.sleep(0.3)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate("and then?\n/exit\n", timeout=15)
-    assert process.returncode == 0, err
+    out, err, code = interrupt_while_waiting(fake_ollama, "Explain load paths\n", 1, "and then?\n/exit\n")
+    assert code == 0, err
     assert "[stopped]" in out and "Still here." in out
     db = ChatHistoryDB(isolated / "chat_history.sqlite")
     first, second = db.get_turns(db.list_chats()[0][0])
@@ -174,19 +180,6 @@ def test_control_characters_from_the_model_do_not_reach_the_terminal(fake_ollama
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
 def test_ctrl_c_during_a_summary_cancels_the_command_not_the_program(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.text("Answer."), Reply([Hang(20)]))
-    process = subprocess.Popen(
-        [sys.executable, str(MAIN), "--server", fake_ollama.url],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdin is not None
-    process.stdin.write("/new A\nquestion\n/new B\n")
-    process.stdin.flush()
-    assert wait_until(lambda: len(fake_ollama.chat_requests) == 2, timeout=10)
-    time.sleep(0.3)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate("/list\n/exit\n", timeout=15)
-    assert process.returncode == 0, err
+    out, err, code = interrupt_while_waiting(fake_ollama, "/new A\nquestion\n/new B\n", 2, "/list\n/exit\n")
+    assert code == 0, err
     assert "Cancelled." in out and "  A" in out

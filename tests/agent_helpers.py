@@ -1,0 +1,31 @@
+"""Helpers for driving AIAgent in tests: make one against the fake, run a turn, pick events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent import AIAgent
+from core.events import TurnCompleted
+from tests.fake_ollama import FakeOllama
+
+
+def make_agent(fake: FakeOllama, **options: Any) -> AIAgent:
+    return AIAgent("qwen3:4b", fake.url, "You are an engineering assistant.", **options)
+
+
+async def run(agent: AIAgent, text: str) -> list[Any]:
+    return [event async for event in agent.stream(text)]
+
+
+def of_type(events: list[Any], kind: type) -> list[Any]:
+    return [event for event in events if isinstance(event, kind)]
+
+
+def completed(events: list[Any]) -> TurnCompleted:
+    assert isinstance(events[-1], TurnCompleted), "every turn must end with TurnCompleted"
+    assert len(of_type(events, TurnCompleted)) == 1
+    return events[-1]
+
+
+def tool_messages(request: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for m in request["messages"] if m["role"] == "tool"]
