@@ -267,3 +267,19 @@ def test_export_holds_every_turn_its_tool_calls_and_the_summary(
     exported = workspace_markdown(db.get_chat(1), db.get_turns(1))
     assert "- 4 bays of 2.5 m" in exported and "Spacing for 10 m over 4 bays?" in exported
     assert '"a": 10' in exported and "2.5" in exported and "**Tool `divide`**" in exported
+
+
+def test_two_tabs_writing_to_one_database_lose_nothing(
+    fake_ollama: FakeOllama, isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    fake_ollama.responder = lambda body: Reply.text(f"Answer to: {body['messages'][-1]['content']}")
+    store(isolated).create_chat("Shared")
+    first, second = (AppTest.from_file(APP, default_timeout=20).run() for _ in range(2))
+    for i in range(5):
+        ask(first, f"first tab {i}")
+        ask(second, f"second tab {i}")
+    assert not first.exception and not second.exception
+    questions = [user for user, _ in store(isolated).load_history(1)]  # both tabs opened the same workspace
+    assert sorted(questions) == sorted([f"first tab {i}" for i in range(5)] + [f"second tab {i}" for i in range(5)])
+    assert not any("locked" in e.value for app in (first, second) for e in app.error)
