@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     try:
         if args.once is not None:
             return run_once(spaces, args.once, stdout, stderr, loop)
-        return Repl(spaces, settings, stdout, stderr, loop).run()
+        return Repl(spaces, settings, stdout, loop).run()
     finally:
         loop.close(spaces)
 
@@ -180,9 +180,9 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
 class Repl:
     """The interactive prompt: questions go to the model, lines starting with / are commands."""
 
-    def __init__(self, spaces: Workspaces, settings: Settings, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> None:
+    def __init__(self, spaces: Workspaces, settings: Settings, stdout: TextIO, loop: EventLoop) -> None:
         self.spaces, self.settings, self.loop = spaces, settings, loop
-        self.out, self.err = stdout, stderr
+        self.out = stdout
         self.style = Style(stdout)
         self.commands: dict[str, Callable[[str], None]] = {
             "/help": self.help,

@@ -1,7 +1,9 @@
 """Turn what goes wrong between us and Ollama into one coded sentence for the user.
 
 This is the single place that knows the client's exception types; the agent
-wraps every call to the server in `provider_errors` and sees only `AgentError`.
+wraps its calls to the server in `provider_errors`, or for a stream catches
+`CLIENT_FAILURES` and calls `classify` (which knows whether text had arrived),
+and so sees only `AgentError`.
 """
 
 from __future__ import annotations

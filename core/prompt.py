@@ -62,7 +62,6 @@ class PromptWindow:
 
     messages: list[Message]
     dropped_turns: int
-    estimated_tokens: int
 
 
 def system_message(system_prompt: str, summary: str | None, budget: int) -> Message:
@@ -121,7 +120,7 @@ def build_window(
         used += cost
         included += 1
     answered = sum(1 for _, assistant in history if assistant)
-    return PromptWindow([system, *kept, *turn], answered - included, used)
+    return PromptWindow([system, *kept, *turn], answered - included)
 
 
 def fit_turn_messages(turn_messages: Sequence[Message], room: int) -> list[Message]:

@@ -10,7 +10,7 @@ import httpx
 import ollama
 
 from core.events import AgentError
-from core.failures import CLIENT_FAILURES, CallSite, model_not_found, provider_errors
+from core.failures import CallSite, model_not_found, provider_errors
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,6 @@ async def server_version(site: CallSite) -> str:
 
 
 __all__ = [
-    "CLIENT_FAILURES",
     "ServerStatus",
     "server_status",
     "ModelCapabilities",

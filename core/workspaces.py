@@ -99,8 +99,10 @@ class Workspaces:
     async def start_new(self, name: str = DEFAULT_WORKSPACE_NAME) -> tuple[Chat, SwitchOutcome]:
         """Create a workspace and switch to it (refreshing the digital twin of the one left)."""
         chat_id = self.db.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME)
-        outcome = await self.switch(chat_id)
-        return self.open(chat_id), outcome
+        outcome = await self.switch(chat_id)  # switch opens it
+        chat = self.current
+        assert chat is not None
+        return chat, outcome
 
     def needs_summary(self, chat_id: int | None = None) -> bool:
         """Whether leaving the workspace would call the model to refresh its summary."""

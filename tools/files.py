@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+from pathlib import Path
 
 from tools.registry import ToolContext, changes_state
 from tools.workspace_paths import open_checked, read_prefix, relative_name, resolve_in_workspace, write_atomically
@@ -138,7 +139,7 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     """
     target = resolve_in_workspace(context, path)
     if not old_text:
-        return _create_file(context, path, new_text)
+        return _create_file(context, target, path, new_text)
     original, info, name = _read_text(context, path, MAX_EDIT_BYTES + 1)
     if info.st_size > MAX_EDIT_BYTES:
         raise ValueError(f"'{path}' is {_human_size(info.st_size)}; only files up to 1 MB can be edited")
@@ -157,8 +158,7 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     return f"Edited {name}:\n{unified_diff(text, updated, name)}"
 
 
-def _create_file(context: ToolContext, path: str, content: str) -> str:
-    target = resolve_in_workspace(context, path)
+def _create_file(context: ToolContext, target: Path, path: str, content: str) -> str:
     if target.exists() and (target.is_dir() or target.stat().st_size > 0):
         raise FileExistsError(f"'{path}' already exists; give old_text to change part of it")
     data = content.encode("utf-8")
