@@ -24,7 +24,6 @@ from core.search_store import SearchStore
 from core.summary_store import SummaryStore
 
 BUSY_TIMEOUT_SECONDS = 15.0
-_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class HistoryError(RuntimeError):
@@ -37,24 +36,11 @@ def _tool_call_row(turn_id: int, position: int, call: ToolCallRecord) -> tuple[o
     return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
 
 
-def _check_header(path: Path) -> None:
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    with path.open("rb") as handle:
-        header = handle.read(len(_SQLITE_HEADER))
-    if header != _SQLITE_HEADER:
-        raise HistoryError(
-            f"{path} is not an SQLite database, so the chat history cannot be opened; "
-            "it was left untouched — move it aside or set CHAT_HISTORY_DB_PATH to another file."
-        )
-
-
 class ChatHistoryDB(FileEditStore, SearchStore, SummaryStore):
     """Workspaces ("chats"), their turns and digital-twin summaries in SQLite."""
 
     def __init__(self, db_path: str | Path = "chat_history.sqlite") -> None:
         self.path = Path(db_path)
-        _check_header(self.path)
         existed = self.path.exists()
         self._lock = threading.RLock()
         try:
@@ -169,6 +155,11 @@ class ChatHistoryDB(FileEditStore, SearchStore, SummaryStore):
                 raise HistoryError(f"The chat history at {self.path} could not be used: {error}.") from None
             raise self._damaged(error, untouched) from None
         except sqlite3.DatabaseError as error:
+            if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+                raise HistoryError(
+                    f"{self.path} is not an SQLite database, so the chat history cannot be opened; {untouched}"
+                    "move it aside or set CHAT_HISTORY_DB_PATH to another file."
+                ) from None
             raise self._damaged(error, untouched) from None
 
     def _damaged(self, error: sqlite3.Error, untouched: str) -> HistoryError:

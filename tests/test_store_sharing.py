@@ -1,0 +1,113 @@
+"""One history file shared by several store objects in this process and the real CLI in another.
+
+SQLite's locks are POSIX locks: closing any descriptor of the file drops every
+lock this process holds on it, including those of its other connections. Then
+another process, finishing, believes it is alone, checkpoints and deletes the
+-wal and -shm files under us, and turns we acknowledged vanish (or the file is
+"malformed"). These tests reproduce what a user did: the web app open in two
+tabs and `python main.py --once` run beside it, cleanly and under `kill -9`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from history import ChatHistoryDB
+from tests.fake_ollama import FakeOllama, Hang, Reply, wait_until
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECK = """
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+print(json.dumps({
+    "integrity": db.execute("PRAGMA integrity_check").fetchone()[0],
+    "questions": [row[0] for row in db.execute("SELECT user FROM history ORDER BY id")],
+}))
+"""
+
+
+def fresh_look(path: Path) -> dict[str, object]:
+    """What a new process finds in the file: its integrity and every stored question."""
+    result = subprocess.run([sys.executable, "-c", CHECK, str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def cli(fake: FakeOllama, path: Path, question: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--server", fake.url, "--db", str(path), "--once", question],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "WORKSPACE_ROOT": str(path.parent / "workspace")},
+    )
+
+
+def write_turns(stores: list[ChatHistoryDB], chat: int, tag: str, count: int) -> list[str]:
+    """Each store writes `count` turns; returns the questions, every one acknowledged (committed)."""
+    written = []
+    for number, store in enumerate(stores):
+        for i in range(count):
+            question = f"{tag} tab{number} q{i}"
+            store.add_to_history(chat, question, "answer " + "x" * 3000)
+            written.append(question)
+    return written
+
+
+def test_tabs_and_a_cli_run_beside_them_lose_no_acknowledged_turn(fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite"
+    fake_ollama.responder = lambda body: Reply.text("From the command line.")
+    first = ChatHistoryDB(path)
+    chat = first.create_chat("Tower")
+    acknowledged = write_turns([first], chat, "before", 3)
+    tabs = [first, ChatHistoryDB(path), ChatHistoryDB(path)]  # more tabs open the same file
+    acknowledged += write_turns(tabs, chat, "open", 2)
+    for run in range(3):
+        process = cli(fake_ollama, path, f"cli question {run}")
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        acknowledged.append(f"cli question {run}")
+    acknowledged += write_turns(tabs, chat, "after", 5)
+
+    while_open = fresh_look(path)
+    for store in tabs:
+        store.close()
+    after_close = fresh_look(path)
+
+    for seen in (while_open, after_close):
+        assert seen["integrity"] == "ok"
+        assert sorted(seen["questions"]) == sorted(acknowledged), "an acknowledged turn is missing"
+
+
+def test_a_cli_killed_mid_turn_beside_open_tabs_loses_nothing(fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    path = tmp_path / "history.sqlite"
+    first = ChatHistoryDB(path)
+    chat = first.create_chat("Tower")
+    tabs = [first, ChatHistoryDB(path)]
+    acknowledged = write_turns(tabs, chat, "before", 3)
+
+    fake_ollama.script(Reply([Hang(30)]))  # the killed run waits for an answer that never comes
+    killed = cli(fake_ollama, path, "killed question")
+    assert wait_until(lambda: len(fake_ollama.chat_requests) == 1, timeout=20)
+    acknowledged += write_turns(tabs, chat, "during", 2)
+    killed.send_signal(signal.SIGKILL)
+    killed.communicate(timeout=30)
+
+    fake_ollama.script(Reply.text("Finished."))
+    finished = cli(fake_ollama, path, "finished question")
+    finished.communicate(timeout=60)
+    assert finished.returncode == 0
+    acknowledged.append("finished question")
+    acknowledged += write_turns(tabs, chat, "after", 4)
+
+    seen = fresh_look(path)
+    assert seen["integrity"] == "ok"
+    assert sorted(seen["questions"]) == sorted(acknowledged), "an acknowledged turn is missing"
+    for store in tabs:
+        store.close()
+    assert sorted(fresh_look(path)["questions"]) == sorted(acknowledged)
