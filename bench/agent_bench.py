@@ -22,7 +22,7 @@ import ollama
 
 from agent import AIAgent
 from bench.harness import Result, single, summarise
-from tests.fake_ollama import FakeOllama, free_port
+from fakes.ollama import FakeOllama, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAIN_QUESTION = "What is the maximum moment of a simply supported beam?"
@@ -88,7 +88,7 @@ async def agent_turn(agent: AIAgent, question: str) -> tuple[float, float, float
         if first is None and event.type == "text":
             first = time.perf_counter() - started
         if event.type == "tool_call_finished":
-            tool_ms += event.duration_ms
+            tool_ms += event.call.duration_ms
     return (time.perf_counter() - started) * 1000, (first or 0.0) * 1000, tool_ms
 
 

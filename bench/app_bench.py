@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 from agent import AIAgent
+from app.service import WorkspaceService
 from bench.agent_bench import fake_server_process
 from bench.harness import Result, single, summarise, timed_ms
-from bench.store_bench import fill
-from core.prompt import CHARS_PER_TOKEN
-from core.workspaces import Workspaces
+from bench.store_bench import workspace_of
+from engine.prompt import CHARS_PER_TOKEN
+from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply
 from tools import ToolContext, run_tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +38,7 @@ def cli_start(url: str, folder: Path) -> float:
     assert process.stdout is not None and process.stdin is not None
     seen = b""
     while not seen.endswith(b"> "):
-        chunk = process.stdout.read1(4096)
+        chunk = os.read(process.stdout.fileno(), 4096)
         if not chunk:
             raise RuntimeError("the CLI ended before its prompt")
         seen += chunk
@@ -77,13 +77,12 @@ def prompt_sizes(quick: bool) -> list[Result]:
     with FakeOllama() as fake, tempfile.TemporaryDirectory() as folder:
         fake.responder = lambda body: Reply.text("ok")
         for size in [10, 1_000] if quick else [10, 1_000, 10_000]:
-            spaces = Workspaces(ChatHistoryDB(Path(folder) / f"p{size}.sqlite"), AIAgent("qwen3:4b", fake.url, "s"))
-            chat_id = spaces.create("Tower A").chat_id
-            fill(spaces.db, chat_id, size)
-            spaces.open(chat_id)
+            path = Path(folder) / f"p{size}.sqlite"
+            chat_id = workspace_of(path, "Tower A", size)
+            service = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "s"))
 
-            async def ask(agent: AIAgent = spaces.agent) -> None:
-                async for _ in agent.stream("And the deflection?"):
+            async def ask(service: WorkspaceService = service, chat_id: int = chat_id) -> None:
+                async for _ in service.ask("And the deflection?", chat_id):
                     pass
 
             asyncio.run(ask())
@@ -106,8 +105,7 @@ def web_rerun(quick: bool) -> list[Result]:
     from streamlit.testing.v1 import AppTest
 
     with tempfile.TemporaryDirectory() as folder:
-        db = ChatHistoryDB(Path(folder) / "web.sqlite")
-        fill(db, db.create_chat("Tower A"), 2_000)
+        workspace_of(Path(folder) / "web.sqlite", "Tower A", 2_000)
         old = os.environ.get("CHAT_HISTORY_DB_PATH")
         os.environ["CHAT_HISTORY_DB_PATH"] = str(Path(folder) / "web.sqlite")
         try:

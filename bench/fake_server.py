@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any
 
-from tests.fake_ollama import FakeOllama, Reply
+from fakes.ollama import FakeOllama, Reply
 
 REPLY_PIECES = int(os.environ.get("BENCH_PIECES", "60"))
 REPLY_TEXT = "The maximum moment of a simply supported beam under a uniform load is wL²/8. " * 4

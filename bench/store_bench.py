@@ -3,38 +3,63 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from agent import AIAgent
+from app.service import WorkspaceService
+from app.turns import RECENT_TURNS_IN_MEMORY
 from bench.harness import Result, single, summarise, timed_ms
-from core.records import ToolCallRecord
-from core.workspaces import Workspaces
+from domain.records import ToolCall
+from fakes.ollama import FakeOllama, Reply, is_summary_request
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply, is_summary_request
 
-CALLS = [ToolCallRecord(name="beam_analysis", arguments={"span": "6 m", "load": "12 kN/m"}, output="{}" * 200)] * 3
+CALLS = [ToolCall(name="beam_analysis", arguments={"span": "6 m", "load": "12 kN/m"}, output="{}" * 200)] * 3
 ANSWER = "The maximum moment is wL²/8 = 54 kN·m. " * 30
 
 
-def fill(db: ChatHistoryDB, chat_id: int, turns: int) -> None:
-    """Give a workspace `turns` turns, in batches of one transaction each."""
-    for start in range(0, turns, 5_000):
-        batch = [
-            (f"Question {i} about the transfer beam", ANSWER, CALLS[:1])
-            for i in range(start, min(turns, start + 5_000))
-        ]
-        db.import_turns(chat_id, batch)
+def workspace_of(path: Path, name: str, turns: int) -> int:
+    """A new workspace of `turns` turns in the file at `path`, which no store may hold open meanwhile.
+
+    The turns are written in bulk over a connection of the benchmark's own, so
+    that filling 100,000 turns takes seconds; the store reads them afterwards.
+    """
+    store = ChatHistoryDB(path)
+    chat_id = store.create_chat(name)
+    store.close()
+    call = CALLS[0]
+    with sqlite3.connect(path) as raw:
+        for start in range(0, turns, 5_000):
+            rows = [
+                (chat_id, f"Question {i} about the transfer beam", ANSWER)
+                for i in range(start, min(turns, start + 5_000))
+            ]
+            ids = [
+                raw.execute(
+                    "INSERT INTO history (chat_id, user, assistant, created_at) VALUES (?, ?, ?, datetime('now')) "
+                    "RETURNING id",
+                    row,
+                ).fetchone()[0]
+                for row in rows
+            ]
+            raw.executemany(
+                "INSERT INTO tool_calls (turn_id, position, name, arguments, output) VALUES (?, 0, ?, ?, ?)",
+                [(turn_id, call.name, json.dumps(call.arguments), call.output) for turn_id in ids],
+            )
+    raw.close()
+    return chat_id
 
 
 def stores(sizes: list[int], folder: Path) -> dict[int, tuple[ChatHistoryDB, int]]:
     """One database per size, each holding a workspace of that many turns."""
     made = {}
     for size in sizes:
-        db = ChatHistoryDB(folder / f"history-{size}.sqlite")
-        chat_id = db.create_chat("Tower A")
-        fill(db, chat_id, size)
-        made[size] = (db, chat_id)
+        path = folder / f"history-{size}.sqlite"
+        chat_id = workspace_of(path, "Tower A", size)
+        made[size] = (ChatHistoryDB(path), chat_id)
     return made
 
 
@@ -48,10 +73,9 @@ def run(quick: bool) -> list[Result]:
             many.create_chat(f"Project {i}")
         results.append(summarise("list_chats, 500 workspaces", timed_ms(many.list_chats, runs), "ms", "≤ 5 ms", 5))
         for size, (db, chat_id) in stores(sizes, Path(folder)).items():
-            spaces = Workspaces(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
-            window = timed_ms(lambda s=spaces, c=chat_id: s.open(c), runs)
+            window = timed_ms(partial(db.load_recent_history, chat_id, RECENT_TURNS_IN_MEMORY), runs)
             results.append(summarise(f"recent window for the prompt, {size:,} turns", window, "ms", "≤ 10 ms", 10))
-            write = timed_ms(lambda d=db, c=chat_id: d.add_to_history(c, "q", ANSWER, tool_calls=CALLS), runs)
+            write = timed_ms(partial(db.add_to_history, chat_id, "q", ANSWER, tool_calls=CALLS), runs)
             results.append(summarise(f"add_to_history with 3 tool calls, {size:,} turns", write, "ms", "≤ 5 ms", 5))
         results += switching(Path(folder), runs)
     return results
@@ -63,10 +87,11 @@ def switching(folder: Path, runs: int) -> list[Result]:
     with FakeOllama() as fake:
         fake.responder = lambda body: Reply.text("- Tower A: 12 storeys.")
         for size in [10, 100, 1_000, 10_000]:
-            db = ChatHistoryDB(folder / f"switch-{size}.sqlite")
-            spaces = Workspaces(db, AIAgent("qwen3:4b", fake.url, "system"))
-            tower, other = spaces.create("Tower A").chat_id, db.create_chat("Other")
-            fill(db, tower, size)
+            path = folder / f"switch-{size}.sqlite"
+            tower = workspace_of(path, "Tower A", size)
+            spaces = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
+            other = spaces.create("Other").chat_id
+            spaces.open(tower)
             before = len(fake.chat_requests)
             asyncio.run(spaces.switch(other))
             summaries = [r for r in fake.chat_requests[before:] if is_summary_request(r)]
@@ -82,7 +107,7 @@ def switching(folder: Path, runs: int) -> list[Result]:
             )
             if size == 10_000:
                 asyncio.run(spaces.switch(tower))
-                quiet = timed_ms(lambda s=spaces, a=tower, b=other: asyncio.run(_back_and_forth(s, a, b)), runs // 4)
+                quiet = timed_ms(partial(_back_and_forth, spaces, tower, other), runs // 4)
                 calls = len(fake.chat_requests) - before - 1
                 results.append(
                     summarise(
@@ -96,6 +121,6 @@ def switching(folder: Path, runs: int) -> list[Result]:
     return results
 
 
-async def _back_and_forth(spaces: Workspaces, first: int, second: int) -> None:
-    await spaces.switch(second)
-    await spaces.switch(first)
+def _back_and_forth(spaces: WorkspaceService, first: int, second: int) -> None:
+    asyncio.run(spaces.switch(second))
+    asyncio.run(spaces.switch(first))

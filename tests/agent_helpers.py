@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from agent import AIAgent
-from core.events import TurnCompleted
-from tests.fake_ollama import FakeOllama
+from domain.events import ToolCallFinished, TurnCompleted
+from domain.records import ToolCall
+from fakes.ollama import FakeOllama
 
 
 def make_agent(fake: FakeOllama, **options: Any) -> AIAgent:
@@ -19,6 +20,11 @@ async def run(agent: AIAgent, text: str) -> list[Any]:
 
 def of_type(events: list[Any], kind: type) -> list[Any]:
     return [event for event in events if isinstance(event, kind)]
+
+
+def calls(events: list[Any]) -> list[ToolCall]:
+    """The tool calls the turn ran, with their results, in order."""
+    return [event.call for event in of_type(events, ToolCallFinished)]
 
 
 def completed(events: list[Any]) -> TurnCompleted:

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fake_ollama import FakeOllama  # noqa: E402
+from fakes.ollama import FakeOllama  # noqa: E402
 
 _SETTING_KEYS = (
     "ENDPOINT",

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from core.events import (
+from app.service import WorkspaceService
+from domain.events import (
     ErrorEvent,
     TextDelta,
     ThinkingDelta,
@@ -16,8 +17,9 @@ from core.events import (
     ToolCallStarted,
     WarningEvent,
 )
-from tests.agent_helpers import completed, make_agent, of_type, run, tool_messages
-from tests.fake_ollama import FakeOllama, Reply, is_summary_request
+from fakes.ollama import FakeOllama, Reply, is_summary_request
+from history import ChatHistoryDB
+from tests.agent_helpers import calls, completed, make_agent, of_type, run, tool_messages
 
 
 async def test_streamed_answer(fake_ollama: FakeOllama) -> None:
@@ -52,7 +54,8 @@ async def test_tool_call_result_goes_back_then_answer(fake_ollama: FakeOllama) -
     events = await run(make_agent(fake_ollama), "sqrt of 144?")
     started, finished = of_type(events, ToolCallStarted), of_type(events, ToolCallFinished)
     assert [(s.name, s.arguments) for s in started] == [("sqrt", {"x": 144})]
-    assert finished[0].output == "12.0" and finished[0].error is None and finished[0].id == started[0].id
+    call = finished[0].call
+    assert call.output == "12.0" and call.error is None and call.id == started[0].id
     assert events.index(started[0]) < events.index(finished[0]) < events.index(of_type(events, TextDelta)[0])
     second = fake_ollama.chat_requests[1]
     assistant = [m for m in second["messages"] if m["role"] == "assistant"][-1]
@@ -70,7 +73,7 @@ async def test_several_tool_calls_in_one_message(fake_ollama: FakeOllama) -> Non
         Reply.text("5 and 10."),
     )
     events = await run(make_agent(fake_ollama), "2+3 and 4*2.5")
-    assert [f.output for f in of_type(events, ToolCallFinished)] == ["5.0", "10.0"]
+    assert [c.output for c in calls(events)] == ["5.0", "10.0"]
     assert [m["content"] for m in tool_messages(fake_ollama.chat_requests[1])] == ["5.0", "10.0"]
 
 
@@ -81,7 +84,7 @@ async def test_bad_arguments_go_back_and_corrected_call_runs(fake_ollama: FakeOl
         Reply.text("12."),
     )
     events = await run(make_agent(fake_ollama), "sqrt 144")
-    first, second = of_type(events, ToolCallFinished)
+    first, second = calls(events)
     assert first.error and "Invalid arguments for sqrt" in first.output and "x: number" in first.output
     assert second.error is None and second.output == "12.0"
     assert "Invalid arguments" in tool_messages(fake_ollama.chat_requests[1])[0]["content"]
@@ -91,14 +94,14 @@ async def test_bad_arguments_go_back_and_corrected_call_runs(fake_ollama: FakeOl
 async def test_missing_and_extra_arguments_are_explained(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.tool_calls(("divide", {"a": 1, "c": 2})), Reply.text("Sorry."))
     events = await run(make_agent(fake_ollama), "1/2")
-    output = of_type(events, ToolCallFinished)[0].output
+    output = calls(events)[0].output
     assert "b: required but missing" in output and "c: not an argument of this tool" in output
 
 
 async def test_unknown_tool_is_reported_to_the_model(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.tool_calls(("cube_root", {"x": 27})), Reply.text("3."))
     events = await run(make_agent(fake_ollama), "cube root of 27")
-    finished = of_type(events, ToolCallFinished)[0]
+    finished = calls(events)[0]
     assert finished.error and "no tool named 'cube_root'" in finished.output and "sqrt" in finished.output
     assert "no tool named" in tool_messages(fake_ollama.chat_requests[1])[0]["content"]
     assert completed(events).content == "3."
@@ -116,7 +119,7 @@ async def test_unknown_tool_is_reported_to_the_model(fake_ollama: FakeOllama) ->
 async def test_tool_call_written_in_the_text_is_run(fake_ollama: FakeOllama, written: str) -> None:
     fake_ollama.script(Reply.text(written, pieces=5), Reply.text("It is 12."))
     events = await run(make_agent(fake_ollama), "sqrt 144")
-    assert [(f.name, f.output) for f in of_type(events, ToolCallFinished)] == [("sqrt", "12.0")]
+    assert [(c.name, c.output) for c in calls(events)] == [("sqrt", "12.0")]
     shown = "".join(d.text for d in of_type(events, TextDelta))
     assert shown == "It is 12.", "the JSON of a tool call must not be shown as the answer"
     assert tool_messages(fake_ollama.chat_requests[1])[0]["content"] == "12.0"
@@ -154,7 +157,7 @@ async def test_repeated_identical_call_is_answered_from_the_first_result(fake_ol
     events = await run(make_agent(fake_ollama), "sqrt 144")
     first, second = of_type(events, ToolCallFinished)
     assert (first.repeated, second.repeated) == (False, True)
-    assert second.output.startswith("12.0") and "reused" in second.output
+    assert second.call.output.startswith("12.0") and "reused" in second.call.output
     requests = fake_ollama.chat_requests
     assert len(requests) == 3 and not requests[2].get("tools"), "a round of only repeats ends the loop"
     assert completed(events).stop_reason == "end_turn"
@@ -260,7 +263,7 @@ async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> 
     (isolated / "workspace" / "long.txt").write_text("line of text\n" * 50_000)
     fake_ollama.script(Reply.tool_calls(("read_file", {"path": "long.txt"})), Reply.text("Long file."))
     events = await run(make_agent(fake_ollama), "read long.txt")
-    output = of_type(events, ToolCallFinished)[0].output
+    output = calls(events)[0].output
     assert len(output) < 8_200 and "start_line=" in output
 
 
@@ -297,9 +300,10 @@ async def test_a_read_after_an_edit_in_the_same_turn_reads_the_file_again(
         Reply.tool_calls(("read_file", {"path": "n.txt"})),
         Reply.text("Updated."),
     )
-    events = await run(make_agent(fake_ollama), "change the span to 7.5 m")
-    reads = [f for f in of_type(events, ToolCallFinished) if f.name == "read_file"]
-    assert "Span: 6 m" in reads[0].output and "Span: 7.5 m" in reads[1].output and not reads[1].repeated
+    service = WorkspaceService(ChatHistoryDB(isolated / "h.sqlite"), make_agent(fake_ollama), file_edits="auto")
+    events = [event async for event in service.ask("change the span to 7.5 m")]
+    reads = [f for f in of_type(events, ToolCallFinished) if f.call.name == "read_file"]
+    assert "Span: 6 m" in reads[0].call.output and "Span: 7.5 m" in reads[1].call.output and not reads[1].repeated
 
 
 async def test_repeats_are_recognised_after_coercion(fake_ollama: FakeOllama) -> None:
@@ -315,5 +319,5 @@ async def test_prose_followed_by_a_json_tool_call_runs_it(fake_ollama: FakeOllam
         Reply.text('Let me compute that: {"name": "sqrt", "arguments": {"x": 144}}'), Reply.text("It is 12.")
     )
     events = await run(make_agent(fake_ollama), "sqrt 144")
-    assert [f.output for f in of_type(events, ToolCallFinished)] == ["12.0"]
+    assert [c.output for c in calls(events)] == ["12.0"]
     assert completed(events).content == "Let me compute that:\n\nIt is 12."

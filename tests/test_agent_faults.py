@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from agent import AIAgent
-from core.events import (
+from domain.events import (
     AgentError,
     ErrorEvent,
     TextDelta,
 )
+from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply
 from tests.agent_helpers import completed, make_agent, of_type, run
-from tests.fake_ollama import Drop, FakeOllama, Hang, Raw, Reply
 
 
 async def test_server_down_is_one_clear_sentence() -> None:

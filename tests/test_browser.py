@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Hang, Reply, free_port
+from fakes.ollama import FakeOllama, Hang, Reply, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"

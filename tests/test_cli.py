@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
 
 MAIN = Path(__file__).resolve().parents[1] / "main.py"
 
@@ -64,7 +64,7 @@ def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
     out = result.stdout
     assert "Started workspace 1: Bridge" in out and "Started workspace 2: Tower A" in out
     assert "→ sqrt(x=2025) = 45.0" in out and "The square root of 2025 is 45." in out
-    assert "Updating the summary of the workspace you are leaving" in out and "Summary updated." in out
+    assert "Updating the summary of the workspace you are leaving" in out and "Updated the summary of Tower A." in out
     assert "Switched to Bridge (0 turns)." in out
     assert out.index("2  Tower A") < out.index("1  Bridge"), "/list: the workspace with the latest turn first"
     assert "Switched to Tower A (1 turn, with a summary)." in out
@@ -161,7 +161,8 @@ def test_ctrl_c_stops_the_reply_not_the_program(fake_ollama: FakeOllama, isolate
 
 def test_start_up_does_not_import_the_heavy_libraries(isolated: Path) -> None:
     code = (
-        "import sys, main; spaces = main.build(main.load_settings(env_file=None)); "
+        "import sys, main; from app import WorkspaceService, load_settings; "
+        "service = WorkspaceService.from_settings(load_settings(env_file=None)); "
         "print(sorted({'sympy', 'pint', 'streamlit'} & set(sys.modules)))"
     )
     env = {**os.environ, "PYTHONPATH": str(MAIN.parent)}
@@ -183,3 +184,28 @@ def test_ctrl_c_during_a_summary_cancels_the_command_not_the_program(fake_ollama
     out, err, code = interrupt_while_waiting(fake_ollama, "/new A\nquestion\n/new B\n", 2, "/list\n/exit\n")
     assert code == 0, err
     assert "Cancelled." in out and "  A" in out
+
+
+@pytest.mark.parametrize("log_file", ["chat_history.sqlite", "chat_history.sqlite-wal", "./chat_history.sqlite-shm"])
+def test_a_log_file_on_the_history_is_refused_before_anything_is_written(isolated: Path, log_file: str) -> None:
+    """A log handler appending to the database (or its log) would corrupt it; refuse the setting instead."""
+    ChatHistoryDB(isolated / "chat_history.sqlite").create_chat("kept")
+    result = run_cli("--once", "hi", env={"LOG_FILE": log_file})
+    assert result.returncode == 2 and "LOG_FILE" in result.stderr and "chat history" in result.stderr
+    assert ChatHistoryDB(isolated / "chat_history.sqlite").list_chats()[0][1] == "kept"
+
+
+def test_backup_copies_every_workspace_and_report_never_overwrites_the_history(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.script(Reply.text("Noted."))
+    result = run_cli(
+        "--server",
+        fake_ollama.url,
+        stdin="A question\n/backup copy.sqlite\n/backup copy.sqlite\n/report chat_history.sqlite\n/exit\n",
+    )
+    assert "Copied every workspace into copy.sqlite." in result.stdout
+    assert "copy.sqlite already exists" in result.stdout
+    assert "is a file of the chat history itself" in result.stdout
+    assert ChatHistoryDB(isolated / "copy.sqlite").load_history(1) == [("A question", "Noted.")]
+    assert ChatHistoryDB(isolated / "chat_history.sqlite").load_history(1) == [("A question", "Noted.")]

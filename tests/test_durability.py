@@ -18,13 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 WRITER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from core.records import ToolCallRecord
+from domain.records import ToolCall
 from history import ChatHistoryDB
 db = ChatHistoryDB(sys.argv[2])
 chat, tag, limit = int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 for i in range(limit):
     db.add_to_history(chat, f"{tag}-q{i}", f"{tag}-a{i}" + "x" * 2000,
-                      tool_calls=[ToolCallRecord(name="sqrt", arguments={"x": i}, output=str(i))])
+                      tool_calls=[ToolCall(name="sqrt", arguments={"x": i}, output=str(i))])
     print(i, flush=True)  # acknowledged: the turn is committed
 """
 

@@ -33,7 +33,7 @@ def close(shown: str, expected: str, tolerance: float = DISPLAY_TOLERANCE) -> bo
 
 
 # (tool, arguments, {result key: expected}, formula it checks)
-REFERENCE_CASES = [
+REFERENCE_CASES: list[tuple[str, dict[str, Any], dict[str, str], str]] = [
     (
         "beam_analysis",
         {"span": "6 m", "load": "12 kN/m", "elastic_modulus": "200 GPa", "moment_of_inertia": "8.5e7 mm**4"},

@@ -63,6 +63,7 @@ def test_exact_results(expression: str, expected: str) -> None:
 
 def test_numeric_value_beside_an_exact_one() -> None:
     outcome = run_tool("evaluate_expression", {"expression": "sqrt(2)*pi"}, ToolContext())
+    assert outcome.data is not None
     assert outcome.data["results"] == {"result": "sqrt(2)*pi", "decimal": "4.443"}
     assert outcome.data["precise"]["decimal"].startswith("4.44288293815837")
 
@@ -73,7 +74,8 @@ def test_numeric_value_beside_an_exact_one() -> None:
 )
 def test_solve_equation(equation: str, variable: str, solutions: str) -> None:
     outcome = run_tool("solve_equation", {"equation": equation, "variable": variable}, ToolContext())
-    assert outcome.error is None and outcome.data["results"]["solutions"] == solutions
+    assert outcome.error is None and outcome.data is not None
+    assert outcome.data["results"]["solutions"] == solutions
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=range(len(PAYLOADS)))

@@ -20,7 +20,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from history import ChatHistoryDB
-from tests.fake_ollama import Drop, FakeOllama, Hang, Raw, Reply, _chunk, _final, free_port
+from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply, _chunk, _final, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
-from core.file_edits import FileEditGate
+from app.approvals import EditApprovals, FileEditMode
+from app.service import WorkspaceService
+from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply
+from tests.agent_helpers import run
 from tools import ToolContext, run_tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,14 +33,35 @@ def folder(isolated: Path) -> Path:
     return root
 
 
-def gate_for(folder: Path, mode: str) -> FileEditGate:
+@dataclass
+class Gate:
+    """The approvals of one workspace, and the context its tools run with."""
+
+    approvals: EditApprovals
+    chat_id: int
+    context: ToolContext
+
+    def pending(self) -> list[int]:
+        return [edit.edit_id for edit in self.approvals.pending(self.chat_id)]
+
+    def approve(self, edit_id: int) -> str:
+        return self.approvals.approve(self.chat_id, edit_id)
+
+    def reject(self, edit_id: int) -> str:
+        return self.approvals.reject(self.chat_id, edit_id)
+
+    def undo_last(self) -> str:
+        return self.approvals.undo_last(self.chat_id)
+
+
+def gate_for(folder: Path, mode: FileEditMode) -> Gate:
     db = ChatHistoryDB(folder.parent / "chat_history.sqlite")
-    gate = FileEditGate(db, folder, mode)  # type: ignore[arg-type]
-    gate.chat_id = db.create_chat("w")
-    return gate
+    approvals = EditApprovals(db, ToolContext(workspace_root=folder), mode)
+    chat_id = db.create_chat("w")
+    return Gate(approvals, chat_id, replace(approvals.context, edits=approvals.for_workspace(chat_id)))
 
 
-def propose(gate: FileEditGate, old: str = "£1,200,000", new: str = "£1", path: str = "contract.txt") -> str:
+def propose(gate: Gate, old: str = "£1,200,000", new: str = "£1", path: str = "contract.txt") -> str:
     return run_tool("edit_file", {"path": path, "old_text": old, "new_text": new}, gate.context).output
 
 
@@ -46,8 +70,8 @@ def test_confirm_proposes_and_changes_nothing_until_approved(folder: Path) -> No
     output = propose(gate)
     assert "NOT applied" in output and "-Contract sum: £1,200,000" in output and "+Contract sum: £1" in output
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
-    (edit,) = gate.pending()
-    assert gate.approve(edit.edit_id) == "Applied the edit to contract.txt."
+    (edit_id,) = gate.pending()
+    assert gate.approve(edit_id) == "Applied the edit to contract.txt."
     assert (folder / "contract.txt").read_bytes() == ORIGINAL.replace("£1,200,000".encode(), "£1".encode())
     assert gate.undo_last() == "Undid the edit to contract.txt; it is back as it was."
     assert (folder / "contract.txt").read_bytes() == ORIGINAL, "undo restores the exact bytes"
@@ -56,11 +80,11 @@ def test_confirm_proposes_and_changes_nothing_until_approved(folder: Path) -> No
 def test_rejected_edits_change_nothing_and_decisions_are_final(folder: Path) -> None:
     gate = gate_for(folder, "confirm")
     propose(gate)
-    (edit,) = gate.pending()
-    assert "not changed" in gate.reject(edit.edit_id)
+    (edit_id,) = gate.pending()
+    assert "not changed" in gate.reject(edit_id)
     assert (folder / "contract.txt").read_bytes() == ORIGINAL and gate.pending() == []
     with pytest.raises(ValueError, match="already rejected"):
-        gate.approve(edit.edit_id)
+        gate.approve(edit_id)
     with pytest.raises(LookupError, match="no applied file edit"):
         gate.undo_last()
 
@@ -70,7 +94,7 @@ def test_a_file_changed_after_the_proposal_is_not_overwritten(folder: Path) -> N
     propose(gate)
     (folder / "contract.txt").write_text("Someone else changed this.")
     with pytest.raises(ValueError, match="changed after the edit was proposed"):
-        gate.approve(gate.pending()[0].edit_id)
+        gate.approve(gate.pending()[0])
     assert (folder / "contract.txt").read_text() == "Someone else changed this."
 
 
@@ -94,21 +118,53 @@ def test_a_created_file_is_removed_by_undo(folder: Path) -> None:
     gate = gate_for(folder, "confirm")
     propose(gate, old="", new="# Report\n", path="reports/r1.md")
     assert not (folder / "reports" / "r1.md").exists()
-    gate.approve(gate.pending()[0].edit_id)
+    gate.approve(gate.pending()[0])
     assert (folder / "reports" / "r1.md").read_text() == "# Report\n"
     gate.undo_last()
     assert not (folder / "reports" / "r1.md").exists()
 
 
-def test_off_removes_the_tool_and_refuses_edits(folder: Path, fake_ollama: FakeOllama) -> None:
-    from core.workspaces import Workspaces
+def test_an_edit_in_another_workspace_cannot_be_decided_here(folder: Path) -> None:
+    gate = gate_for(folder, "confirm")
+    propose(gate)
+    (edit_id,) = gate.pending()
+    other = gate.approvals.store.create_chat("other")
+    with pytest.raises(LookupError, match=f"no edit #{edit_id} in this workspace"):
+        gate.approvals.approve(other, edit_id)
+    assert (folder / "contract.txt").read_bytes() == ORIGINAL
 
+
+def test_off_removes_the_tool_and_refuses_edits(folder: Path, fake_ollama: FakeOllama) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=ToolContext(workspace_root=folder))
-    spaces = Workspaces(ChatHistoryDB(folder.parent / "h.sqlite"), agent, "off")
-    spaces.create("w")
+    service = WorkspaceService(ChatHistoryDB(folder.parent / "h.sqlite"), agent, "off")
+    chat = service.create("w")
     assert "edit_file" not in agent.tool_names
-    outcome = run_tool("edit_file", {"path": "contract.txt", "old_text": "5 %", "new_text": "0 %"}, agent.tool_context)
-    assert outcome.error and "switched off" in outcome.output
+    assert service.edits.for_workspace(chat.chat_id) is None
+    with pytest.raises(PermissionError, match="switched off"):
+        service.edits.propose(chat.chat_id, "contract.txt", ORIGINAL, b"changed")
+    assert (folder / "contract.txt").read_bytes() == ORIGINAL
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"path": "contract.txt", "old_text": "£1,200,000", "new_text": "£1"},
+        {"path": "new-file.txt", "old_text": "", "new_text": "created"},
+    ],
+    ids=["change", "create"],
+)
+def test_without_an_approver_nothing_is_written(folder: Path, arguments: dict[str, str]) -> None:
+    outcome = run_tool("edit_file", arguments, ToolContext(workspace_root=folder))
+    assert outcome.error and "need the user's approval" in outcome.output
+    assert (folder / "contract.txt").read_bytes() == ORIGINAL and not (folder / "new-file.txt").exists()
+
+
+async def test_a_bare_agent_cannot_write_what_the_model_asks(folder: Path, fake_ollama: FakeOllama) -> None:
+    agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=ToolContext(workspace_root=folder))
+    fake_ollama.script(*injected_turn())
+    await run(agent, "Summarise notes.txt")
+    edit_result = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "need the user's approval" in edit_result
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
 
 

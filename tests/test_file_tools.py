@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 import threading
 import time
+from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
 
+from app.approvals import EditApprovals
+from history import ChatHistoryDB
 from tools import ToolContext, run_tool
 
 
@@ -29,8 +33,16 @@ def outside(tmp_path: Path) -> Path:
     return secret
 
 
+@cache
+def approved(root: Path) -> ToolContext:
+    """A context whose edits the user approves at once (FILE_EDITS=auto), through the one consent path."""
+    store = ChatHistoryDB(root.parent / "chat_history.sqlite")
+    approvals = EditApprovals(store, ToolContext(workspace_root=root, protected=store.files()), "auto")
+    return replace(approvals.context, edits=approvals.for_workspace(store.create_chat("files")))
+
+
 def call(root: Path, name: str, **arguments: object) -> str:
-    return run_tool(name, arguments, ToolContext(workspace_root=root)).output
+    return run_tool(name, arguments, approved(root)).output
 
 
 def test_read_list_and_edit_inside_the_workspace(root: Path) -> None:
@@ -44,7 +56,7 @@ def test_read_list_and_edit_inside_the_workspace(root: Path) -> None:
 
 def test_empty_old_text_creates_a_file_with_its_folders(root: Path) -> None:
     result = call(root, "edit_file", path="reports/r1.md", old_text="", new_text="# Report\n")
-    assert result.startswith("Created reports/r1.md")
+    assert result.startswith("Created reports/r1.md (the user can undo it)")
     assert (root / "reports" / "r1.md").read_text() == "# Report\n"
     again = call(root, "edit_file", path="reports/r1.md", old_text="", new_text="overwrite")
     assert "already exists" in again and (root / "reports" / "r1.md").read_text() == "# Report\n"

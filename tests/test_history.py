@@ -7,12 +7,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from core.records import ToolCallRecord
-from history import SCHEMA_VERSION, ChatHistoryDB, HistoryError
+from domain.records import ToolCall
+from history import ChatHistoryDB, HistoryError
+from store.schema import SCHEMA_VERSION
 
 SEED_SCHEMA = """
 CREATE TABLE chats (
@@ -33,7 +35,7 @@ CREATE TABLE history (
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> ChatHistoryDB:
+def db(tmp_path: Path) -> Iterator[ChatHistoryDB]:
     store = ChatHistoryDB(tmp_path / "chat_history.sqlite")
     yield store
     store.close()
@@ -74,8 +76,8 @@ def test_list_order_is_exact_within_the_same_second(db: ChatHistoryDB) -> None:
 def test_turns_keep_usage_status_and_tool_calls_in_order(db: ChatHistoryDB) -> None:
     chat = db.create_chat("w")
     calls = [
-        ToolCallRecord(name="sqrt", arguments={"x": 144}, output="12.0", duration_ms=0.4),
-        ToolCallRecord(name="divide", arguments={"a": 1, "b": 0}, output="Error: …", error="Error: …"),
+        ToolCall(id="call_1", name="sqrt", arguments={"x": 144}, output="12.0", duration_ms=0.4),
+        ToolCall(id="call_2", name="divide", arguments={"a": 1, "b": 0}, output="Error: …", error="Error: …"),
     ]
     turn_id = db.add_to_history(
         chat,
@@ -97,7 +99,7 @@ def test_turns_keep_usage_status_and_tool_calls_in_order(db: ChatHistoryDB) -> N
 
 def test_delete_cascades_to_turns_and_tool_calls(db: ChatHistoryDB, tmp_path: Path) -> None:
     chat = db.create_chat("w")
-    db.add_to_history(chat, "q", "a", tool_calls=[ToolCallRecord(name="sqrt", arguments={}, output="1")])
+    db.add_to_history(chat, "q", "a", tool_calls=[ToolCall(name="sqrt", arguments={}, output="1")])
     db.delete_chat(chat)
     raw = sqlite3.connect(tmp_path / "chat_history.sqlite")
     assert raw.execute("SELECT COUNT(*) FROM history").fetchone()[0] == 0
@@ -233,9 +235,7 @@ def test_two_connections_write_at_once_without_locking_errors(tmp_path: Path) ->
     def write(store: ChatHistoryDB, tag: str) -> None:
         try:
             for i in range(100):
-                store.add_to_history(
-                    chat, f"{tag}{i}", "a", tool_calls=[ToolCallRecord(name="t", arguments={}, output="o")]
-                )
+                store.add_to_history(chat, f"{tag}{i}", "a", tool_calls=[ToolCall(name="t", arguments={}, output="o")])
         except BaseException as error:  # noqa: BLE001 - collected for the assertion
             failures.append(error)
 
@@ -292,11 +292,11 @@ WRITER = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from history import ChatHistoryDB
-from core.records import ToolCallRecord
+from domain.records import ToolCall
 db = ChatHistoryDB(sys.argv[2])
 for i in range(int(sys.argv[4])):
     db.add_to_history(int(sys.argv[3]), f"{sys.argv[5]}{i}", "a",
-                      tool_calls=[ToolCallRecord(name="t", arguments={"i": i}, output="o")])
+                      tool_calls=[ToolCall(name="t", arguments={"i": i}, output="o")])
 """
 
 

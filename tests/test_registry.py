@@ -72,7 +72,7 @@ def test_missing_docstring_and_hints_are_refused() -> None:
     def bare(x: float) -> float:
         return x
 
-    def untyped(x):  # type: ignore[no-untyped-def]
+    def untyped(x):
         """Untyped.
 
         Args:

@@ -12,10 +12,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
-from core.report import calculation_report
-from core.workspaces import Workspaces
+from app.exports import calculation_report
+from app.service import WorkspaceService
+from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply
 
 ROOT = Path(__file__).resolve().parents[1]
 BEAM = (
@@ -25,21 +25,21 @@ BEAM = (
 COMBINATION = ("load_combination", {"dead": "10 kN/m", "live": "5 kN/m"})
 
 
-async def ask(spaces: Workspaces, question: str) -> None:
-    events = [event async for event in spaces.agent.stream(question)]
-    spaces.record_turn(question, events[-1])
+async def ask(spaces: WorkspaceService, question: str) -> None:
+    async for _ in spaces.ask(question):
+        pass
 
 
 @pytest.fixture
-def spaces(fake_ollama: FakeOllama, isolated: Path) -> Workspaces:
+def spaces(fake_ollama: FakeOllama, isolated: Path) -> WorkspaceService:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=None)
-    store = Workspaces(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    store.create("Tower A — transfer beam TB3")
-    return store
+    service = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    service.create("Tower A — transfer beam TB3")
+    return service
 
 
 async def test_report_lists_each_calculation_in_order_with_its_question(
-    spaces: Workspaces, fake_ollama: FakeOllama
+    spaces: WorkspaceService, fake_ollama: FakeOllama
 ) -> None:
     fake_ollama.script(
         Reply.tool_calls(COMBINATION),
@@ -53,7 +53,8 @@ async def test_report_lists_each_calculation_in_order_with_its_question(
     await ask(spaces, "Moment and deflection of TB3 over 6 m?")
     await ask(spaces, "Read nothing.txt")
     chat = spaces.current
-    report = calculation_report(chat, spaces.db.get_turns(chat.chat_id), generated=datetime(2026, 11, 22, tzinfo=UTC))
+    assert chat is not None
+    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 22, tzinfo=UTC))
     assert report.startswith("# Calculation report: Tower A — transfer beam TB3")
     assert "generated 2026-11-22 00:00 UTC · model qwen3:4b" in report
     first, second = report.index("## 1. `load_combination`"), report.index("## 2. `beam_analysis`")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.rendering import safe_markdown
-from tests.fake_ollama import FakeOllama, Reply
+from faces.web.markdown import safe_markdown
+from fakes.ollama import FakeOllama, Reply
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "Tender price for Block C is 4.2 million"

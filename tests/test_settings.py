@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.settings import DEFAULT_SYSTEM_PROMPT, SettingsError, load_settings
+from app.settings import DEFAULT_SYSTEM_PROMPT, SettingsError, load_settings
 
 
 def test_defaults_without_any_configuration() -> None:

@@ -8,9 +8,9 @@ import threading
 from pathlib import Path
 
 from agent import AIAgent
-from core.workspaces import Workspaces
+from app.service import WorkspaceService
+from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply
 
 TURNS_PER_SESSION = 100
 MAX_GROWTH_BYTES = 50 * 1024 * 1024
@@ -24,18 +24,16 @@ def resident_bytes() -> int:
 
 
 def session(fake: FakeOllama, path: Path, name: str, turns: int, errors: list[str]) -> None:
-    spaces = Workspaces(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
-    spaces.create(name)
+    service = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
+    service.create(name)
 
     async def run() -> None:
         for i in range(turns):
-            chat_id = spaces.begin_turn()
-            events = [event async for event in spaces.agent.stream(f"{name} question {i}")]
+            events = [event async for event in service.ask(f"{name} question {i}")]
             errors.extend(e.message for e in events if e.type == "error")
-            spaces.record_turn(f"{name} question {i}", events[-1], chat_id)
 
     asyncio.run(run())
-    spaces.db.close()
+    service.close()
 
 
 def test_two_sessions_of_many_turns_with_tool_calls(isolated: Path) -> None:

@@ -16,9 +16,10 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import TypedDict
 
+from fakes.ollama import FakeOllama, Hang, Reply, wait_until
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Hang, Reply, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECK = """
@@ -31,11 +32,17 @@ print(json.dumps({
 """
 
 
-def fresh_look(path: Path) -> dict[str, object]:
+class Look(TypedDict):
+    integrity: str
+    questions: list[str]
+
+
+def fresh_look(path: Path) -> Look:
     """What a new process finds in the file: its integrity and every stored question."""
     result = subprocess.run([sys.executable, "-c", CHECK, str(path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    look: Look = json.loads(result.stdout)
+    return look
 
 
 def cli(fake: FakeOllama, path: Path, question: str) -> subprocess.Popen[str]:
@@ -111,3 +118,40 @@ def test_a_cli_killed_mid_turn_beside_open_tabs_loses_nothing(fake_ollama: FakeO
     for store in tabs:
         store.close()
     assert sorted(fresh_look(path)["questions"]) == sorted(acknowledged)
+
+
+def test_the_file_tools_refuse_the_store_even_inside_the_workspace(tmp_path: Path) -> None:
+    """WORKSPACE_ROOT may hold the history file; no tool may open it, under its own name or another."""
+    from dataclasses import replace
+
+    from app.approvals import EditApprovals
+    from tools import ToolContext, run_tool
+
+    workspace = tmp_path / "project"
+    store = ChatHistoryDB(workspace / "chat_history.sqlite")
+    chat = store.create_chat("Tower")
+    store.add_to_history(chat, "q", "a")  # the -wal and -shm files exist now
+    (workspace / "link.sqlite").symlink_to(workspace / "chat_history.sqlite")
+    os.link(workspace / "chat_history.sqlite", workspace / "hard-link.bin")
+    approvals = EditApprovals(store, ToolContext(workspace_root=workspace, protected=store.files()), "auto")
+    context = replace(approvals.context, edits=approvals.for_workspace(chat))
+    names = [
+        "chat_history.sqlite",
+        "chat_history.sqlite-wal",
+        "chat_history.sqlite-shm",
+        "link.sqlite",
+        "hard-link.bin",
+    ]
+    for name in names:
+        for tool, arguments in (
+            ("read_file", {"path": name}),
+            ("list_files", {"path": name}),
+            ("edit_file", {"path": name, "old_text": "SQLite", "new_text": "x"}),
+        ):
+            outcome = run_tool(tool, arguments, context)
+            assert outcome.error and "chat history itself" in outcome.output, (tool, name, outcome.output)
+    created = run_tool("edit_file", {"path": "chat_history.sqlite-journal", "old_text": "", "new_text": "x"}, context)
+    assert created.error and not (workspace / "chat_history.sqlite-journal").exists()
+    assert "chat_history.sqlite" in run_tool("list_files", {"path": "."}, context).output, "listing names it only"
+    store.add_to_history(chat, "after", "a")
+    assert fresh_look(workspace / "chat_history.sqlite") == {"integrity": "ok", "questions": ["q", "after"]}

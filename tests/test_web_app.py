@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.rendering import workspace_markdown
+from app.exports import workspace_markdown
+from fakes.ollama import FakeOllama, Reply, is_summary_request
 from history import ChatHistoryDB
-from tests.fake_ollama import FakeOllama, Reply, is_summary_request
 
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 

@@ -7,7 +7,7 @@ function's signature and docstring (see `tools.registry`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -16,14 +16,8 @@ from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, invok
 
 __all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
 
-_DOMAINS: list[list[Callable[..., Any]]] = [
-    maths.TOOLS,
-    conversions.TOOLS,
-    symbolic.TOOLS,
-    beams.TOOLS,
-    quantities.TOOLS,
-    loads.TOOLS,
-    files.TOOLS,
+_DOMAINS: list[Sequence[Callable[..., Any]]] = [
+    domain.TOOLS for domain in (maths, conversions, symbolic, beams, quantities, loads, files)
 ]
 
 tool_specs: dict[str, ToolSpec] = {spec.name: spec for spec in (build_spec(f) for d in _DOMAINS for f in d)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from tools.calc import CalcResult, Check, calc_result
 from tools.units import conventional, registry, require, show, system_of
@@ -206,7 +206,7 @@ def beam_analysis(
     )
 
 
-def _stiffness(elastic_modulus: str | None, moment_of_inertia: str | None) -> tuple:
+def _stiffness(elastic_modulus: str | None, moment_of_inertia: str | None) -> tuple[Any, ...]:
     if elastic_modulus is None and moment_of_inertia is None:
         return ()
     if elastic_modulus is None or moment_of_inertia is None:
@@ -217,14 +217,14 @@ def _stiffness(elastic_modulus: str | None, moment_of_inertia: str | None) -> tu
     )
 
 
-def _deflection_check(deflection, length, support: str) -> Check:  # noqa: ANN001 - pint quantities
+def _deflection_check(deflection: Any, length: Any, support: str) -> Check:  # pint quantities
     divisor = 180 if support == "cantilever" else 360  # a cantilever's limit is 2L/360
     limit = (length / divisor).to(deflection.units)
-    status = "OK" if deflection.magnitude <= limit.magnitude else "NG"
+    status: Literal["OK", "NG"] = "OK" if deflection.magnitude <= limit.magnitude else "NG"
     return Check(name=f"deflection ≤ L/{divisor}", value=show(deflection), limit=show(limit), status=status)
 
 
-def _diagram(case: BeamCase, L: float, q: float, system: str) -> dict:
+def _diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:
     ureg = registry()
     x_unit, shear_unit, moment_unit = ("m", "kN", "kN*m") if system == "SI" else ("ft", "kip", "kip*ft")
     xs = [L * i / (DIAGRAM_POINTS - 1) for i in range(DIAGRAM_POINTS)]

@@ -1,8 +1,10 @@
 """File tools confined to the workspace folder (`WORKSPACE_ROOT`).
 
 Paths are checked by `tools.workspace_paths`: refused unless the real path lies
-inside the real workspace root, and checked again once open. Reads are capped
-and paged by line, binary files refused, edits written atomically.
+inside the real workspace root and is not one of the chat history's files, and
+checked again once open. Reads are capped and paged by line, binary files
+refused. `edit_file` never writes: it hands the change to the context's
+approver (`ToolContext.edits`), and refuses when there is none.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import os
 import stat
 from pathlib import Path
 
-from tools.registry import ToolContext, changes_state
-from tools.workspace_paths import open_checked, read_prefix, relative_name, resolve_in_workspace, write_atomically
+from tools.registry import FileEditHandler, ToolContext, changes_state
+from tools.workspace_paths import open_checked, read_prefix, relative_name, resolve_in_workspace
 
 MAX_READ_BYTES = 256 * 1024
 MAX_READ_CHARS = 7_000
@@ -139,7 +141,7 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     """
     target = resolve_in_workspace(context, path)
     if not old_text:
-        return _create_file(context, target, path, new_text)
+        return _create_file(context, target, new_text, path)
     original, info, name = _read_text(context, path, MAX_EDIT_BYTES + 1)
     if info.st_size > MAX_EDIT_BYTES:
         raise ValueError(f"'{path}' is {_human_size(info.st_size)}; only files up to 1 MB can be edited")
@@ -152,21 +154,20 @@ def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> 
     if count > 1:
         raise LookupError(f"old_text occurs {count} times in '{path}'; include more surrounding text so it is unique")
     updated = text.replace(old_text, new_text, 1)
-    if context.edits is not None:
-        return context.edits.submit(context, name, original, updated.encode("utf-8"))
-    write_atomically(context, target, updated.encode("utf-8"), path)
-    return f"Edited {name}:\n{unified_diff(text, updated, name)}"
+    return _approver(context).submit(context, name, original, updated.encode("utf-8"))
 
 
-def _create_file(context: ToolContext, target: Path, path: str, content: str) -> str:
+def _approver(context: ToolContext) -> FileEditHandler:
+    if context.edits is None:
+        raise PermissionError("file edits need the user's approval, and nobody here can give it; nothing was changed")
+    return context.edits
+
+
+def _create_file(context: ToolContext, target: Path, content: str, path: str) -> str:
     if target.exists() and (target.is_dir() or target.stat().st_size > 0):
         raise FileExistsError(f"'{path}' already exists; give old_text to change part of it")
-    data = content.encode("utf-8")
     name = relative_name(context, target)
-    if context.edits is not None:
-        return context.edits.submit(context, name, b"" if target.exists() else None, data)
-    write_atomically(context, target, data, path)
-    return f"Created {name} ({_human_size(len(data))})"
+    return _approver(context).submit(context, name, b"" if target.exists() else None, content.encode("utf-8"))
 
 
 def unified_diff(before: str, after: str, name: str, context_lines: int = 2) -> str:

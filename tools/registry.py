@@ -25,10 +25,10 @@ logger = logging.getLogger(__name__)
 
 
 class FileEditHandler(Protocol):
-    """Decides what happens to a file edit the model asked for: apply it now, or ask the user first."""
+    """Where the file edits the model asks for go: the approver, the only one that may let an edit be written."""
 
     def submit(self, context: ToolContext, name: str, before: bytes | None, after: bytes) -> str:
-        """Handle the change of workspace file `name` from `before` (None: new file) to `after`."""
+        """Handle the change of workspace file `name` from `before` (None: a new file) to `after`; say what happened."""
         ...
 
 
@@ -36,12 +36,14 @@ class FileEditHandler(Protocol):
 class ToolContext:
     """What tools may need from the application; never chosen by the model.
 
-    Without `edits`, `edit_file` writes at once (scripts, tests); the faces give
-    it a handler that asks the user first, or records the edit for undo.
+    `edits` is the approver of file edits; without one, `edit_file` refuses:
+    no tool writes a file on its own. `protected` names files inside or outside
+    the workspace that no tool may open (the chat history's own files).
     """
 
     workspace_root: Path = field(default_factory=lambda: Path("workspace"))
     edits: FileEditHandler | None = None
+    protected: tuple[Path, ...] = ()
 
 
 class ToolDefinitionError(TypeError):

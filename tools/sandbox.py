@@ -47,7 +47,8 @@ class MathsWorker:
         reply = json.loads(line)
         if "error" in reply:
             raise ValueError(reply["error"])
-        return reply["ok"]
+        result: dict[str, Any] = reply["ok"]
+        return result
 
     def _running(self) -> subprocess.Popen[str]:
         if self._process is not None and self._process.poll() is None:

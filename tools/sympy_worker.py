@@ -62,7 +62,7 @@ def build(node: ast.AST) -> Any:
 
 
 def _text(value: Any) -> str:
-    text = sympy.sstr(value)
+    text = str(sympy.sstr(value))
     return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + " … [cut]"
 
 

@@ -66,7 +66,7 @@ _registry_lock = threading.Lock()
 def _registry_cached() -> Any:
     import pint
 
-    registry = pint.UnitRegistry(non_int_type=float)
+    registry: Any = pint.UnitRegistry(non_int_type=float)
     for definition in _CONSTRUCTION_UNITS:
         registry.define(definition)
     registry.formatter.default_format = "~"

@@ -6,6 +6,12 @@ that check and the use of the file, another program could swap a folder for a
 symlink; so files and folders are opened without following a final symlink and
 the open descriptor's real location is checked, and writes happen relative to
 an open, checked folder descriptor.
+
+The chat history's own files (`ToolContext.protected`) are refused before
+anything opens them, even when the store sits inside the workspace folder:
+closing a descriptor of the database file would drop the locks of every SQLite
+connection in this process. They are matched by real path and, so a hard link
+cannot hide them, by device and inode (read with `stat`, which opens nothing).
 """
 
 from __future__ import annotations
@@ -49,7 +55,31 @@ def resolve_in_workspace(context: ToolContext, path: str) -> Path:
         raise ValueError(f"'{path}' cannot be resolved ({error})") from None
     if resolved != root and not resolved.is_relative_to(root):
         raise outside_error(path, root)
+    if is_protected(context, resolved):
+        raise PermissionError(f"'{path}' is a file of the chat history itself; tools may not open it")
     return resolved
+
+
+def is_protected(context: ToolContext, resolved: Path) -> bool:
+    """Whether `resolved` is one of the files no tool may open, under this name or another."""
+    if not context.protected:
+        return False
+    try:
+        identity: tuple[int, int] | None = _identity(resolved)
+    except OSError:
+        identity = None  # it does not exist (yet): its path is all there is to compare
+    for protected in context.protected:
+        if resolved == protected.resolve():
+            return True
+        with contextlib.suppress(OSError):
+            if identity is not None and identity == _identity(protected):
+                return True
+    return False
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_dev, info.st_ino
 
 
 def relative_name(context: ToolContext, path: Path) -> str:

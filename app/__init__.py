@@ -1,0 +1,24 @@
+"""The application service the faces call: workspaces, turns, summaries, exports, approvals, settings.
+
+Faces import from here (and the records and events of `domain`) and nothing
+lower: they never touch the store, the model server or the tools directly.
+"""
+
+from __future__ import annotations
+
+from app.approvals import edit_diff
+from app.service import ServerStatus, SwitchOutcome, WorkspaceService
+from app.settings import Settings, SettingsError, configure_logging, load_settings
+from store import HistoryError
+
+__all__ = [
+    "HistoryError",
+    "ServerStatus",
+    "Settings",
+    "SettingsError",
+    "SwitchOutcome",
+    "WorkspaceService",
+    "configure_logging",
+    "edit_diff",
+    "load_settings",
+]

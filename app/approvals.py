@@ -1,0 +1,129 @@
+"""Consent for file edits: the model proposes, the user approves; every applied edit can be undone.
+
+This is the one consent path, for every face and for tests alike. The model's
+`edit_file` only proposes (`tools.files`); a proposal is kept in the store and
+written only by `EditApprovals.approve`, which a face calls when the user says
+yes, or which `propose` calls itself when the user chose `FILE_EDITS=auto`.
+With `off`, the application offers no edit tool and refuses any proposal.
+Applied edits keep the file's previous bytes, so undo restores them exactly; a
+file that tells the model to overwrite something (prompt injection) therefore
+cannot change anything unnoticed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from domain.records import FileEdit, FileEditStatus
+from store import ChatHistoryDB
+from tools.files import unified_diff
+from tools.registry import ToolContext
+from tools.workspace_paths import resolve_in_workspace, write_atomically
+
+FileEditMode = Literal["confirm", "auto", "off"]
+
+
+def _text(data: bytes | None) -> str:
+    return "" if data is None else data.decode("utf-8", errors="replace")
+
+
+def edit_diff(edit: FileEdit) -> str:
+    """The edit as a unified diff."""
+    return unified_diff(_text(edit.before), _text(edit.after), edit.path)
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _current_bytes(target: Path) -> bytes | None:
+    return target.read_bytes() if target.is_file() else None
+
+
+@dataclass(frozen=True)
+class WorkspaceApprover:
+    """The approver the tools get for one turn: proposals land in the workspace the question was asked in."""
+
+    approvals: EditApprovals
+    chat_id: int
+
+    def submit(self, context: ToolContext, name: str, before: bytes | None, after: bytes) -> str:
+        return self.approvals.propose(self.chat_id, name, before, after)
+
+
+class EditApprovals:
+    """Proposed, applied, rejected and undone edits of every workspace, decided only here."""
+
+    def __init__(self, store: ChatHistoryDB, context: ToolContext, mode: FileEditMode) -> None:
+        self.store = store
+        self.context = context
+        self.mode = mode
+
+    def for_workspace(self, chat_id: int) -> WorkspaceApprover | None:
+        """What to put in the tools' context for a turn in `chat_id` (None when edits are off)."""
+        return None if self.mode == "off" else WorkspaceApprover(self, chat_id)
+
+    def propose(self, chat_id: int, name: str, before: bytes | None, after: bytes) -> str:
+        """Keep the model's edit as a proposal (applied at once only under FILE_EDITS=auto); text for the model."""
+        if self.mode == "off":
+            raise PermissionError("file edits are switched off (FILE_EDITS=off)")
+        edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed")
+        diff = unified_diff(_text(before), _text(after), name)
+        if self.mode == "auto":
+            self.approve(chat_id, edit_id)
+            done = "Created" if before is None else "Edited"
+            return f"{done} {name} (the user can undo it):\n{diff}"
+        return (
+            f"Proposed edit #{edit_id} to {name}. It is NOT applied: the user will see this diff and approve or "
+            f"reject it. Tell them briefly what it changes.\n{diff}"
+        )
+
+    def pending(self, chat_id: int) -> list[FileEdit]:
+        return self.store.file_edits(chat_id, "proposed")
+
+    def has_applied(self, chat_id: int) -> bool:
+        """Whether the workspace has an applied edit that undo could take back."""
+        return bool(self.store.file_edits(chat_id, "applied"))
+
+    def approve(self, chat_id: int, edit_id: int) -> str:
+        """Apply a proposed edit if the file is still as it was when the edit was proposed."""
+        edit = self._edit(chat_id, edit_id, "proposed")
+        target = resolve_in_workspace(self.context, edit.path)
+        if _digest(_current_bytes(target)) != _digest(edit.before):
+            self.store.set_file_edit_status(edit_id, "rejected", "proposed")
+            raise ValueError(f"{edit.path} changed after the edit was proposed, so it was not applied; ask again.")
+        write_atomically(self.context, target, edit.after, edit.path)
+        self.store.set_file_edit_status(edit_id, "applied", "proposed")
+        return f"Applied the edit to {edit.path}."
+
+    def reject(self, chat_id: int, edit_id: int) -> str:
+        edit = self._edit(chat_id, edit_id, "proposed")
+        self.store.set_file_edit_status(edit_id, "rejected", "proposed")
+        return f"Rejected the edit to {edit.path}; the file was not changed."
+
+    def undo_last(self, chat_id: int) -> str:
+        """Put back the bytes from before the workspace's last applied edit (or remove a created file)."""
+        applied = self.store.file_edits(chat_id, "applied")
+        if not applied:
+            raise LookupError("There is no applied file edit to undo in this workspace.")
+        edit = applied[-1]
+        target = resolve_in_workspace(self.context, edit.path)
+        if _digest(_current_bytes(target)) != _digest(edit.after):
+            raise ValueError(f"{edit.path} changed after the edit, so undoing it would lose those changes.")
+        if edit.before is None:
+            target.unlink()
+        else:
+            write_atomically(self.context, target, edit.before, edit.path)
+        self.store.set_file_edit_status(edit.edit_id, "undone", "applied")
+        return f"Undid the edit to {edit.path}; it is back as it was."
+
+    def _edit(self, chat_id: int, edit_id: int, status: FileEditStatus) -> FileEdit:
+        edit = self.store.get_file_edit(edit_id)
+        if edit is None or edit.chat_id != chat_id:
+            raise LookupError(f"There is no edit #{edit_id} in this workspace.")
+        if edit.status != status:
+            raise ValueError(f"Edit #{edit_id} is already {edit.status}.")
+        return edit

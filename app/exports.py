@@ -1,0 +1,132 @@
+"""A workspace as documents: the calculation report, ready to check and sign, and the whole record in Markdown."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from app.formatting import pretty_units, usage_caption
+from domain.records import Chat, ToolCall, Turn
+
+FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})
+
+
+def _cell(text: Any) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: list[str], rows: Iterable[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def _quote(text: str) -> list[str]:
+    return [f"> {line}" if line else ">" for line in text.strip().splitlines()] + [""]
+
+
+def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
+    lines = [f"## {number}. `{call.name}` · {(turn.created_at or '')[:16]} UTC", "", "Question:", ""]
+    lines += _quote(turn.user)
+    lines += ["**Inputs**", ""] + _table(
+        ["input", "value"], [[k, json.dumps(v, ensure_ascii=False)] for k, v in call.arguments.items()]
+    )
+    data = call.data
+    if data is None:
+        return [*lines, f"**Result:** `{_cell(call.output)}`", ""]
+    if data.get("formula"):
+        lines += [f"**Formula:** {data['formula']}", ""]
+    if data.get("substituted"):
+        lines += [f"**Substituted:** {pretty_units(data['substituted'])}", ""]
+    precise = data.get("precise", {})
+    rows = [[key, pretty_units(value), precise.get(key, value)] for key, value in data.get("results", {}).items()]
+    lines += ["**Results**", ""] + _table(["result", "value", "full precision"], rows)
+    if data.get("checks"):
+        checks = [[c["name"], pretty_units(c["value"]), pretty_units(c["limit"]), c["status"]] for c in data["checks"]]
+        lines += ["**Checks**", ""] + _table(["check", "value", "limit", "status"], checks)
+    if data.get("reference"):
+        lines += [f"**Reference:** {data['reference']}", ""]
+    lines += [f"- {note}" for note in data.get("notes", [])]
+    return [*lines, ""] if data.get("notes") else lines
+
+
+def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | None = None) -> str:
+    """Markdown listing each calculation in order, with the question that led to it."""
+    turns = list(turns)
+    models = sorted({turn.model for turn in turns if turn.model})
+    stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        f"# Calculation report: {chat.chat_name}",
+        "",
+        f"Workspace {chat.chat_id} · generated {stamp} · model {', '.join(models) or 'unknown'}",
+        "",
+        "Every value below was computed by the application's tools, not by the model; the model chose the "
+        "inputs. Check the inputs against the drawings before relying on a result.",
+        "",
+    ]
+    number = 0
+    skipped = 0
+    for turn in turns:
+        for call in turn.tool_calls:
+            if call.name in FILE_TOOLS:
+                continue
+            if call.error:
+                skipped += 1
+                continue
+            number += 1
+            lines += _calculation(number, turn, call)
+    if number == 0:
+        lines += ["*This workspace has no calculations yet.*", ""]
+    if skipped:
+        lines += [f"*{skipped} tool calls that ended in an error are not listed.*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _fenced(text: str, language: str = "") -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def _turn_markdown(number: int, turn: Turn) -> list[str]:
+    lines = [f"## Turn {number} · {(turn.created_at or '')[:19]}", "", "**You:**", "", _fenced(turn.user), ""]
+    for call in turn.tool_calls:
+        outcome = "error" if call.error else "result"
+        lines += [
+            f"**Tool `{call.name}`** ({call.duration_ms:.1f} ms)",
+            "",
+            _fenced(json.dumps(call.arguments, indent=2, ensure_ascii=False), "json"),
+            "",
+            f"{outcome}:",
+            "",
+            _fenced(call.output),
+            "",
+        ]
+    status = "" if turn.status == "complete" else f" *({turn.status}{': ' + turn.error if turn.error else ''})*"
+    lines += [f"**Assistant:**{status}", "", turn.assistant or "*(no answer)*", ""]
+    if caption := usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms):
+        lines += [f"*{caption}*", ""]
+    return lines
+
+
+def workspace_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
+    """The whole workspace as a Markdown document: summary, then every turn with its tool calls."""
+    lines = [
+        f"# {chat.chat_name}",
+        "",
+        f"Created {(chat.created_at or '')[:19]} UTC.",
+        "",
+        "## Summary (digital twin)",
+        "",
+    ]
+    if chat.context_summary:
+        lines += [f"*Updated {(chat.context_updated_at or '')[:19]} UTC.*", "", chat.context_summary, ""]
+    else:
+        lines += ["*No summary yet.*", ""]
+    for number, turn in enumerate(turns, start=1):
+        lines += _turn_markdown(number, turn)
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,50 @@
+"""Text both faces and the reports share: units for reading, tool-call lines, usage captions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_UNIT_DISPLAY = ((" ** 2", "²"), (" ** 3", "³"), (" ** 4", "⁴"), (" * ", "·"), (" / ", "/"))
+
+
+def pretty_units(text: str) -> str:
+    """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³": for reading, not for parsing back."""
+    for plain, pretty in _UNIT_DISPLAY:
+        text = text.replace(plain, pretty)
+    return text
+
+
+def calculation_lines(data: dict[str, Any]) -> list[str]:
+    """A calculation result as short lines: formula, substitution, results, checks, reference."""
+    lines = []
+    if data.get("substituted"):
+        lines.append(pretty_units(data["substituted"]))
+    elif data.get("formula"):
+        lines.append(data["formula"])
+    results = " · ".join(f"{key} {pretty_units(value)}" for key, value in data.get("results", {}).items())
+    if results:
+        lines.append(results)
+    for check in data.get("checks", []):
+        lines.append(
+            f"{check['status']}: {check['name']} ({pretty_units(check['value'])} vs {pretty_units(check['limit'])})"
+        )
+    if data.get("reference"):
+        lines.append(f"[{data['reference']}]")
+    return lines
+
+
+def call_signature(name: str, arguments: dict[str, Any]) -> str:
+    """`sqrt(x=144)`: a tool call as one readable line."""
+    return f"{name}({', '.join(f'{key}={value!r}' for key, value in arguments.items())})"
+
+
+def usage_caption(
+    model: str | None, prompt_tokens: int | None, completion_tokens: int | None, duration_ms: float | None
+) -> str:
+    """`qwen3:4b · 812 → 64 tokens · 3.2 s`."""
+    parts = [model] if model else []
+    if prompt_tokens or completion_tokens:
+        parts.append(f"{prompt_tokens or 0:,} → {completion_tokens or 0:,} tokens")
+    if duration_ms is not None:
+        parts.append(f"{duration_ms / 1000:.1f} s")
+    return " · ".join(parts)

@@ -1,0 +1,315 @@
+"""The application service: everything a face can do, in one place, over one store and one agent.
+
+The CLI, the web app (and any other face) call only this: workspaces (create,
+rename, delete, switch, search), turns (ask, stop, regenerate), digital-twin
+summaries, exports and backups, file-edit approvals and the model in use. They
+render what it returns and never reach the store or the model themselves.
+
+One service serves one user's view (a browser tab, a terminal): it remembers
+which workspace is current. Leaving a workspace summarises it only if it has
+turns its summary does not cover (the previous summary plus those turns, so
+the input stays bounded).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from app.approvals import EditApprovals, FileEditMode
+from app.exports import calculation_report, workspace_markdown
+from app.settings import Settings, SettingsError, check_paths
+from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
+from domain.events import AgentError, AgentEvent
+from domain.records import Chat, SearchHit, Turn
+from engine.agent import AIAgent
+from engine.failures import CallSite
+from engine.ollama_server import ServerStatus, server_status
+from store import ChatHistoryDB
+from tools import ToolContext, tool_specs
+
+__all__ = ["ServerStatus", "SwitchOutcome", "WorkspaceService", "agent_from_settings"]
+
+logger = logging.getLogger(__name__)
+
+TURNS_PER_SUMMARY = 100
+STATUS_TIMEOUT_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class SwitchOutcome:
+    """What happened to the digital twin of the workspace that was left."""
+
+    left: Chat | None = None
+    summarised: bool = False
+    error: AgentError | None = None
+
+    @property
+    def notice(self) -> str | None:
+        """One sentence for the user about the summary of the workspace left, if there is news."""
+        name = self.left.chat_name if self.left else "the workspace"
+        if self.error is not None:
+            return f"The summary of {name} was not updated and the previous one was kept: {self.error.message}"
+        return f"Updated the summary of {name}." if self.summarised else None
+
+
+def agent_from_settings(settings: Settings) -> AIAgent:
+    """The agent the settings describe (its file edits are wired up by the service)."""
+    return AIAgent(
+        settings.model,
+        settings.endpoint,
+        settings.system_prompt,
+        tool_context=ToolContext(workspace_root=settings.workspace_root),
+        num_ctx=settings.num_ctx,
+        max_tool_rounds=settings.max_tool_rounds,
+        request_timeout=settings.request_timeout,
+        think=settings.think_option,
+    )
+
+
+class WorkspaceService:
+    """One user's workspaces, turns, summaries, exports and file-edit approvals."""
+
+    def __init__(self, store: ChatHistoryDB, agent: AIAgent, file_edits: FileEditMode = "confirm") -> None:
+        self._store = store
+        self._agent = agent
+        self.current_id: int | None = None
+        agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None)
+        self.edits = EditApprovals(store, agent.tool_context, file_edits)
+        if file_edits == "off":
+            agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
+        self._turns = TurnRunner(store, agent, self.edits)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> WorkspaceService:
+        """The store, the agent and the workspace folder the settings name, checked before any is created."""
+        check_paths(settings)
+        store = ChatHistoryDB(settings.chat_history_db_path)
+        try:
+            settings.workspace_root.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            store.close()
+            raise SettingsError(
+                f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
+                "set WORKSPACE_ROOT to a folder you can write to."
+            ) from None
+        return cls(store, agent_from_settings(settings), settings.file_edits)
+
+    async def aclose(self) -> None:
+        """Close the running event loop's connection to Ollama."""
+        await self._agent.aclose()
+
+    def close(self) -> None:
+        self._store.close()
+
+    # Workspaces -------------------------------------------------------------------
+
+    @property
+    def current(self) -> Chat | None:
+        return self._store.get_chat(self.current_id) if self.current_id is not None else None
+
+    def workspaces(self, limit: int | None = None) -> list[Chat]:
+        """Workspaces, the most recently active first."""
+        return self._store.recent_chats(limit)
+
+    def count_workspaces(self) -> int:
+        return len(self._store.list_chats())
+
+    def search(self, text: str) -> list[SearchHit]:
+        """Workspaces whose name or messages contain `text`, most recently active first."""
+        return self._store.search_chats(text)
+
+    def get(self, chat_id: int) -> Chat | None:
+        return self._store.get_chat(chat_id)
+
+    def find(self, name_or_id: str) -> Chat:
+        """A workspace by id or exact name; LookupError says how to see the others."""
+        if not name_or_id.strip():
+            raise ValueError("Give a workspace name or id.")
+        chat = self._store.find_chat(name_or_id)
+        if chat is None:
+            raise LookupError(f"There is no workspace called {name_or_id.strip()!r}.")
+        return chat
+
+    def open(self, chat_id: int) -> Chat:
+        """Make `chat_id` the current workspace (no summary is written)."""
+        chat = self._store.get_chat(chat_id)
+        if chat is None:
+            raise LookupError(f"There is no workspace with id {chat_id}.")
+        self.current_id = chat_id
+        return chat
+
+    def open_latest(self) -> Chat | None:
+        """Open the most recently active workspace, if there is one."""
+        latest = self._store.recent_chats(1)
+        if not latest:
+            self.current_id = None
+            return None
+        return self.open(latest[0].chat_id)
+
+    def open_or_create(self, name_or_id: str) -> Chat:
+        """Open the named (or numbered) workspace, creating a named one that does not exist yet."""
+        chat = self._store.find_chat(name_or_id)
+        if chat is not None:
+            return self.open(chat.chat_id)
+        if name_or_id.strip().isdigit():
+            raise LookupError(f"There is no workspace with id {name_or_id.strip()}.")
+        return self.create(name_or_id)
+
+    def create(self, name: str = DEFAULT_WORKSPACE_NAME) -> Chat:
+        """Create a workspace and make it current (without summarising the one left)."""
+        return self.open(self._store.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME))
+
+    async def start_new(self, name: str = DEFAULT_WORKSPACE_NAME) -> tuple[Chat, SwitchOutcome]:
+        """Create a workspace and switch to it (refreshing the digital twin of the one left)."""
+        chat_id = self._store.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME)
+        outcome = await self.switch(chat_id)
+        return self.open(chat_id), outcome
+
+    async def switch(self, target_id: int) -> SwitchOutcome:
+        """Leave the current workspace (refreshing its digital twin if needed), then open `target_id`."""
+        if self._store.get_chat(target_id) is None:
+            raise LookupError(f"There is no workspace with id {target_id}.")
+        leaving = self.current
+        outcome = SwitchOutcome(left=leaving)
+        if leaving is not None and leaving.chat_id != target_id:
+            try:
+                outcome = SwitchOutcome(leaving, summarised=await self.refresh_summary(leaving.chat_id))
+            except AgentError as error:
+                logger.warning("summary of workspace %s not refreshed: %s", leaving.chat_id, error.message)
+                outcome = SwitchOutcome(leaving, error=error)
+        self.open(target_id)
+        return outcome
+
+    def ensure_current(self) -> Chat:
+        """The current workspace, creating one when there is none (the first message names it)."""
+        chat = self.current
+        return chat if chat is not None else self.create()
+
+    def rename(self, chat_id: int, name: str) -> str:
+        """Rename a workspace; returns the name it now has."""
+        cleaned = " ".join(name.split())
+        if not cleaned:
+            raise ValueError("Give the new name.")
+        self._store.rename_chat(chat_id, cleaned)
+        return cleaned
+
+    def delete(self, chat_id: int) -> Chat | None:
+        """Delete a workspace and its turns; if it was current, the latest one left becomes current."""
+        self._store.delete_chat(chat_id)
+        if chat_id == self.current_id:
+            return self.open_latest()
+        return self.current
+
+    def clear(self, chat_id: int) -> None:
+        """Delete a workspace's turns (its summary stays)."""
+        self._store.clear_history(chat_id)
+
+    def count_turns(self, chat_id: int) -> int:
+        return self._store.count_turns(chat_id)
+
+    def turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
+        """A workspace's turns with their tool calls, oldest first (the newest `limit`)."""
+        return self._store.get_turns(chat_id, limit=limit, before_turn_id=before_turn_id)
+
+    # Turns ------------------------------------------------------------------------
+
+    def ask(
+        self, question: str, chat_id: int | None = None, regenerate: bool = False
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """Run one turn in `chat_id` (default: the current workspace, created if none) and store it.
+
+        The events stream as they come; the turn is stored however it ends.
+        """
+        target = chat_id if chat_id is not None else self.ensure_current().chat_id
+        return self._turns.run(target, question, regenerate)
+
+    def stop(self) -> None:
+        """Stop the reply in progress (safe from a signal handler or another thread)."""
+        self._agent.stop()
+
+    def last_question(self, chat_id: int) -> str | None:
+        """The workspace's last question, for "Regenerate"."""
+        turns = self._store.get_turns(chat_id, limit=1)
+        return turns[-1].user if turns else None
+
+    # Digital twin -----------------------------------------------------------------
+
+    def needs_summary(self, chat_id: int | None = None) -> bool:
+        """Whether leaving the workspace would call the model to refresh its summary."""
+        target = self.current_id if chat_id is None else chat_id
+        return target is not None and self._store.count_unsummarised_turns(target) > 0
+
+    async def refresh_summary(self, chat_id: int) -> bool:
+        """Summarise the turns the summary does not cover yet; False when there were none.
+
+        Raises `AgentError` when the model cannot summarise; the old summary stays.
+        """
+        chat = self._store.get_chat(chat_id)
+        turns, pending = self._store.turns_since_summary(chat_id, TURNS_PER_SUMMARY)
+        if chat is None or not pending:
+            return False
+        pairs = [(turn.user, turn.assistant) for turn in turns if turn.status != "superseded"]
+        summary = await self._agent.summarize_history(pairs, previous_summary=chat.context_summary)
+        self._store.set_context_summary(chat_id, summary, through_turn_id=turns[-1].turn_id)
+        return True
+
+    def set_summary(self, chat_id: int, text: str | None) -> None:
+        """Replace the summary with the user's own text (None or blank clears it)."""
+        self._store.set_context_summary(chat_id, text.strip() if text and text.strip() else None)
+
+    # Documents --------------------------------------------------------------------
+
+    def export_markdown(self, chat_id: int) -> str:
+        """The whole workspace as Markdown: its summary, then every turn with its tool calls."""
+        return workspace_markdown(self._chat(chat_id), self._store.get_turns(chat_id))
+
+    def calculation_report(self, chat_id: int) -> str:
+        """Every calculation of the workspace, in order, as Markdown."""
+        return calculation_report(self._chat(chat_id), self._store.get_turns(chat_id))
+
+    def write_report(self, chat_id: int, path: Path) -> Path:
+        """Write the calculation report to `path` (never over the chat history's own files)."""
+        if self._store.owns(path):
+            raise PermissionError(f"{path} is a file of the chat history itself; choose another file for the report")
+        path.write_text(self.calculation_report(chat_id), encoding="utf-8")
+        return path
+
+    def backup(self, path: Path) -> Path:
+        """Copy every workspace into a new SQLite file (SQLite's online backup; writing may go on)."""
+        self._store.backup(path)
+        return path
+
+    def _chat(self, chat_id: int) -> Chat:
+        chat = self._store.get_chat(chat_id)
+        if chat is None:
+            raise LookupError(f"There is no workspace with id {chat_id}.")
+        return chat
+
+    # The model --------------------------------------------------------------------
+
+    @property
+    def model(self) -> str:
+        return self._agent.model
+
+    @model.setter
+    def model(self, name: str) -> None:
+        self._agent.model = name.strip() or self._agent.model
+
+    @property
+    def endpoint(self) -> str:
+        return self._agent.server
+
+    async def list_models(self) -> list[str]:
+        """Names of the models pulled on the server; raises `AgentError` when it cannot tell."""
+        return await self._agent.list_models()
+
+    async def server_status(self) -> ServerStatus:
+        """The server's version and models, or the sentence that says why it cannot be reached."""
+        return await server_status(CallSite(self._agent.server, self._agent.model, STATUS_TIMEOUT_SECONDS))
+
+    def tools(self) -> list[tuple[str, str]]:
+        """(name, description) of each tool the model is offered."""
+        return [(name, tool_specs[name].description) for name in self._agent.tool_names]

@@ -1,0 +1,205 @@
+"""Application settings: read once at start-up from the environment and `.env`.
+
+Precedence, highest first: explicit overrides (CLI flags), the process
+environment, the `.env` file, the defaults below. A bad value stops start-up
+with one sentence that names the key and says what is allowed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from store import store_files
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a private engineering assistant for construction and structural "
+    "engineers, running entirely on this computer. Use the tools for every "
+    "calculation instead of doing arithmetic in your head, keep units on every "
+    "quantity, show the formula and the values you substituted, and say which "
+    "code or reference a rule comes from. Read and edit project files only with "
+    "the file tools. If information is missing, ask for it rather than guess."
+)
+
+ThinkSetting = Literal["true", "false", "low", "medium", "high"]
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class SettingsError(ValueError):
+    """A setting has a value the application cannot use."""
+
+
+class Settings(BaseModel):
+    """Every configurable value, validated. Field names are the `.env` keys in lower case."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+    endpoint: str = Field(
+        "http://localhost:11434",
+        pattern=r"^https?://[^\s/]+(/\S*)?$",
+        description="an http:// or https:// URL such as http://localhost:11434",
+    )
+    model: str = Field("qwen3:4b", min_length=1, description="an Ollama model name such as qwen3:4b")
+    system_prompt: str = Field(DEFAULT_SYSTEM_PROMPT, min_length=1, description="non-empty text")
+    chat_history_db_path: Path = Field(Path("chat_history.sqlite"), description="a file path")
+    workspace_root: Path = Field(Path("workspace"), description="a folder path")
+    num_ctx: int = Field(8192, ge=1024, le=1_048_576, description="a whole number from 1024 to 1048576")
+    max_tool_rounds: int = Field(8, ge=1, le=50, description="a whole number from 1 to 50")
+    request_timeout: float = Field(120.0, gt=0, le=3600, description="seconds, more than 0 and at most 3600")
+    think: ThinkSetting = Field("false", description="true, false, low, medium or high")
+    log_level: LogLevel = Field("WARNING", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
+    log_file: Path | None = Field(None, description="a file path, or empty for standard error")
+    file_edits: Literal["confirm", "auto", "off"] = Field("confirm", description="confirm, auto or off")
+
+    @field_validator("think", mode="before")
+    @classmethod
+    def _normalise_think(cls, value: Any) -> Any:
+        aliases = {"1": "true", "yes": "true", "on": "true", "0": "false", "no": "false", "off": "false"}
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str):
+            lowered = value.strip().lower()
+            return aliases.get(lowered, lowered)
+        return value
+
+    @field_validator("file_edits", mode="before")
+    @classmethod
+    def _lower_file_edits(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_log_level(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("log_file", mode="before")
+    @classmethod
+    def _empty_log_file_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("endpoint", mode="after")
+    @classmethod
+    def _strip_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _log_apart_from_the_history(self) -> Settings:
+        """A log appended to the database (or its companions) would corrupt it: refuse before anything opens it."""
+        if self.log_file is not None and _same_file(self.log_file, store_files(self.chat_history_db_path)):
+            raise ValueError(
+                f"LOG_FILE {self.log_file} is a file of the chat history (CHAT_HISTORY_DB_PATH); "
+                "name another file for the log."
+            )
+        return self
+
+    @property
+    def think_option(self) -> bool | Literal["low", "medium", "high"]:
+        """The value of Ollama's `think` request field."""
+        if self.think == "true":
+            return True
+        if self.think == "false":
+            return False
+        return self.think
+
+
+def _env_key(field_name: str) -> str:
+    return field_name.upper()
+
+
+def _read_env_file(env_file: Path | None) -> dict[str, str]:
+    if env_file is None or not env_file.is_file():
+        return {}
+    from dotenv import dotenv_values  # only paid for when a .env exists
+
+    return {key: value for key, value in dotenv_values(env_file).items() if value is not None}
+
+
+def _explain(error: ValidationError, raw: Mapping[str, Any]) -> str:
+    first = error.errors()[0]
+    if not first["loc"]:  # a rule between settings: its own sentence says which and why
+        return str(first.get("ctx", {}).get("error", first["msg"]))
+    field_name = str(first["loc"][0])
+    field = Settings.model_fields.get(field_name)
+    allowed = field.description if field is not None and field.description else first["msg"]
+    key = _env_key(field_name)
+    if field_name not in Settings.model_fields:
+        return f"Unknown setting {key}."
+    shown = str(raw.get(field_name, ""))[:80]
+    return f"Setting {key} has the value {shown!r}, which is not allowed: use {allowed}."
+
+
+def load_settings(
+    env_file: Path | None = Path(".env"),
+    environ: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Build the settings from defaults, `.env`, the environment and overrides.
+
+    Only keys that `Settings` knows are taken from the file and the environment;
+    `overrides` uses field names (`model`, `endpoint`, …) and ignores `None`s.
+    """
+    environ = os.environ if environ is None else environ
+    sources = [_read_env_file(env_file), environ]
+    raw: dict[str, Any] = {}
+    for source in sources:
+        for name in Settings.model_fields:
+            if _env_key(name) in source:
+                raw[name] = source[_env_key(name)]
+    raw.update({key: value for key, value in (overrides or {}).items() if value is not None})
+    try:
+        return Settings(**raw)
+    except ValidationError as error:
+        raise SettingsError(_explain(error, raw)) from None
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log to LOG_FILE (or standard error) at LOG_LEVEL; whole prompts appear only at DEBUG."""
+    handler: logging.Handler
+    if settings.log_file is not None:
+        settings.log_file.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(settings.log_file, encoding="utf-8")
+    else:
+        handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+    quiet = logging.DEBUG if settings.log_level == "DEBUG" else logging.WARNING
+    for noisy in ("httpx", "httpcore"):
+        logging.getLogger(noisy).setLevel(quiet)
+
+
+def _same_file(path: Path, candidates: tuple[Path, ...]) -> bool:
+    wanted = path.expanduser().resolve()
+    return any(wanted == candidate.resolve() for candidate in candidates)
+
+
+def _nearest_existing(path: Path) -> Path:
+    current = path.absolute()
+    while not current.exists() and current != current.parent:
+        current = current.parent
+    return current
+
+
+def check_paths(settings: Settings) -> None:
+    """Refuse, before anything is created, a database or workspace folder that cannot be made.
+
+    One sentence names the setting; nothing is left half-created.
+    """
+    wanted = {
+        "CHAT_HISTORY_DB_PATH": (settings.chat_history_db_path.parent, "a folder for the chat history"),
+        "WORKSPACE_ROOT": (settings.workspace_root, "the workspace folder"),
+    }
+    if settings.chat_history_db_path.is_dir():
+        raise SettingsError(f"CHAT_HISTORY_DB_PATH {settings.chat_history_db_path} is a folder; name a file in it.")
+    for key, (folder, what) in wanted.items():
+        existing = _nearest_existing(folder)
+        if not existing.is_dir():
+            raise SettingsError(f"{key} {folder} cannot be used as {what}: {existing} is a file, not a folder.")
+        if not os.access(existing, os.W_OK | os.X_OK) and existing != folder.absolute():
+            raise SettingsError(f"{key} {folder} cannot be created: {existing} is not writable.")

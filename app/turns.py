@@ -1,0 +1,94 @@
+"""Running one turn in a workspace and storing it, however it ends.
+
+The turn's workspace is fixed before the model is asked, so an answer that
+finishes after the user moved on still lands where the question was asked. The
+turn is stored when the agent completes it, or, if the stream is cut off part
+way (Stop, a closed tab, Ctrl-C), with what had arrived, marked as stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+from dataclasses import replace
+
+from app.approvals import EditApprovals
+from domain.events import AgentEvent, StopReason, TurnCompleted
+from domain.records import TurnStatus
+from engine.agent import AIAgent
+from engine.turn_state import TurnState
+from store import ChatHistoryDB
+
+DEFAULT_WORKSPACE_NAME = "New workspace"
+NAME_LENGTH = 64
+RECENT_TURNS_IN_MEMORY = 50
+_TURN_STATUS: dict[StopReason, TurnStatus] = {
+    "end_turn": "complete",
+    "max_tool_rounds": "complete",
+    "stopped": "stopped",
+    "error": "error",
+}
+
+
+def name_from_message(message: str) -> str:
+    """A workspace name from its first message: the first line, at most 64 characters."""
+    first_line = " ".join(message.strip().split())
+    return first_line[:NAME_LENGTH] or DEFAULT_WORKSPACE_NAME
+
+
+class TurnRunner:
+    """Asks the agent in one workspace at a time, with that workspace's context, and records the turn."""
+
+    def __init__(self, store: ChatHistoryDB, agent: AIAgent, edits: EditApprovals) -> None:
+        self.store = store
+        self.agent = agent
+        self.edits = edits
+
+    async def run(self, chat_id: int, question: str, regenerate: bool = False) -> AsyncGenerator[AgentEvent, None]:
+        """Stream the turn's events; the last, `TurnCompleted`, carries the stored turn's id.
+
+        When `regenerate`, the workspace's last turn is marked superseded first: it
+        stays in the record, but the model no longer sees it.
+        """
+        self._prepare(chat_id, regenerate)
+        turn = TurnState()
+        stored = False
+        try:
+            async with aclosing(self.agent.stream(question, turn)) as events:
+                async for event in events:
+                    if isinstance(event, TurnCompleted):
+                        stored = True
+                        event = event.model_copy(update={"turn_id": self.record(chat_id, question, event)})
+                    yield event
+        finally:
+            if not stored:  # cut off before the agent finished: keep what arrived
+                self.record(chat_id, question, turn.completed(self.agent.model, "stopped"))
+
+    def _prepare(self, chat_id: int, regenerate: bool) -> None:
+        """Load the workspace fresh from the store (another window may have added turns) into the agent."""
+        chat = self.store.get_chat(chat_id)
+        if chat is None:
+            raise LookupError("That workspace no longer exists (it was deleted in another window); choose another.")
+        if regenerate and (turns := self.store.get_turns(chat_id, limit=1)):
+            self.store.supersede_turn(turns[-1].turn_id)
+        self.agent.set_context(chat.context_summary, self.store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY))
+        self.agent.tool_context = replace(self.agent.tool_context, edits=self.edits.for_workspace(chat_id))
+
+    def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
+        """Store a finished (or stopped, or failed) turn; the first message names a new workspace."""
+        chat = self.store.get_chat(chat_id)
+        if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME and self.store.count_turns(chat_id) == 0:
+            self.store.rename_chat(chat_id, name_from_message(question))
+        return self.store.add_to_history(
+            chat_id,
+            question,
+            completed.content,
+            tool_calls=completed.tool_calls,
+            status=_TURN_STATUS[completed.stop_reason],
+            model=completed.model,
+            prompt_tokens=completed.usage.prompt_tokens,
+            completion_tokens=completed.usage.completion_tokens,
+            duration_ms=completed.duration_ms,
+            error=completed.error,
+            thinking=completed.thinking,
+        )

@@ -1,0 +1,78 @@
+"""Records the store keeps and every layer passes around: workspaces, turns, tool calls, file edits."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+TurnStatus = Literal["complete", "stopped", "error", "superseded"]  # superseded: replaced by Regenerate
+
+
+class ToolCall(BaseModel):
+    """One tool call of a turn and its result, as shown, stored and reported.
+
+    `id` is `call_<n>`, numbering the turn's calls from 1 in the order they ran.
+    """
+
+    id: str = ""
+    name: str
+    arguments: dict[str, Any]
+    output: str
+    error: str | None = None
+    duration_ms: float = 0.0
+    data: dict[str, Any] | None = None  # a calculation's full result: precise values, formula, diagram
+
+
+class Turn(BaseModel):
+    """One question and its answer, with what it cost and the tools it used."""
+
+    turn_id: int
+    chat_id: int
+    user: str
+    assistant: str
+    created_at: str | None
+    status: TurnStatus
+    model: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    duration_ms: float | None = None
+    error: str | None = None
+    thinking: str | None = None
+    tool_calls: list[ToolCall] = []
+
+
+class Chat(BaseModel):
+    """A workspace and its digital-twin summary."""
+
+    chat_id: int
+    chat_name: str
+    created_at: str | None
+    last_active_at: str | None
+    context_summary: str | None
+    context_updated_at: str | None
+    summary_turn_id: int | None
+
+
+class SearchHit(BaseModel):
+    """A workspace found by name or message content; `snippet` shows the matching text."""
+
+    chat_id: int
+    chat_name: str
+    snippet: str | None = None
+
+
+FileEditStatus = Literal["proposed", "applied", "rejected", "undone"]
+
+
+class FileEdit(BaseModel):
+    """A change to a workspace file the model asked for, with the bytes before and after."""
+
+    edit_id: int
+    chat_id: int
+    path: str
+    before: bytes | None  # None: the edit creates the file
+    after: bytes
+    status: FileEditStatus
+    created_at: str
+    decided_at: str | None = None

@@ -1,0 +1,358 @@
+"""AIAgent: the prompt, the Ollama tool-calling loop, and the events every face renders.
+
+One agent serves many turns, each possibly under a different event loop
+(Streamlit reruns, `asyncio.run` per CLI command): it keeps one
+`ollama.AsyncClient` per event loop (so a face that keeps its loop also keeps
+its connection to Ollama), and nothing else bound to a loop.
+No SQL and no UI here: the application service stores turns and the faces
+render events. Without an approver in its `ToolContext`, the agent's file edits
+are refused: nothing is written that the user did not approve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
+from typing import Any
+
+import ollama
+
+from domain.events import (
+    AgentError,
+    AgentEvent,
+    ErrorEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    WarningEvent,
+)
+from engine.failures import CLIENT_FAILURES, CallSite, classify
+from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
+from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_tokens
+from engine.text_tool_calls import TextCallFilter
+from engine.tool_runner import RequestedCall, TurnToolRunner
+from engine.turn_state import RoundState, TurnState
+from tools import ToolContext, ollama_tools, tool_specs
+from tools.registry import arguments_for_display
+
+__all__ = ["AIAgent", "AgentError", "AgentEvent"]
+
+logger = logging.getLogger(__name__)
+
+MAX_REMEMBERED_TURNS = 200
+TOOL_TIMEOUT_SECONDS = 60.0
+CONTEXT_FULL_SHARE = 0.9
+
+
+class AIAgent:
+    """Talks to one Ollama model with tools, remembering the workspace's summary and recent turns."""
+
+    def __init__(
+        self,
+        model: str,
+        server: str,
+        system_prompt: str,
+        context_summary: str | None = None,
+        *,
+        tool_context: ToolContext | None = None,
+        num_ctx: int = 8192,
+        max_tool_rounds: int = 8,
+        request_timeout: float = 120.0,
+        think: bool | str = False,
+        tool_names: Sequence[str] | None = None,
+        tool_timeout: float = TOOL_TIMEOUT_SECONDS,
+    ) -> None:
+        self.model = model
+        self.server = server
+        self.system_prompt = system_prompt
+        self.context_summary = context_summary
+        self.history: list[tuple[str, str]] = []
+        self.tool_context = tool_context or ToolContext()
+        self.num_ctx = num_ctx
+        self.max_tool_rounds = max_tool_rounds
+        self.request_timeout = request_timeout
+        self.think = think
+        self.tool_names = list(tool_specs if tool_names is None else tool_names)
+        self.tool_timeout = tool_timeout
+        self._capabilities: dict[tuple[str, str], ModelCapabilities] = {}
+        self._told_no_tools: set[str] = set()
+        self._stop_requested = False
+        self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
+        self._clients: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
+        ] = weakref.WeakKeyDictionary()
+
+    # Context --------------------------------------------------------------------
+
+    def set_context(self, context_summary: str | None, history: Sequence[tuple[str, str]]) -> None:
+        """Load a workspace: its digital-twin summary and its (recent) turns."""
+        self.context_summary = context_summary
+        self.history = list(history)[-MAX_REMEMBERED_TURNS:]
+
+    def _remember(self, user_input: str, answer: str) -> None:
+        if answer.strip():
+            self.history.append((user_input, answer))
+            del self.history[:-MAX_REMEMBERED_TURNS]
+
+    # Server -----------------------------------------------------------------------
+
+    def _site(self) -> CallSite:
+        return CallSite(self.server, self.model, self.request_timeout)
+
+    def _client(self) -> ollama.AsyncClient:
+        """The HTTP client of the running event loop, made on first use; it keeps its connection between turns."""
+        loop = asyncio.get_running_loop()
+        site = self._site()
+        cached = self._clients.get(loop)
+        if cached is None or cached[0] != (site.server, site.timeout):
+            cached = ((site.server, site.timeout), make_client(site))
+            self._clients[loop] = cached
+        return cached[1]
+
+    async def aclose(self) -> None:
+        """Close the running loop's HTTP client; call it before that loop ends (other loops' clients stay)."""
+        cached = self._clients.pop(asyncio.get_running_loop(), None)
+        if cached is not None:
+            await cached[1].close()  # type: ignore[no-untyped-call]  # the client's own method lacks hints
+
+    async def list_models(self) -> list[str]:
+        """Names of the models pulled on the server; raises `AgentError` when it cannot tell."""
+        return await pulled_models(self._client(), self._site())
+
+    async def _model_capabilities(self, client: ollama.AsyncClient) -> ModelCapabilities:
+        key = (self.server, self.model)
+        if key not in self._capabilities:
+            self._capabilities[key] = await model_capabilities(client, self._site())
+        return self._capabilities[key]
+
+    def _think_option(self, capabilities: ModelCapabilities) -> bool | str | None:
+        return self.think if capabilities.thinking else None
+
+    # Stopping -------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop the reply in progress (safe from a signal handler or another thread)."""
+        running, self._running = self._running, None
+        self._stop_requested = True
+        if running is not None:
+            loop, task = running
+            if not task.done():
+                loop.call_soon_threadsafe(task.cancel)
+
+    # The turn -------------------------------------------------------------------
+
+    async def chat(self, user_input: str) -> AsyncGenerator[str, None]:
+        """The answer's text as it streams; when the turn fails, the last chunk is the error sentence."""
+        shown_any = False
+        async with aclosing(self.stream(user_input)) as events:
+            async for event in events:
+                if isinstance(event, TextDelta):
+                    shown_any = True
+                    yield event.text
+                elif isinstance(event, ErrorEvent):
+                    yield ("\n" if shown_any else "") + event.message
+
+    async def stream(self, user_input: str, turn: TurnState | None = None) -> AsyncGenerator[AgentEvent, None]:
+        """Run one turn, yielding typed events; the last is always `TurnCompleted`. Never raises.
+
+        The turn is built up in `turn` (a fresh one if not given), so a caller
+        whose stream is cut off part-way still has what arrived.
+        """
+        turn = turn if turn is not None else TurnState()
+        task = asyncio.current_task()
+        self._stop_requested = False
+        self._running = (asyncio.get_running_loop(), task) if task else None
+        error: ErrorEvent | None = None
+        try:
+            async with aclosing(self._run_turn(user_input, turn)) as events:
+                async for event in events:
+                    yield event
+        except asyncio.CancelledError:
+            if not self._stop_requested or task is None:
+                raise
+            while task.cancelling():
+                task.uncancel()
+            turn.stop_reason = "stopped"
+        except AgentError as failure:
+            error = failure.to_event()
+        except Exception as failure:  # noqa: BLE001 - a bug must not take the face down with it
+            logger.exception("turn failed unexpectedly")
+            error = ErrorEvent(
+                code="INTERNAL_ERROR",
+                message=f"Something went wrong in the application ({failure!r}); your message was kept — try again.",
+                recoverable=True,
+            )
+        finally:
+            self._running = None
+        if error is not None:
+            turn.stop_reason, turn.error = "error", error.message
+            yield error
+        self._remember(user_input, turn.content)
+        yield turn.completed(self.model)
+
+    async def _run_turn(self, user_input: str, turn: TurnState) -> AsyncGenerator[AgentEvent, None]:
+        client = self._client()
+        capabilities = await self._model_capabilities(client)
+        if not capabilities.tools and self.model not in self._told_no_tools:
+            self._told_no_tools.add(self.model)
+            yield WarningEvent(
+                code="TOOLS_UNSUPPORTED",
+                message=f"The model {self.model} cannot use tools, so it will answer without calculations "
+                "or file access; choose a model with tool support (such as qwen3) for those.",
+            )
+        turn_messages: list[dict[str, Any]] = [{"role": "user", "content": user_input}]
+        runner = TurnToolRunner(self.tool_context, self.tool_names, self.tool_timeout, turn.tool_calls)
+        only_repeats = False
+        for round_number in range(self.max_tool_rounds + 1):
+            final = round_number == self.max_tool_rounds or only_repeats
+            offer_tools = capabilities.tools and not final
+            window = build_window(
+                self.system_prompt,
+                self.context_summary,
+                self.history,
+                turn_messages,
+                num_ctx=self.num_ctx,
+                tools_tokens=tools_tokens(tuple(self.tool_names)) if offer_tools else 0,
+            )
+            if window.dropped_turns and round_number == 0:
+                yield WarningEvent(
+                    code="CONTEXT_TRIMMED",
+                    message=f"{window.dropped_turns} earlier turns did not fit the model's context "
+                    f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
+                )
+            reply = RoundState(turn, TextCallFilter(self.tool_names if offer_tools else ()))
+            round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply)
+            async with aclosing(round_events) as events:
+                async for event in events:
+                    yield event
+            for warning in self._round_warnings(reply):
+                if warning.code not in turn.warned:
+                    turn.warned.add(warning.code)
+                    yield warning
+            if final or not reply.tool_calls:
+                turn.stop_reason = "max_tool_rounds" if round_number == self.max_tool_rounds else "end_turn"
+                return
+            turn_messages.append(self._assistant_message(reply))
+            fresh = 0
+            for call in reply.tool_calls:
+                async with aclosing(runner.run(call)) as events:
+                    async for event in events:
+                        if isinstance(event, ToolCallFinished):
+                            fresh += not event.repeated
+                            turn_messages.append(
+                                {"role": "tool", "content": event.call.output, "tool_name": event.call.name}
+                            )
+                        yield event
+            only_repeats = fresh == 0
+
+    @staticmethod
+    def _assistant_message(reply: RoundState) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": reply.content,
+            "tool_calls": [
+                {"function": {"name": c.name, "arguments": arguments_for_display(c.arguments)}}
+                for c in reply.tool_calls
+            ],
+        }
+        if reply.thinking:
+            message["thinking"] = reply.thinking
+        return message
+
+    def _round_warnings(self, reply: RoundState) -> list[WarningEvent]:
+        warnings = []
+        if reply.prompt_tokens >= self.num_ctx * CONTEXT_FULL_SHARE:
+            warnings.append(
+                WarningEvent(
+                    code="CONTEXT_FULL",
+                    message=f"The prompt filled the model's context ({reply.prompt_tokens:,} of "
+                    f"NUM_CTX={self.num_ctx:,} tokens), so Ollama may have cut its oldest part; "
+                    "raise NUM_CTX or start a new workspace.",
+                )
+            )
+        if reply.done_reason == "length":
+            warnings.append(
+                WarningEvent(code="ANSWER_CUT", message="The answer reached the model's length limit and was cut off.")
+            )
+        return warnings
+
+    async def _stream_round(
+        self,
+        client: ollama.AsyncClient,
+        messages: list[dict[str, Any]],
+        offer_tools: bool,
+        capabilities: ModelCapabilities,
+        reply: RoundState,
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """One streamed request: text and thinking deltas out, tool calls into `reply`."""
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug("request to %s: %s", self.model, json.dumps(messages, default=str)[:100_000])
+        received = False
+        try:
+            response = await client.chat(
+                model=self.model,
+                messages=messages,
+                tools=ollama_tools(self.tool_names) if offer_tools else None,
+                stream=True,
+                think=self._think_option(capabilities),
+                options={"num_ctx": self.num_ctx},
+            )
+            async for chunk in response:
+                received = True
+                message = chunk.message
+                if message.thinking:
+                    reply.thinking += message.thinking
+                    reply.turn.thinking += message.thinking
+                    yield ThinkingDelta(text=message.thinking)
+                if message.content and (text := reply.text(message.content)):
+                    yield TextDelta(text=text)
+                for call in message.tool_calls or ():
+                    reply.tool_calls.append(RequestedCall(call.function.name, dict(call.function.arguments or {})))
+                if chunk.done:
+                    reply.done_reason = chunk.done_reason
+                    reply.prompt_tokens = chunk.prompt_eval_count or 0
+                    reply.completion_tokens = chunk.eval_count or 0
+        except CLIENT_FAILURES as failure:
+            reply.keep_held_text()
+            raise classify(failure, self._site(), mid_stream=received) from failure
+        except asyncio.CancelledError:
+            reply.keep_held_text()
+            raise
+        finally:
+            reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
+        if tail := reply.finish():
+            yield TextDelta(text=tail)
+
+    # The digital twin -------------------------------------------------------------
+
+    async def summarize_history(self, history: Sequence[tuple[str, str]], previous_summary: str | None = None) -> str:
+        """An updated digital-twin summary: the previous one merged with `history` (bounded in size).
+
+        Raises `AgentError` on failure; the caller keeps the previous summary.
+        """
+        messages, left_out = summary_prompt(previous_summary, history, num_ctx=self.num_ctx)
+        if left_out:
+            logger.info("summarising %d turns; %d older ones left out", len(history) - left_out, left_out)
+        parts: list[str] = []
+        client = self._client()
+        capabilities = await self._model_capabilities(client)
+        try:  # streamed, so REQUEST_TIMEOUT bounds each wait, not the whole summary
+            response = await client.chat(
+                model=self.model,
+                messages=messages,
+                stream=True,
+                think=False if capabilities.thinking else None,
+                options={"num_ctx": self.num_ctx},
+            )
+            async for chunk in response:
+                parts.append(chunk.message.content or "")
+        except CLIENT_FAILURES as failure:
+            raise classify(failure, self._site(), mid_stream=bool(parts)) from failure
+        summary = strip_think_tags("".join(parts)).strip()
+        if not summary:
+            raise AgentError("PROVIDER_ERROR", f"{self.model} returned an empty summary; the previous one was kept.")
+        return summary

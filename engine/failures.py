@@ -1,0 +1,133 @@
+"""Turn what goes wrong between us and Ollama into one coded sentence for the user.
+
+This is the single place that knows the client's exception types; the agent
+wraps its calls to the server in `provider_errors`, or for a stream catches
+`CLIENT_FAILURES` and calls `classify` (which knows whether text had arrived),
+and so sees only `AgentError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import httpx
+import ollama
+import pydantic
+
+from domain.events import AgentError
+
+_KEPT = "The text received so far was kept."
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """What a failure message needs to name: the server, the model and the time limit."""
+
+    server: str
+    model: str
+    timeout: float
+
+
+def unavailable(site: CallSite) -> AgentError:
+    return AgentError(
+        "PROVIDER_UNAVAILABLE",
+        f"Cannot reach Ollama at {site.server} — is `ollama serve` running? Start it and send your message again.",
+    )
+
+
+def model_not_found(site: CallSite, pulled: Iterable[str] | None) -> AgentError:
+    names = sorted(pulled or [])
+    if names:
+        have = f"Pulled models: {', '.join(names)}."
+    elif pulled is None:
+        have = "The list of pulled models could not be read."
+    else:
+        have = "No models are pulled yet."
+    return AgentError(
+        "MODEL_NOT_FOUND",
+        f"The model {site.model} is not available on the Ollama server at {site.server}. {have} "
+        f"Run `ollama pull {site.model}` or choose another model.",
+        recoverable=False,
+    )
+
+
+def _response_error(error: ollama.ResponseError, site: CallSite, mid_stream: bool) -> AgentError:
+    text = str(error.error).strip().rstrip(".")
+    lowered = text.lower()
+    if error.status_code == 404 or ("not found" in lowered and "model" in lowered):
+        return model_not_found(site, None)
+    if "memory" in lowered:
+        return AgentError(
+            "PROVIDER_ERROR",
+            f"Ollama could not run {site.model}: {text}. Close other programs or choose a smaller model.",
+        )
+    if "context" in lowered and ("length" in lowered or "exceed" in lowered or "too long" in lowered):
+        return AgentError(
+            "CONTEXT_OVERFLOW",
+            f"The conversation is too long for {site.model} ({text}). Start a new workspace or raise NUM_CTX.",
+            recoverable=False,
+        )
+    if mid_stream or error.status_code == -1:  # -1: an error line in the stream, not an HTTP status
+        kept = f" {_KEPT}" if mid_stream else " Try again."
+        return AgentError("PROVIDER_ERROR", f"Ollama reported an error while answering: {text}.{kept}")
+    return AgentError("PROVIDER_ERROR", f"Ollama reported an error (HTTP {error.status_code}): {text}. Try again.")
+
+
+def classify(error: BaseException, site: CallSite, mid_stream: bool = False) -> AgentError:
+    """Map a client, transport or protocol exception to an `AgentError`."""
+    kept = f" {_KEPT}" if mid_stream else ""
+    if isinstance(error, AgentError):
+        return error
+    if isinstance(error, ollama.ResponseError):
+        return _response_error(error, site, mid_stream)
+    if isinstance(error, httpx.TimeoutException):
+        return AgentError(
+            "TIMEOUT",
+            f"Ollama at {site.server} did not answer within {site.timeout:g} s (REQUEST_TIMEOUT); the model may be "
+            f"loading or overloaded — try again, or raise REQUEST_TIMEOUT.{kept}",
+        )
+    if isinstance(error, (ConnectionError, httpx.ConnectError)) and not mid_stream:
+        return unavailable(site)
+    if isinstance(error, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, ConnectionError)):
+        return AgentError(
+            "PROVIDER_ERROR", f"The connection to Ollama at {site.server} broke off in the middle of the answer.{kept}"
+        )
+    if isinstance(error, pydantic.ValidationError) and _about_tool_calls(error):
+        return AgentError(
+            "PROVIDER_ERROR",
+            f"{site.model} sent a malformed tool call (its arguments were missing or not a JSON object); "
+            f"ask again, or try another model.{kept}",
+        )
+    if isinstance(error, (json.JSONDecodeError, pydantic.ValidationError, UnicodeDecodeError)):
+        return AgentError(
+            "PROVIDER_ERROR",
+            f"Ollama at {site.server} sent a reply this application cannot read "
+            f"(is it really an Ollama server?).{kept}",
+        )
+    return AgentError("PROVIDER_ERROR", f"Talking to Ollama at {site.server} failed ({error}).{kept}")
+
+
+def _about_tool_calls(error: pydantic.ValidationError) -> bool:
+    return any("tool_calls" in map(str, item["loc"]) for item in error.errors())
+
+
+CLIENT_FAILURES = (
+    ollama.ResponseError,
+    httpx.HTTPError,
+    ConnectionError,
+    json.JSONDecodeError,
+    pydantic.ValidationError,
+    UnicodeDecodeError,
+)
+
+
+@asynccontextmanager
+async def provider_errors(site: CallSite) -> AsyncIterator[None]:
+    """Re-raise any client failure inside the block as an `AgentError`."""
+    try:
+        yield
+    except CLIENT_FAILURES as error:
+        raise classify(error, site) from error

@@ -1,0 +1,179 @@
+"""What the model is sent: the system prompt, the digital twin, and the newest turns that fit.
+
+There is no tokenizer on hand for every local model, so sizes are estimated
+conservatively (three characters a token); the budget leaves room for the tool
+schemas and the answer, and the oldest turns are dropped first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from domain.events import AgentError
+
+CHARS_PER_TOKEN = 3
+MIN_ROOM_TOKENS = 256  # at least this much for the conversation itself
+MESSAGE_OVERHEAD_TOKENS = 4
+SUMMARY_SHARE = 4  # the summary may take at most a quarter of the budget
+SUMMARY_MESSAGE_CHARS = 2_000
+DROPPED_TOOL_OUTPUT = "[this tool result was dropped to fit the model's context; call the tool again if you need it]"
+SUMMARY_INSTRUCTIONS = (
+    "You keep the 'digital twin' of an engineering project: a short record that lets work resume "
+    "weeks later. Merge the previous record with the new conversation turns. Keep: project facts "
+    "(names, location, dimensions, materials, loads, codes), decisions, every calculated result with "
+    "its value and units, files read or changed, and open questions. Drop small talk. Write plain "
+    "Markdown bullet points, at most 250 words. Output only the record."
+)
+
+Message = dict[str, Any]
+
+
+def estimate_tokens(text: str) -> int:
+    return len(text) // CHARS_PER_TOKEN + 1
+
+
+def message_tokens(message: Message) -> int:
+    size = len(message.get("content") or "") + len(message.get("thinking") or "")
+    if message.get("tool_calls"):
+        size += len(json.dumps(message["tool_calls"], default=str))
+    return size // CHARS_PER_TOKEN + MESSAGE_OVERHEAD_TOKENS
+
+
+@cache
+def tools_tokens(tool_names: tuple[str, ...]) -> int:
+    """Estimated size of the tool schemas sent with every request that offers tools."""
+    from tools import ollama_tools
+
+    return estimate_tokens(json.dumps(ollama_tools(list(tool_names))))
+
+
+def answer_reserve(num_ctx: int) -> int:
+    """Tokens kept free for the model's answer."""
+    return min(2_048, num_ctx // 4)
+
+
+@dataclass(frozen=True)
+class PromptWindow:
+    """The messages to send and how many earlier turns did not fit."""
+
+    messages: list[Message]
+    dropped_turns: int
+
+
+def system_message(system_prompt: str, summary: str | None, budget: int) -> Message:
+    """The system prompt with the workspace's summary appended, cut if it would crowd out the turns."""
+    content = system_prompt
+    if summary and summary.strip():
+        limit = max(budget // SUMMARY_SHARE, 64) * CHARS_PER_TOKEN
+        text = summary.strip()
+        if len(text) > limit:
+            text = f"{text[:limit]}\n[summary cut to fit the context]"
+        content = f"{system_prompt}\n\n[Context Summary]: {text}"
+    return {"role": "system", "content": content}
+
+
+def build_window(
+    system_prompt: str,
+    summary: str | None,
+    history: Sequence[tuple[str, str]],
+    turn_messages: Sequence[Message],
+    *,
+    num_ctx: int,
+    tools_tokens: int,
+) -> PromptWindow:
+    """System + summary + as many of the newest history turns as fit + this turn's messages."""
+    budget = num_ctx - answer_reserve(num_ctx) - tools_tokens
+    system = system_message(system_prompt, summary, budget)
+    if budget - message_tokens(system) < MIN_ROOM_TOKENS:
+        raise AgentError(
+            "CONTEXT_OVERFLOW",
+            f"NUM_CTX={num_ctx:,} is too small to hold the instructions and the tools (about "
+            f"{num_ctx - budget + message_tokens(system):,} tokens with room for the answer); raise NUM_CTX to 8192 "
+            "or more.",
+            recoverable=False,
+        )
+    turn = fit_turn_messages(turn_messages, budget - message_tokens(system))
+    fixed = message_tokens(system) + sum(message_tokens(m) for m in turn)
+    if fixed > budget:
+        raise AgentError(
+            "CONTEXT_OVERFLOW",
+            f"This message is too long for the model's context (about {fixed:,} tokens; NUM_CTX={num_ctx:,} "
+            "leaves room for about "
+            f"{max(budget, 0):,} after the tools and the answer). Shorten it, or raise NUM_CTX if the model allows.",
+            recoverable=False,
+        )
+    kept: list[Message] = []
+    used = fixed
+    included = 0
+    for user, assistant in reversed(history):
+        if not assistant:
+            continue  # a failed turn: its question was never answered
+        pair = [{"role": "user", "content": user}, {"role": "assistant", "content": assistant}]
+        cost = sum(message_tokens(m) for m in pair)
+        if used + cost > budget:
+            break
+        kept[:0] = pair
+        used += cost
+        included += 1
+    answered = sum(1 for _, assistant in history if assistant)
+    return PromptWindow([system, *kept, *turn], answered - included)
+
+
+def fit_turn_messages(turn_messages: Sequence[Message], room: int) -> list[Message]:
+    """This turn's messages, with the oldest tool results replaced by a note until they fit `room`.
+
+    The question and the model's own messages are never cut; the newest tool
+    result is kept whole if at all possible, so the model can still use it.
+    """
+    fitted = list(turn_messages)
+    size = sum(message_tokens(m) for m in fitted)
+    tool_positions = [i for i, m in enumerate(fitted) if m.get("role") == "tool"]
+    for position in tool_positions:
+        if size <= room:
+            break
+        original = fitted[position]
+        shortened = {**original, "content": DROPPED_TOOL_OUTPUT}
+        size -= message_tokens(original) - message_tokens(shortened)
+        fitted[position] = shortened
+    return fitted
+
+
+def summary_prompt(
+    previous_summary: str | None,
+    history: Sequence[tuple[str, str]],
+    *,
+    num_ctx: int,
+) -> tuple[list[Message], int]:
+    """Messages asking for an updated digital twin, bounded by `num_ctx`; and turns left out."""
+    budget = (num_ctx - answer_reserve(num_ctx)) * CHARS_PER_TOKEN - len(SUMMARY_INSTRUCTIONS)
+    previous = (previous_summary or "").strip()[: budget // SUMMARY_SHARE]
+    used = len(previous) + 200
+    blocks: list[str] = []
+    for user, assistant in reversed(history):
+        block = f"User: {user[:SUMMARY_MESSAGE_CHARS]}\nAssistant: {assistant[:SUMMARY_MESSAGE_CHARS]}"
+        if used + len(block) > budget:
+            break
+        blocks.insert(0, block)
+        used += len(block) + 2
+    left_out = len(history) - len(blocks)
+    parts = [f"Previous record:\n{previous or '(none yet)'}"]
+    if left_out:
+        parts.append(f"({left_out} older turns are not shown.)")
+    parts.append("New conversation turns:\n\n" + "\n\n".join(blocks))
+    messages = [
+        {"role": "system", "content": SUMMARY_INSTRUCTIONS},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
+    return messages, left_out
+
+
+def strip_think_tags(text: str) -> str:
+    """Remove `<think>…</think>` blocks that some models leave in their text."""
+    while "<think>" in text and "</think>" in text:
+        start, end = text.index("<think>"), text.index("</think>") + len("</think>")
+        text = text[:start] + text[end:]
+    return text

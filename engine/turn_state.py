@@ -1,0 +1,105 @@
+"""What a turn, and each request to the model within it, has produced so far.
+
+`TurnState` is the one record of a turn in progress: the agent fills it, and
+whoever runs the turn can store it even if the stream is cut off part-way.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from domain.events import StopReason, TurnCompleted, Usage
+from domain.records import ToolCall
+from engine.text_tool_calls import TextCallFilter
+from engine.tool_runner import RequestedCall
+
+
+@dataclass
+class TurnState:
+    """The whole turn: its answer text (across rounds), thinking, tool calls, usage and ending."""
+
+    content: str = ""
+    thinking: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    stop_reason: StopReason = "end_turn"
+    error: str | None = None
+    warned: set[str] = field(default_factory=set)
+    started: float = field(default_factory=time.perf_counter)
+
+    def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
+        self.usage = Usage(
+            prompt_tokens=self.usage.prompt_tokens + prompt_tokens,
+            completion_tokens=self.usage.completion_tokens + completion_tokens,
+        )
+
+    def completed(self, model: str, stop_reason: StopReason | None = None) -> TurnCompleted:
+        """The turn as it stands: finished, or (given `stop_reason="stopped"`) cut off with what arrived."""
+        return TurnCompleted(
+            content=self.content.strip(),
+            thinking=self.thinking,
+            tool_calls=list(self.tool_calls),
+            usage=self.usage,
+            stop_reason=stop_reason or self.stop_reason,
+            model=model,
+            duration_ms=(time.perf_counter() - self.started) * 1000,
+            error=self.error,
+        )
+
+
+@dataclass
+class RoundState:
+    """One request to the model: its tool calls and counts, and its share of the turn's text.
+
+    Text goes through a `TextCallFilter`, so a tool call the model writes as text
+    is held back; a round's text is set apart from the previous round's by a
+    blank line.
+    """
+
+    turn: TurnState
+    text_filter: TextCallFilter
+    thinking: str = ""
+    content: str = ""
+    tool_calls: list[RequestedCall] = field(default_factory=list)
+    done_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __post_init__(self) -> None:
+        self._start = len(self.turn.content)
+        needs_gap = self.turn.content and not self.turn.content.endswith("\n")
+        self._prefix = "\n\n" if needs_gap else ""
+
+    def text(self, piece: str) -> str:
+        """The part of `piece` to show now (perhaps none), added to the turn's text."""
+        visible = self.text_filter.feed(piece)
+        if visible and len(self.turn.content) != self._start:  # not the round's first text: no gap to add
+            self.turn.content += visible
+            return visible
+        return self._append(visible)
+
+    def keep_held_text(self) -> None:
+        """The round ended early: keep what was held back, so no received text is lost."""
+        self.turn.content += self._gap() + self.text_filter.held()
+
+    def finish(self) -> str:
+        """The last text to show; tool calls written in the text become the round's calls."""
+        tail, self.content, written_calls = self.text_filter.finish()
+        if not written_calls:
+            return self._append(tail)
+        if not self.tool_calls:
+            self.tool_calls = written_calls
+        visible = self.content.strip()
+        self.turn.content = self.turn.content[: self._start] + (self._prefix + visible if visible else "")
+        return tail  # for display only: the turn's text was set from the whole round just above
+
+    def _gap(self) -> str:
+        return self._prefix if len(self.turn.content) == self._start else ""
+
+    def _append(self, visible: str) -> str:
+        if not visible:
+            return ""
+        text = self._gap() + visible
+        self.turn.content += text
+        return text

@@ -1,0 +1,98 @@
+"""The terminal face: an interactive prompt, or one question with `--once`.
+
+    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH]
+    python main.py --once "question"        (or: echo "question" | python main.py --once)
+
+It collects input, calls the application service and renders its events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from faces.cli.repl import Repl
+from faces.cli.running import EventLoop, ask
+from faces.cli.terminal import Renderer
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="A private engineering assistant on a local Ollama model.")
+    parser.add_argument("--model", help="Ollama model (overrides MODEL)")
+    parser.add_argument("--server", help="Ollama URL (overrides ENDPOINT)")
+    parser.add_argument("--workspace", help="workspace name or id to open (created if the name is new)")
+    parser.add_argument("--db", help="chat history file (overrides CHAT_HISTORY_DB_PATH)")
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument(
+        "--once",
+        nargs="?",
+        const="-",
+        metavar="QUESTION",
+        help="answer one question and exit; without QUESTION, read it from standard input",
+    )
+    return parser.parse_args(argv)
+
+
+def run_once(service: WorkspaceService, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> int:
+    if question == "-":
+        question = sys.stdin.read()
+    if not question.strip():
+        stderr.write("No question given: pass it after --once, or on standard input.\n")
+        return EXIT_USAGE
+    try:
+        completed = ask(service, question.strip(), Renderer(stdout, stderr, show_thinking=False), loop)
+    except (HistoryError, LookupError) as error:
+        stderr.write(f"{error}\n")
+        return EXIT_FAILED
+    if service.current_id is not None and (pending := service.edits.pending(service.current_id)):
+        stderr.write(
+            f"{len(pending)} proposed file edit(s) wait for your approval: run `python main.py` here to review them.\n"
+        )
+    return EXIT_OK if completed is not None and completed.stop_reason not in ("error", "stopped") else EXIT_FAILED
+
+
+def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService | int:
+    """The service the settings and flags describe, with the wanted workspace open; or an exit code."""
+    try:
+        settings = load_settings(
+            env_file=Path(args.env_file),
+            overrides={"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db},
+        )
+        configure_logging(settings)
+        service = WorkspaceService.from_settings(settings)
+    except SettingsError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    except HistoryError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_FAILED
+    try:
+        if args.workspace:
+            service.open_or_create(args.workspace)
+        else:
+            service.open_latest()
+    except (HistoryError, LookupError) as error:
+        service.close()
+        stderr.write(f"{error} `python main.py` then /list shows the workspaces.\n")
+        return EXIT_FAILED
+    return service
+
+
+def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    args = parse_args(argv)
+    service = open_service(args, stderr)
+    if isinstance(service, int):
+        return service
+    loop = EventLoop()
+    try:
+        if args.once is not None:
+            return run_once(service, args.once, stdout, stderr, loop)
+        return Repl(service, stdout, loop).run()
+    finally:
+        loop.close(service)

@@ -1,0 +1,244 @@
+"""The interactive prompt: questions go to the model, lines starting with / are commands."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
+from domain.events import AgentError
+from domain.records import Chat
+from faces.cli.running import EventLoop, ask
+from faces.cli.terminal import Renderer, Style, one_line, printable, printable_lines
+
+EXIT_OK = 0
+HELP = """Commands:
+  /new NAME          start a new workspace
+  /list              list workspaces (most recent first)
+  /switch NAME|ID    switch workspace (its summary is refreshed first if needed)
+  /rename NAME       rename the current workspace
+  /delete NAME|ID    delete a workspace and its history (asks first)
+  /clear             delete the current workspace's turns (asks first; the summary stays)
+  /summary [update]  show the workspace's summary, or update it now
+  /model NAME        use another model      /models  list the server's models
+  /report [FILE]     write the workspace's calculation report (Markdown)
+  /backup FILE       copy every workspace into a new SQLite file
+  /undo              undo the last file edit applied in this workspace
+  /tools             list the tools the model can use
+  /help              this help              /exit, /quit, Ctrl-D  leave
+Ctrl-C stops a reply in progress."""
+
+
+class Repl:
+    """Reads lines, runs them as questions or commands, and says what happened in one line."""
+
+    def __init__(self, service: WorkspaceService, stdout: TextIO, loop: EventLoop) -> None:
+        self.service, self.loop = service, loop
+        self.out = stdout
+        self.style = Style(stdout)
+        self.commands: dict[str, Callable[[str], None]] = {
+            "/help": self.help,
+            "/new": self.new,
+            "/list": self.list,
+            "/switch": self.switch,
+            "/rename": self.rename,
+            "/delete": self.delete,
+            "/clear": self.clear,
+            "/summary": self.summary,
+            "/model": self.model,
+            "/models": self.models,
+            "/tools": self.tools,
+            "/report": self.report,
+            "/backup": self.backup,
+            "/undo": self.undo,
+        }
+
+    def say(self, text: str) -> None:
+        """A line for the user; text from the model or a file must pass through `printable` first."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def run(self) -> int:
+        if sys.stdin.isatty():
+            import readline  # noqa: F401 - line editing and history for input()
+        current = self.service.current
+        where = f"workspace '{current.chat_name}'" if current else "a new workspace (your first message names it)"
+        self.say(self.style("2", f"{self.service.model} at {self.service.endpoint} · {where} · /help for commands"))
+        self.review_edits()
+        while True:
+            try:
+                line = input(self._prompt()).strip()
+            except EOFError:
+                self.say("")
+                return EXIT_OK
+            except KeyboardInterrupt:
+                self.say("\n(type /exit or press Ctrl-D to leave)")
+                continue
+            if line.lower() in ("exit", "quit", "/exit", "/quit"):
+                return EXIT_OK
+            if line:
+                self.handle(line)
+
+    def _prompt(self) -> str:
+        current = self.service.current
+        return f"{printable(one_line(current.chat_name, 24)) if current else 'new'} > "
+
+    def handle(self, line: str) -> None:
+        name, _, argument = line.partition(" ")
+        command = self.commands.get(name.lower()) if line.startswith("/") else None
+        if line.startswith("/") and command is None:
+            self.say(f"Unknown command {name}; /help lists the commands.")
+            return
+        try:
+            if command is None:
+                ask(self.service, line, Renderer(self.out, self.out, show_thinking=True), self.loop)
+                self.review_edits()
+            else:
+                command(argument.strip())
+        except (LookupError, ValueError, HistoryError, OSError) as error:
+            self.say(str(error))
+        except AgentError as error:
+            self.say(error.message)
+        except KeyboardInterrupt:
+            self.say("\nCancelled.")
+
+    def _confirm(self, question: str) -> bool:
+        try:
+            return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            return False
+
+    def _current(self, action: str) -> Chat:
+        chat = self.service.current
+        if chat is None:
+            raise LookupError(f"There is no workspace yet to {action}; your first message creates one.")
+        return chat
+
+    def _find(self, wanted: str) -> Chat:
+        try:
+            return self.service.find(wanted)
+        except LookupError as error:
+            raise LookupError(f"{error} /list shows them.") from None
+
+    def _report_switch(self, outcome: SwitchOutcome) -> None:
+        if outcome.notice is not None:
+            self.say(self.style("33" if outcome.error else "2", printable(outcome.notice)))
+
+    def _leaving(self) -> None:
+        if self.service.needs_summary():
+            self.say(self.style("2", "Updating the summary of the workspace you are leaving…"))
+
+    def review_edits(self) -> None:
+        """Show each file edit the model proposed and apply it only if the user says yes."""
+        chat_id = self.service.current_id
+        for edit in self.service.edits.pending(chat_id) if chat_id is not None else []:
+            self.say(self.style("1", f"The model proposes this edit to {printable(edit.path)}:"))
+            for line in printable_lines(edit_diff(edit)):
+                code = "32" if line.startswith("+") else "31" if line.startswith("-") else "2"
+                self.say(self.style(code, line))
+            if self._confirm(f"Apply this edit to {printable(edit.path)}?"):
+                self.say(self.service.edits.approve(edit.chat_id, edit.edit_id))
+            else:
+                self.say(self.service.edits.reject(edit.chat_id, edit.edit_id))
+
+    def undo(self, _: str) -> None:
+        self.say(self.service.edits.undo_last(self._current("undo an edit in").chat_id))
+
+    def help(self, _: str) -> None:
+        self.say(HELP)
+
+    def new(self, name: str) -> None:
+        self._leaving()
+        chat, outcome = self.loop.run(self.service.start_new(name))
+        self._report_switch(outcome)
+        self.say(f"Started workspace {chat.chat_id}: {chat.chat_name}")
+
+    def list(self, _: str) -> None:
+        chats = self.service.workspaces()
+        if not chats:
+            self.say("No workspaces yet; your first message creates one.")
+        for chat in chats:
+            marker = "*" if chat.chat_id == self.service.current_id else " "
+            created = self.style("2", f"(created {(chat.created_at or '')[:16]})")
+            self.say(f"{marker} {chat.chat_id:>4}  {chat.chat_name}  {created}")
+
+    def switch(self, wanted: str) -> None:
+        chat = self._find(wanted)
+        if chat.chat_id == self.service.current_id:
+            self.say(f"Already in {chat.chat_name}.")
+            return
+        self._leaving()
+        self._report_switch(self.loop.run(self.service.switch(chat.chat_id)))
+        turns = self.service.count_turns(chat.chat_id)
+        summary = ", with a summary" if chat.context_summary else ""
+        self.say(f"Switched to {chat.chat_name} ({turns} turn{'s' * (turns != 1)}{summary}).")
+
+    def rename(self, name: str) -> None:
+        if not name:
+            raise ValueError("Give the new name: /rename NAME")
+        renamed = self.service.rename(self.service.ensure_current().chat_id, name)
+        self.say(f"Renamed to {renamed}.")
+
+    def delete(self, wanted: str) -> None:
+        chat = self._find(wanted)
+        turns = self.service.count_turns(chat.chat_id)
+        if not self._confirm(f"Delete workspace {chat.chat_name!r} and its {turns} turns?"):
+            self.say("Nothing deleted.")
+            return
+        was_current = chat.chat_id == self.service.current_id
+        now_in = self.service.delete(chat.chat_id)
+        self.say(f"Deleted {chat.chat_name}.")
+        if was_current and now_in is not None:
+            self.say(f"Now in {now_in.chat_name}.")
+
+    def clear(self, _: str) -> None:
+        chat = self._current("clear")
+        if self._confirm(f"Delete the turns of {chat.chat_name!r}? Its summary stays."):
+            self.service.clear(chat.chat_id)
+            self.say("Cleared.")
+
+    def summary(self, argument: str) -> None:
+        chat = self._current("summarise")
+        if argument == "update":
+            updated = self.loop.run(self.service.refresh_summary(chat.chat_id))
+            self.say("Summary updated." if updated else "The summary already covers every turn.")
+            chat = self._current("summarise")
+        if chat.context_summary:
+            stamp = self.style("2", f"Summary of {(chat.context_updated_at or '')[:16]}")
+            self.say(f"{stamp}\n{printable(chat.context_summary)}")
+        else:
+            self.say("No summary yet; it is written when you leave the workspace, or with /summary update.")
+
+    def model(self, name: str) -> None:
+        if not name:
+            self.say(f"Using {self.service.model}; /models lists the others.")
+            return
+        self.service.model = name
+        try:
+            pulled = self.loop.run(self.service.list_models())
+        except AgentError as error:
+            self.say(f"Using {name} (not checked: {error.message})")
+            return
+        note = "" if name in pulled else f" — it is not pulled yet: run `ollama pull {name}`"
+        self.say(f"Using {name}{note}.")
+
+    def models(self, _: str) -> None:
+        for name in self.loop.run(self.service.list_models()):
+            self.say(f"{'*' if name == self.service.model else ' '} {name}")
+
+    def report(self, argument: str) -> None:
+        chat = self._current("report on")
+        path = Path(argument or f"calculations-{chat.chat_id}.md").expanduser()
+        self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
+
+    def backup(self, argument: str) -> None:
+        if not argument:
+            raise ValueError("Give the backup's file name: /backup FILE")
+        self.say(f"Copied every workspace into {self.service.backup(Path(argument).expanduser())}.")
+
+    def tools(self, _: str) -> None:
+        for name, description in self.service.tools():
+            self.say(f"  {name:<28} {one_line(description, 80)}")

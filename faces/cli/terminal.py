@@ -1,0 +1,115 @@
+"""How the command line shows the agent's events: the answer, tool lines, notices.
+
+Model, tool and file text is stripped of control characters before it reaches
+the terminal, so it cannot move the cursor, retitle the window or worse.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from app.formatting import calculation_lines, call_signature
+from domain.events import (
+    AgentEvent,
+    ErrorEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    TurnCompleted,
+    WarningEvent,
+)
+
+
+class Style:
+    """ANSI styles, used only when the stream is a terminal and NO_COLOR is unset."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.enabled = stream.isatty() and "NO_COLOR" not in os.environ
+
+    def __call__(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.enabled else text
+
+
+_CONTROL = {code: None for code in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]}
+
+
+def printable(text: str) -> str:
+    """Text without control characters, so model or file text cannot drive the terminal."""
+    return text.translate(_CONTROL)
+
+
+def printable_lines(text: str) -> list[str]:
+    """Text as lines fit for the terminal (control characters removed)."""
+    return [printable(line) for line in text.splitlines()]
+
+
+def one_line(text: str, limit: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class Renderer:
+    """Prints the agent's events: the answer on `out`, tool lines and notices on `notes`."""
+
+    def __init__(self, out: TextIO, notes: TextIO, show_thinking: bool) -> None:
+        self.out, self.notes = out, notes
+        self.style, self.note_style = Style(out), Style(notes)
+        self.show_thinking = show_thinking
+        self.completed: TurnCompleted | None = None
+        self._mid_line = False
+        self._thinking = False
+
+    def render(self, event: AgentEvent) -> None:
+        if isinstance(event, TextDelta):
+            if self._thinking:
+                self._thinking = False
+                self._end_line()
+            self._write(self.out, printable(event.text))
+        elif isinstance(event, ThinkingDelta) and self.show_thinking:
+            prefix = "" if self._thinking else "thinking: "
+            self._thinking = True
+            self._write(self.out, self.style("2", prefix + printable(event.text)))
+        elif isinstance(event, ToolCallFinished):
+            self._tool_call(event)
+        elif isinstance(event, WarningEvent):
+            self._line(self.notes, self.note_style("33", f"! {printable(event.message)}"))
+        elif isinstance(event, ErrorEvent):
+            self._line(self.notes, self.note_style("31", printable(event.message)))
+        elif isinstance(event, TurnCompleted):
+            self.completed = event
+            if event.stop_reason == "stopped":
+                self._line(self.notes, self.note_style("2", "[stopped]"))
+            self._end_line()
+
+    def _tool_call(self, event: ToolCallFinished) -> None:
+        """`→ sqrt(x=144) = 12.0`, or for a calculation its substitution, results and checks below."""
+        call = event.call
+        signature = call_signature(call.name, call.arguments)
+        if call.error or not call.data:
+            result = f"✗ {call.error}" if call.error else f"= {call.output}"
+            self._line(self.notes, self.note_style("2", printable(one_line(f"→ {signature} {result}"))))
+            return
+        self._line(self.notes, self.note_style("2", printable(one_line(f"→ {signature}", 160))))
+        for line in calculation_lines(call.data):
+            self._line(self.notes, self.note_style("2", printable(f"    {line}")))
+
+    def _write(self, stream: TextIO, text: str) -> None:
+        stream.write(text)
+        stream.flush()
+        self._mid_line = not text.endswith("\n")
+
+    def note(self, text: str) -> None:
+        """A line on the notes stream, after the answer's current line."""
+        self._line(self.notes, text)
+
+    def _line(self, stream: TextIO, text: str) -> None:
+        self._end_line()
+        stream.write(text + "\n")
+        stream.flush()
+
+    def _end_line(self) -> None:
+        if self._mid_line:
+            self.out.write("\n")
+            self.out.flush()
+            self._mid_line = False

@@ -1,0 +1,69 @@
+"""This browser tab's state: its application service, its event loop, and notices for the next page."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+
+import streamlit as st
+
+from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+
+PAGE_TURNS = 50
+NoticeKind = Literal["success", "info", "warning", "error"]
+
+state = st.session_state
+
+
+def service() -> WorkspaceService:
+    """This tab's service, made on its first run (a bad setting or store stops the page with one sentence)."""
+    if "service" not in state:
+        try:
+            settings = load_settings()
+            configure_logging(settings)
+            made = WorkspaceService.from_settings(settings)
+        except (SettingsError, HistoryError) as error:
+            st.error(str(error))
+            st.stop()
+        state.service, state.turn_window, state.notices = made, PAGE_TURNS, []
+        state.loop = asyncio.new_event_loop()  # this tab's loop: the agent keeps its connection to Ollama
+        open_from_url(made)
+    current: WorkspaceService = state.service
+    return current
+
+
+def loop() -> asyncio.AbstractEventLoop:
+    tab_loop: asyncio.AbstractEventLoop = state.loop
+    return tab_loop
+
+
+def open_from_url(spaces: WorkspaceService) -> None:
+    """`?chat=<id>` opens that workspace (a reload or a bookmark comes back to it); else the latest."""
+    wanted = st.query_params.get("chat", "")
+    if wanted.isascii() and wanted.isdigit() and len(wanted) < 15 and spaces.get(int(wanted)) is not None:
+        spaces.open(int(wanted))
+        return
+    if wanted:
+        notify("warning", f"There is no workspace {wanted[:20]}; showing the most recent one instead.")
+    spaces.open_latest()
+
+
+def sync_url(spaces: WorkspaceService) -> None:
+    """Keep `?chat=` on the current workspace, so a reload comes back to it."""
+    if spaces.current_id is None:
+        st.query_params.pop("chat", None)
+    elif st.query_params.get("chat") != str(spaces.current_id):
+        st.query_params["chat"] = str(spaces.current_id)
+
+
+def notify(kind: NoticeKind, message: str) -> None:
+    """A message shown once, at the top of the next page."""
+    state.notices.append((kind, message))
+
+
+def reset_window() -> None:
+    state.turn_window = PAGE_TURNS
+
+
+def show_earlier() -> None:
+    state.turn_window += PAGE_TURNS

@@ -1,0 +1,418 @@
+"""A loopback HTTP server that speaks Ollama's real API, scripted per test.
+
+It answers `/api/chat` (streamed NDJSON with chunked encoding, or one JSON body),
+`/api/tags`, `/api/show` (with `capabilities`), `/api/version` and `/api/ps`, and
+refuses what the real server refuses: an unknown model (404), tools for a model
+without the `tools` capability and `think` for one without `thinking` (400).
+Each `/api/chat` request takes the next scripted `Reply`; faults (an HTTP error,
+a hang, an error or garbage line, a dropped connection) are steps of a reply.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+DEFAULT_CAPABILITIES = ("completion", "tools", "thinking")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Hang:
+    """Stop answering (until the server shuts down or `seconds` pass)."""
+
+    seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Wait `seconds`, then go on streaming (a model that thinks between pieces)."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Close the connection abruptly, mid-body."""
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A line sent exactly as given (garbage, or an `{"error": …}` line)."""
+
+    line: str
+
+
+Step = dict[str, Any] | Hang | Pause | Drop | Raw
+
+
+@dataclass
+class Reply:
+    """One scripted answer to `/api/chat`: an HTTP status, or a sequence of streamed steps."""
+
+    steps: list[Step] = field(default_factory=list)
+    status: int = 200
+    error: str | None = None
+
+    @classmethod
+    def text(
+        cls,
+        text: str,
+        *,
+        pieces: int = 3,
+        thinking: str = "",
+        prompt_tokens: int = 42,
+        completion_tokens: int | None = None,
+        done_reason: str = "stop",
+    ) -> Reply:
+        """A streamed answer split into `pieces` content chunks (after any thinking chunks)."""
+        steps: list[Step] = [_chunk(thinking=part) for part in _split(thinking, pieces)]
+        steps += [_chunk(content=part) for part in _split(text, pieces)]
+        steps.append(_final(done_reason, prompt_tokens, completion_tokens or max(len(text) // 4, 1)))
+        return cls(steps)
+
+    @classmethod
+    def slow(cls, text: str, seconds: float, pieces: int = 3) -> Reply:
+        """A streamed answer with a pause of `seconds` before each piece."""
+        steps: list[Step] = []
+        for step in cls.text(text, pieces=pieces).steps:
+            steps += [Pause(seconds), step]
+        return cls(steps)
+
+    @classmethod
+    def tool_calls(cls, *calls: tuple[str, Any], content: str = "", prompt_tokens: int = 42) -> Reply:
+        """A message asking for tools: `("sqrt", {"x": 144})`, …"""
+        wire = [
+            {"id": f"call_{i}", "function": {"index": i, "name": n, "arguments": a}} for i, (n, a) in enumerate(calls)
+        ]
+        steps: list[Step] = [_chunk(content=part) for part in _split(content, 2)]
+        steps += [_chunk(tool_calls=wire), _final("stop", prompt_tokens, 12)]
+        return cls(steps)
+
+    @classmethod
+    def http_error(cls, status: int, message: str) -> Reply:
+        return cls(status=status, error=message)
+
+    @classmethod
+    def then(cls, text: str, fault: Step) -> Reply:
+        """Some streamed text, then a fault step (no final chunk)."""
+        return cls([*(_chunk(content=part) for part in _split(text, 2)), fault])
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    if not text:
+        return []
+    size = max(1, -(-len(text) // pieces))
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _chunk(content: str = "", thinking: str = "", tool_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if thinking:
+        message["thinking"] = thinking
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {"message": message, "done": False}
+
+
+def _final(done_reason: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    return {
+        "message": {"role": "assistant", "content": ""},
+        "done": True,
+        "done_reason": done_reason,
+        "total_duration": 1_000_000,
+        "load_duration": 10_000,
+        "prompt_eval_count": prompt_tokens,
+        "prompt_eval_duration": 100_000,
+        "eval_count": completion_tokens,
+        "eval_duration": 500_000,
+    }
+
+
+def _aggregate(steps: Sequence[Step]) -> dict[str, Any]:
+    """The non-streaming body for a scripted reply: the chunks merged into one message."""
+    message: dict[str, Any] = {"role": "assistant", "content": ""}
+    final: dict[str, Any] = {}
+    for step in steps:
+        if not isinstance(step, dict):
+            continue
+        part = step["message"]
+        message["content"] += part.get("content", "")
+        if part.get("thinking"):
+            message["thinking"] = message.get("thinking", "") + part["thinking"]
+        if part.get("tool_calls"):
+            message.setdefault("tool_calls", []).extend(part["tool_calls"])
+        if step.get("done"):
+            final = {k: v for k, v in step.items() if k != "message"}
+    return {**final, "message": message}
+
+
+class FakeOllama:
+    """Start with `with FakeOllama() as fake:`; script with `fake.script(Reply…)`."""
+
+    def __init__(
+        self,
+        models: Iterable[str] = ("qwen3:4b",),
+        capabilities: dict[str, Sequence[str]] | None = None,
+        version: str = "0.12.6",
+        port: int = 0,
+        record: bool = True,
+    ) -> None:
+        self.models = list(models)
+        self.capabilities = capabilities or {}
+        self.version = version
+        self.record = record  # keep request bodies (turn off for long runs that measure memory)
+        self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
+        self.responder: Callable[[dict[str, Any]], Reply] | None = None
+        self._replies: list[Reply] = []
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._server = _QuietServer(("127.0.0.1", port), self._handler_class())
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> FakeOllama:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._closing.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def remember(self, path: str, method: str, body: dict[str, Any] | None) -> None:
+        self.requests.append((path, method, body if self.record else None))
+
+    def script(self, *replies: Reply) -> None:
+        with self._lock:
+            self._replies.extend(replies)
+
+    @property
+    def chat_requests(self) -> list[dict[str, Any]]:
+        return [body for path, _, body in self.requests if path == "/api/chat" and body is not None]
+
+    def capabilities_of(self, model: str) -> Sequence[str]:
+        return self.capabilities.get(model, DEFAULT_CAPABILITIES)
+
+    def next_reply(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            if self._replies:
+                return self._replies.pop(0)
+        if self.responder is not None:
+            return self.responder(body)
+        return Reply.http_error(500, "fake Ollama: no scripted reply left for this request")
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(_OllamaHandler):
+            server_fake = fake
+
+        return Handler
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up mid-answer is part of the script, not a failure."""
+
+
+class _OllamaHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # send each NDJSON line at once, as Ollama does
+    server_fake: FakeOllama
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+    def _body(self) -> dict[str, Any] | None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        return json.loads(raw) if raw else None
+
+    def _send_json(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        fake = self.server_fake
+        fake.remember(self.path, "GET", None)
+        if self.path == "/api/tags":
+            self._send_json(200, {"models": [_model_entry(name) for name in fake.models]})
+        elif self.path == "/api/version":
+            self._send_json(200, {"version": fake.version})
+        elif self.path == "/api/ps":
+            self._send_json(200, {"models": []})
+        else:
+            self._send_json(404, {"error": "404 page not found"})
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        fake = self.server_fake
+        body = self._body()
+        fake.remember(self.path, "POST", body)
+        if self.path == "/api/show":
+            self._show(body or {})
+        elif self.path == "/api/chat":
+            self._chat(body or {})
+        else:
+            self._send_json(404, {"error": "404 page not found"})
+
+    def _show(self, body: dict[str, Any]) -> None:
+        fake = self.server_fake
+        name = body.get("model", "")
+        if name not in fake.models:
+            self._send_json(404, {"error": f"model '{name}' not found"})
+            return
+        self._send_json(
+            200,
+            {
+                "modelfile": "FROM fake",
+                "parameters": "",
+                "template": "{{ .Prompt }}",
+                "details": {
+                    "format": "gguf",
+                    "family": "qwen3",
+                    "parameter_size": "4.0B",
+                    "quantization_level": "Q4_K_M",
+                },
+                "model_info": {"general.architecture": "qwen3", "qwen3.context_length": 40960},
+                "capabilities": list(fake.capabilities_of(name)),
+                "modified_at": _now(),
+            },
+        )
+
+    def _refusal(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        fake = self.server_fake
+        name = body.get("model", "")
+        if name not in fake.models:
+            return 404, f"model '{name}' not found"
+        capabilities = fake.capabilities_of(name)
+        if body.get("tools") and "tools" not in capabilities:
+            return 400, f"registry.ollama.ai/library/{name} does not support tools"
+        if body.get("think") not in (None, False) and "thinking" not in capabilities:
+            return 400, f'"{name}" does not support thinking'
+        roles = {m.get("role") for m in body.get("messages", [])}
+        if not roles <= {"system", "user", "assistant", "tool"}:
+            return 400, f"invalid role in messages: {sorted(map(str, roles))}"
+        return None
+
+    def _chat(self, body: dict[str, Any]) -> None:
+        refusal = self._refusal(body)
+        if refusal:
+            self._send_json(refusal[0], {"error": refusal[1]})
+            return
+        reply = self.server_fake.next_reply(body)
+        if reply.status != 200:
+            self._send_json(reply.status, {"error": reply.error or "error"})
+        elif body.get("stream", True):
+            self._stream(body, reply.steps)
+        elif any(isinstance(step, (Hang, Drop)) for step in reply.steps):
+            self._wait_or_drop(reply.steps)
+        else:
+            self._send_json(200, {"model": body["model"], "created_at": _now(), **_aggregate(reply.steps)})
+
+    def _stream(self, body: dict[str, Any], steps: Sequence[Step]) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for step in steps:
+                if isinstance(step, (Hang, Drop)):
+                    self._fault(step)
+                    return
+                if isinstance(step, Pause):
+                    self.server_fake._closing.wait(step.seconds)
+                    continue
+                line = (
+                    step.line
+                    if isinstance(step, Raw)
+                    else json.dumps({"model": body["model"], "created_at": _now(), **step})
+                )
+                self._write_chunk((line + "\n").encode())
+            self._write_chunk(b"")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def _wait_or_drop(self, steps: Sequence[Step]) -> None:
+        for step in steps:
+            if self._fault(step):
+                return
+
+    def _fault(self, step: Step) -> bool:
+        """Act out a Hang or Drop step; False for a step that is content."""
+        if isinstance(step, Hang):
+            self.server_fake._closing.wait(step.seconds)
+            self.close_connection = True
+            return True
+        if isinstance(step, Drop):
+            self._drop()
+            return True
+        return False
+
+    def _write_chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def _drop(self) -> None:
+        self.wfile.flush()
+        self.connection.shutdown(socket.SHUT_RDWR)
+        self.close_connection = True
+
+
+def _model_entry(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "model": name,
+        "modified_at": _now(),
+        "size": 2_600_000_000,
+        "digest": f"{abs(hash(name)):064x}"[:64],
+        "details": {"format": "gguf", "family": "qwen3", "parameter_size": "4.0B", "quantization_level": "Q4_K_M"},
+    }
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (yet)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def is_summary_request(body: dict[str, Any]) -> bool:
+    """Whether a recorded /api/chat body is the application's digital-twin summary request."""
+    from engine.prompt import SUMMARY_INSTRUCTIONS
+
+    messages = body.get("messages") or [{}]
+    return bool(messages[0].get("content") == SUMMARY_INSTRUCTIONS)
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Poll `predicate` until it is true or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return predicate()

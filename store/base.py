@@ -1,0 +1,213 @@
+"""The store's connection: opening and upgrading the file, short transactions, errors as sentences, backups.
+
+Only SQLite ever opens the database file or its -wal, -shm and -journal
+companions: on POSIX, closing any other descriptor of the file would drop every
+lock this process's SQLite connections hold on it, and another process could
+then checkpoint and delete the write-ahead log under them. So the file is
+recognised through SQLite itself, and copies are made with SQLite's online
+backup API, never by copying the file.
+
+Writes run in `BEGIN IMMEDIATE` transactions that are short and never span a
+model call; the file uses WAL so readers never block the writer, and a busy
+timeout so several processes can share it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from store.schema import MIGRATIONS, SCHEMA_VERSION
+
+BUSY_TIMEOUT_SECONDS = 15.0
+COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+class HistoryError(RuntimeError):
+    """The chat history cannot be read or written; the message says why and what to do."""
+
+
+def store_files(path: Path) -> tuple[Path, ...]:
+    """The database file and the companions SQLite keeps beside it, as absolute paths."""
+    base = path.expanduser().absolute()
+    return (base, *(base.with_name(base.name + suffix) for suffix in COMPANION_SUFFIXES))
+
+
+class StoreBase:
+    """One SQLite connection, shared by the threads of one face under a lock."""
+
+    def __init__(self, db_path: str | Path = "chat_history.sqlite") -> None:
+        self.path = Path(db_path)
+        existed = self.path.exists()
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+            )
+        except (OSError, sqlite3.OperationalError) as error:
+            raise self._cannot_create(error) from None
+        self._db.row_factory = sqlite3.Row
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            if not existed and self.path.exists() and self.path.stat().st_size == 0:
+                self.path.unlink()  # nothing half-created
+            raise
+
+    def files(self) -> tuple[Path, ...]:
+        """The files that make up this store; nothing but SQLite may open them."""
+        return store_files(self.path)
+
+    def owns(self, path: Path) -> bool:
+        """Whether `path` (followed through symlinks) is one of this store's files."""
+        wanted = path.expanduser().resolve()
+        for part in self.files():
+            if wanted == part.resolve():
+                return True
+            with suppress(OSError):  # a hard link: the same file under another name (stat, never open)
+                if os.path.samefile(wanted, part):
+                    return True
+        return False
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def backup(self, target: Path) -> None:
+        """Copy the whole store, consistent at one moment, into a new SQLite file at `target`.
+
+        Uses SQLite's online backup API, so writers may go on meanwhile and the
+        store's own locks are never disturbed.
+        """
+        if self.owns(target):
+            raise PermissionError(f"{target} is a file of the chat history itself; choose another file for the backup")
+        if target.exists():
+            raise FileExistsError(f"{target} already exists; choose a new file name for the backup")
+        copy = sqlite3.connect(target)
+        try:
+            with self._lock, self._translated_errors():
+                self._db.backup(copy)
+        except BaseException:
+            copy.close()
+            target.unlink(missing_ok=True)
+            raise
+        copy.close()
+
+    # Opening ---------------------------------------------------------------------
+
+    def _cannot_create(self, error: Exception) -> HistoryError:
+        reason = getattr(error, "strerror", None) or str(error)
+        return HistoryError(
+            f"The chat history cannot be created at {self.path} ({reason}); set CHAT_HISTORY_DB_PATH "
+            "to a file in a folder you can write to."
+        )
+
+    def _open(self) -> None:
+        with self._translated_errors(opening=True):
+            version, tables = self._inspect()
+            if version > SCHEMA_VERSION:
+                raise HistoryError(
+                    f"{self.path} was written by a newer version of this application (schema {version}, "
+                    f"this version knows up to {SCHEMA_VERSION}); it was left untouched — update the application."
+                )
+            if version == 0 and tables and "chats" not in tables:
+                raise HistoryError(
+                    f"{self.path} is an SQLite database of another application, not chat history; it was "
+                    "left untouched — set CHAT_HISTORY_DB_PATH to another file."
+                )
+            if version < SCHEMA_VERSION and tables:
+                self._check_integrity()  # before the first write, so a damaged file stays as it was
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate(version)
+
+    def _check_integrity(self) -> None:
+        problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise sqlite3.DatabaseError(problem)
+
+    def _inspect(self) -> tuple[int, set[str]]:
+        """The schema version and table names; SQLite itself says if the file is no database."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        return version, {row[0] for row in rows}
+
+    def _migrate(self, version: int) -> None:
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            with self._write() as db:
+                current = db.execute("PRAGMA user_version").fetchone()[0]
+                if current >= number:  # another process migrated meanwhile
+                    continue
+                MIGRATIONS[number - 1](db)
+                db.execute(f"PRAGMA user_version = {number:d}")
+
+    # Transactions ----------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One short write transaction, taken with BEGIN IMMEDIATE so it never deadlocks."""
+        with self._lock, self._translated_errors():
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            finally:
+                if self._db.in_transaction:  # the block or the COMMIT failed
+                    self._db.execute("ROLLBACK")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for reads that take more than one query."""
+        with self._lock, self._translated_errors():
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            finally:
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
+
+    @contextmanager
+    def _translated_errors(self, opening: bool = False) -> Iterator[None]:
+        """SQLite's exceptions as one sentence that says what happened and what to do."""
+        untouched = "it was left untouched — " if opening else ""
+        try:
+            yield
+        except sqlite3.IntegrityError:
+            raise HistoryError(
+                "That workspace no longer exists (it may have been deleted in another window); "
+                "choose or create another one."
+            ) from None
+        except sqlite3.OperationalError as error:
+            raise self._operational(error, opening, untouched) from None
+        except sqlite3.DatabaseError as error:
+            if getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+                raise HistoryError(
+                    f"{self.path} is not an SQLite database, so the chat history cannot be opened; {untouched}"
+                    "move it aside or set CHAT_HISTORY_DB_PATH to another file."
+                ) from None
+            raise self._damaged(error, untouched) from None
+
+    def _operational(self, error: sqlite3.OperationalError, opening: bool, untouched: str) -> HistoryError:
+        if "locked" in str(error) or "busy" in str(error):
+            return HistoryError(
+                f"The chat history at {self.path} stayed busy for {BUSY_TIMEOUT_SECONDS:.0f} s "
+                "(another program is writing to it); try again."
+            )
+        if "unable to open" in str(error) or "readonly" in str(error):
+            return self._cannot_create(error)
+        if not opening:
+            return HistoryError(f"The chat history at {self.path} could not be used: {error}.")
+        return self._damaged(error, untouched)
+
+    def _damaged(self, error: sqlite3.Error, untouched: str) -> HistoryError:
+        return HistoryError(
+            f"The chat history at {self.path} is damaged ({' '.join(str(error).split())}); {untouched}"
+            "restore it from a backup, or move it aside or set CHAT_HISTORY_DB_PATH to start a new one."
+        )

@@ -1,0 +1,140 @@
+"""The chat-history schema: ordered migrations, each a small function, versioned by `PRAGMA user_version`.
+
+Only the store uses this module (`store.base`); it runs every migration above a
+file's version inside one `BEGIN IMMEDIATE` transaction each.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+
+def timestamp() -> str:
+    """Now, in UTC with microseconds, in the text format of SQLite's CURRENT_TIMESTAMP (so they sort together)."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def create_seed_tables(db: sqlite3.Connection) -> None:
+    """Version 1: the first version's two tables, exactly as it created them."""
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS chats (
+            chat_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_name TEXT NOT NULL,
+            created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+            context_summary TEXT DEFAULT NULL,
+            context_updated_at TIMESTAMP DEFAULT NULL)"""
+    )
+    db.execute(
+        """CREATE TABLE IF NOT EXISTS history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            assistant TEXT NOT NULL,
+            FOREIGN KEY(chat_id) REFERENCES chats(chat_id) ON DELETE CASCADE)"""
+    )
+
+
+def add_audit_trail(db: sqlite3.Connection) -> None:
+    """Version 2: per-turn time, usage and status; tool calls; exact activity order."""
+    for statement in (
+        "ALTER TABLE chats ADD COLUMN last_active_at TEXT",
+        "ALTER TABLE chats ADD COLUMN activity_seq INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE chats ADD COLUMN summary_turn_id INTEGER",
+        "ALTER TABLE history ADD COLUMN created_at TEXT",
+        "ALTER TABLE history ADD COLUMN status TEXT NOT NULL DEFAULT 'complete'",
+        "ALTER TABLE history ADD COLUMN model TEXT",
+        "ALTER TABLE history ADD COLUMN prompt_tokens INTEGER",
+        "ALTER TABLE history ADD COLUMN completion_tokens INTEGER",
+        "ALTER TABLE history ADD COLUMN duration_ms REAL",
+        "ALTER TABLE history ADD COLUMN error TEXT",
+        """CREATE TABLE tool_calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            turn_id INTEGER NOT NULL REFERENCES history(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            arguments TEXT NOT NULL,
+            output TEXT NOT NULL,
+            error TEXT,
+            duration_ms REAL NOT NULL DEFAULT 0,
+            UNIQUE (turn_id, position))""",
+        "CREATE INDEX history_by_chat ON history(chat_id, id)",
+        "CREATE INDEX chats_by_activity ON chats(activity_seq)",
+    ):
+        db.execute(statement)
+    # Files from the first version: a summary covered every turn (it was rebuilt on each
+    # switch), and workspaces are ordered by their latest turn.
+    db.execute(
+        """UPDATE chats SET last_active_at = created_at,
+               summary_turn_id = CASE WHEN context_summary IS NULL THEN NULL
+                   ELSE (SELECT MAX(id) FROM history WHERE history.chat_id = chats.chat_id) END"""
+    )
+    latest = db.execute(
+        """SELECT chat_id FROM chats
+           ORDER BY COALESCE((SELECT MAX(id) FROM history WHERE history.chat_id = chats.chat_id), 0), chat_id"""
+    ).fetchall()
+    db.executemany(
+        "UPDATE chats SET activity_seq = ? WHERE chat_id = ?",
+        [(sequence, chat_id) for sequence, (chat_id,) in enumerate(latest, start=1)],
+    )
+
+
+def add_full_text_search(db: sqlite3.Connection) -> None:
+    """Version 3: an FTS5 index over every turn's text, kept in step by triggers."""
+    for statement in (
+        """CREATE VIRTUAL TABLE history_fts USING fts5(
+               user, assistant, content='history', content_rowid='id',
+               tokenize='unicode61 remove_diacritics 2')""",
+        """CREATE TRIGGER history_fts_insert AFTER INSERT ON history BEGIN
+               INSERT INTO history_fts(rowid, user, assistant) VALUES (new.id, new.user, new.assistant);
+           END""",
+        """CREATE TRIGGER history_fts_delete AFTER DELETE ON history BEGIN
+               INSERT INTO history_fts(history_fts, rowid, user, assistant)
+               VALUES ('delete', old.id, old.user, old.assistant);
+           END""",
+        """CREATE TRIGGER history_fts_update AFTER UPDATE OF user, assistant ON history BEGIN
+               INSERT INTO history_fts(history_fts, rowid, user, assistant)
+               VALUES ('delete', old.id, old.user, old.assistant);
+               INSERT INTO history_fts(rowid, user, assistant) VALUES (new.id, new.user, new.assistant);
+           END""",
+        "INSERT INTO history_fts(history_fts) VALUES ('rebuild')",
+    ):
+        db.execute(statement)
+
+
+def add_calculation_data(db: sqlite3.Connection) -> None:
+    """Version 4: a calculation's full result (precise values, formula, diagram) beside its tool call."""
+    db.execute("ALTER TABLE tool_calls ADD COLUMN data TEXT")
+
+
+def add_file_edits(db: sqlite3.Connection) -> None:
+    """Version 5: file edits the model asked for, with the bytes before (for undo) and after."""
+    db.execute(
+        """CREATE TABLE file_edits (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id INTEGER NOT NULL REFERENCES chats(chat_id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            before BLOB,
+            after BLOB NOT NULL,
+            status TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            decided_at TEXT)"""
+    )
+    db.execute("CREATE INDEX file_edits_by_chat ON file_edits(chat_id, id)")
+
+
+def add_thinking(db: sqlite3.Connection) -> None:
+    """Version 6: a thinking model's reasoning, kept apart from the answer."""
+    db.execute("ALTER TABLE history ADD COLUMN thinking TEXT")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    create_seed_tables,
+    add_audit_trail,
+    add_full_text_search,
+    add_calculation_data,
+    add_file_edits,
+    add_thinking,
+]
+SCHEMA_VERSION = len(MIGRATIONS)

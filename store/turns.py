@@ -1,0 +1,155 @@
+"""The store's turns: each question and answer with its tool calls, usage and status, saved atomically."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from domain.records import ToolCall, Turn, TurnStatus
+from store.base import StoreBase
+from store.schema import timestamp
+
+_TURN_COLUMNS = """id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
+                   completion_tokens, duration_ms, error, thinking"""
+
+
+def _tool_call_row(turn_id: int, position: int, call: ToolCall) -> tuple[object, ...]:
+    data = json.dumps(call.data, ensure_ascii=False) if call.data is not None else None
+    arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
+
+
+def _tool_call(row: sqlite3.Row) -> ToolCall:
+    return ToolCall(
+        id=f"call_{row['position'] + 1}",
+        name=row["name"],
+        arguments=json.loads(row["arguments"]),
+        output=row["output"],
+        error=row["error"],
+        duration_ms=row["duration_ms"],
+        data=json.loads(row["data"]) if row["data"] else None,
+    )
+
+
+class TurnStore(StoreBase):
+    """A workspace's turns, oldest first; a turn and its tool calls are written in one transaction."""
+
+    def load_history(self, chat_id: int) -> list[tuple[str, str]]:
+        """Every (user, assistant) pair of a workspace, oldest first."""
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                "SELECT user, assistant FROM history WHERE chat_id = ? ORDER BY id", (chat_id,)
+            ).fetchall()
+        return [(str(u), str(a)) for u, a in rows]
+
+    def load_recent_history(self, chat_id: int, limit: int) -> list[tuple[str, str]]:
+        """The newest `limit` (user, assistant) pairs, oldest first; cost does not grow with the history."""
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                """SELECT user, assistant FROM history WHERE chat_id = ? AND status != 'superseded'
+                   ORDER BY id DESC LIMIT ?""",
+                (chat_id, limit),
+            ).fetchall()
+        return [(str(u), str(a)) for u, a in reversed(rows)]
+
+    def add_to_history(
+        self,
+        chat_id: int,
+        user: str,
+        assistant: str,
+        *,
+        tool_calls: Sequence[ToolCall] = (),
+        status: TurnStatus = "complete",
+        model: str | None = None,
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+        duration_ms: float | None = None,
+        error: str | None = None,
+        thinking: str | None = None,
+    ) -> int:
+        """Store one turn and its tool calls atomically; the workspace moves to the top of the list."""
+        turn = {
+            "chat_id": chat_id,
+            "user": user,
+            "assistant": assistant,
+            "now": timestamp(),
+            "status": status,
+            "model": model,
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "duration_ms": duration_ms,
+            "error": error,
+            "thinking": thinking or None,
+        }
+        with self._write() as db:
+            turn_id = db.execute(
+                """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
+                                        prompt_tokens, completion_tokens, duration_ms, error, thinking)
+                   VALUES (:chat_id, :user, :assistant, :now, :status, :model,
+                           :prompt_tokens, :completion_tokens, :duration_ms, :error, :thinking) RETURNING id""",
+                turn,
+            ).fetchone()[0]
+            db.executemany(
+                """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms, data)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                [_tool_call_row(turn_id, position, call) for position, call in enumerate(tool_calls)],
+            )
+            db.execute(
+                """UPDATE chats SET last_active_at = :now, activity_seq = (SELECT MAX(activity_seq) FROM chats) + 1
+                   WHERE chat_id = :chat_id""",
+                turn,
+            )
+        return int(turn_id)
+
+    def get_turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
+        """Turns with their tool calls, oldest first: the newest `limit` before `before_turn_id`."""
+        with self._read() as db:
+            return self._select_turns(db, chat_id, limit, before_turn_id=before_turn_id)
+
+    def _select_turns(
+        self,
+        db: sqlite3.Connection,
+        chat_id: int,
+        limit: int | None,
+        before_turn_id: int | None = None,
+        after_turn_id: int = 0,
+    ) -> list[Turn]:
+        rows = db.execute(
+            f"""SELECT {_TURN_COLUMNS} FROM history
+               WHERE chat_id = ? AND id > ? AND id < ? ORDER BY id DESC LIMIT ?""",  # noqa: S608 - fixed columns
+            (chat_id, after_turn_id, before_turn_id if before_turn_id is not None else 2**62, limit or -1),
+        ).fetchall()
+        calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
+        return [
+            Turn.model_validate({**dict(row), "tool_calls": calls.get(row["turn_id"], [])}) for row in reversed(rows)
+        ]
+
+    @staticmethod
+    def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[ToolCall]]:
+        if not turn_ids:
+            return {}
+        rows = db.execute(
+            """SELECT turn_id, position, name, arguments, output, error, duration_ms, data FROM tool_calls
+               WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY turn_id, position""",
+            (json.dumps(turn_ids),),
+        ).fetchall()
+        calls: dict[int, list[ToolCall]] = {}
+        for row in rows:
+            calls.setdefault(row["turn_id"], []).append(_tool_call(row))
+        return calls
+
+    def supersede_turn(self, turn_id: int) -> None:
+        """Mark a turn as replaced by Regenerate: kept in the record, left out of what the model is sent."""
+        with self._write() as db:
+            db.execute("UPDATE history SET status = 'superseded' WHERE id = ?", (turn_id,))
+
+    def count_turns(self, chat_id: int) -> int:
+        with self._lock, self._translated_errors():
+            return int(self._db.execute("SELECT COUNT(*) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0])
+
+    def clear_history(self, chat_id: int) -> None:
+        """Delete a workspace's turns; the workspace and its summary stay."""
+        with self._write() as db:
+            db.execute("DELETE FROM history WHERE chat_id = ?", (chat_id,))
+            db.execute("UPDATE chats SET summary_turn_id = NULL WHERE chat_id = ?", (chat_id,))

@@ -1,0 +1,204 @@
+"""The application service both faces use, with a real SQLite file and the fake Ollama."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import aclosing
+from pathlib import Path
+
+import pytest
+
+from agent import AIAgent
+from app.service import WorkspaceService
+from app.turns import DEFAULT_WORKSPACE_NAME
+from domain.events import TextDelta, TurnCompleted
+from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request
+from history import ChatHistoryDB
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> ChatHistoryDB:
+    """A second handle on the service's file, for the test's own checks."""
+    return ChatHistoryDB(tmp_path / "h.sqlite")
+
+
+@pytest.fixture
+def service(fake_ollama: FakeOllama, tmp_path: Path) -> WorkspaceService:
+    agent = AIAgent("qwen3:4b", fake_ollama.url, "system prompt")
+    return WorkspaceService(ChatHistoryDB(tmp_path / "h.sqlite"), agent)
+
+
+async def ask(service: WorkspaceService, text: str, chat_id: int | None = None) -> TurnCompleted:
+    events = [event async for event in service.ask(text, chat_id)]
+    assert isinstance(events[-1], TurnCompleted)
+    return events[-1]
+
+
+async def test_first_message_creates_and_names_the_workspace(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.script(Reply.text("Use a 2 x 2 m footing."), Reply.text("Yes."))
+    question = "Size a pad footing for 800 kN on 200 kPa soil, column 400 x 400 mm, C25/30 concrete please"
+    first = await ask(service, question)
+    second = await ask(service, "Is that enough?")
+    chat = service.current
+    assert chat is not None and chat.chat_name == question[:64]
+    assert db.load_history(chat.chat_id)[1] == ("Is that enough?", "Yes.")
+    assert [first.turn_id, second.turn_id] == [turn.turn_id for turn in db.get_turns(chat.chat_id)]
+
+
+async def test_named_workspace_keeps_its_name(service: WorkspaceService, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("ok"))
+    service.create("Tower A")
+    await ask(service, "first question")
+    assert service.current is not None and service.current.chat_name == "Tower A"
+
+
+async def test_failed_turn_is_saved_and_marked(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    chat = service.create()
+    fake_ollama.script(Reply.http_error(500, "model requires more system memory"))
+    await ask(service, "my question")
+    (turn,) = db.get_turns(chat.chat_id)
+    assert (turn.user, turn.assistant, turn.status) == ("my question", "", "error")
+    assert turn.error is not None and "more system memory" in turn.error
+
+
+async def test_a_turn_cut_off_part_way_is_stored_with_what_arrived(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    chat = service.create("Tower A")
+    fake_ollama.script(Reply.then("The first part of the answer", Hang(30)))
+    async with aclosing(service.ask("A long answer, please")) as events:
+        async for event in events:
+            if isinstance(event, TextDelta) and "first part" in event.text:
+                break  # the face went away (Stop, a closed tab)
+    (turn,) = db.get_turns(chat.chat_id)
+    assert (turn.user, turn.status) == ("A long answer, please", "stopped")
+    assert turn.assistant.startswith("The first part")
+
+
+async def test_a_turn_lands_in_the_workspace_it_was_asked_in(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    tower = service.create("Tower A").chat_id
+    bridge = service.create("Bridge").chat_id
+    fake_ollama.script(Reply.text("45 m."))
+    await ask(service, "How tall is the tower?", chat_id=tower)
+    assert service.current_id == bridge
+    assert db.load_history(tower) == [("How tall is the tower?", "45 m.")] and db.load_history(bridge) == []
+
+
+async def test_regenerate_supersedes_the_last_turn_and_hides_it_from_the_model(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    chat = service.create("Tower A").chat_id
+    fake_ollama.script(Reply.text("First try."), Reply.text("Second try."))
+    await ask(service, "How tall?")
+    question = service.last_question(chat)
+    assert question == "How tall?"
+    async for _ in service.ask(question, chat, regenerate=True):
+        pass
+    assert [turn.status for turn in db.get_turns(chat)] == ["superseded", "complete"]
+    sent = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"]]
+    assert "First try." not in sent
+
+
+async def test_switch_summarises_only_new_turns_and_the_summary_reaches_the_next_prompt(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    tower = service.create("Tower A").chat_id
+    fake_ollama.script(Reply.text("45 m."), Reply.text("- Tower A is 45 m tall."))
+    await ask(service, "How tall is tower A?")
+    bridge = service.create("Bridge").chat_id
+    service.open(tower)
+    outcome = await service.switch(bridge)
+    assert outcome.summarised and outcome.error is None
+    assert db.get_context_summary(tower) == "- Tower A is 45 m tall."
+    summary_request = fake_ollama.chat_requests[-1]
+    assert is_summary_request(summary_request) and "How tall is tower A?" in summary_request["messages"][-1]["content"]
+    requests_before = len(fake_ollama.chat_requests)
+    assert not (await service.switch(tower)).summarised, "Bridge had no turns"
+    assert not (await service.switch(bridge)).summarised, "Tower A's summary covers its turns"
+    assert len(fake_ollama.chat_requests) == requests_before
+    await service.switch(tower)
+    fake_ollama.script(Reply.text("Noted."))
+    await ask(service, "And its footing?")
+    system = fake_ollama.chat_requests[-1]["messages"][0]["content"]
+    assert "[Context Summary]: - Tower A is 45 m tall." in system
+
+
+async def test_second_summary_builds_on_the_first(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    other = service.create("Other").chat_id
+    tower = service.create("Tower A").chat_id
+    fake_ollama.script(Reply.text("a1"), Reply.text("S1"), Reply.text("a2"), Reply.text("S2"))
+    await ask(service, "q1")
+    await service.switch(other)
+    await service.switch(tower)
+    await ask(service, "q2")
+    await service.switch(other)
+    prompt = fake_ollama.chat_requests[-1]["messages"][-1]["content"]
+    assert "S1" in prompt and "q2" in prompt and "q1" not in prompt
+    assert db.get_context_summary(tower) == "S2"
+
+
+async def test_summary_failure_keeps_the_old_summary_and_still_switches(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    bridge = service.create("Bridge").chat_id
+    tower = service.create("Tower A").chat_id
+    service.set_summary(tower, "old summary")
+    fake_ollama.script(Reply.text("answer"), Reply.http_error(500, "model crashed"))
+    await ask(service, "new question")
+    outcome = await service.switch(bridge)
+    assert outcome.error is not None and outcome.error.code == "PROVIDER_ERROR"
+    assert service.current_id == bridge
+    assert db.get_context_summary(tower) == "old summary"
+    assert db.count_unsummarised_turns(tower) == 1
+
+
+async def test_start_new_rename_and_delete(service: WorkspaceService, db: ChatHistoryDB) -> None:
+    older = service.create("Older").chat_id
+    chat, outcome = await service.start_new("")
+    assert chat.chat_name == DEFAULT_WORKSPACE_NAME and not outcome.summarised
+    assert service.rename(chat.chat_id, "  Tower   B ") == "Tower B"
+    with pytest.raises(ValueError, match="Give the new name"):
+        service.rename(chat.chat_id, "   ")
+    now_in = service.delete(chat.chat_id)
+    assert now_in is not None and now_in.chat_id == older == service.current_id
+    assert db.get_chat(chat.chat_id) is None
+    assert service.delete(older) is None and service.current_id is None
+
+
+def test_open_or_create_finds_by_name_or_id_and_creates_only_names(service: WorkspaceService) -> None:
+    tower = service.open_or_create("Tower A")
+    assert service.open_or_create("tower a").chat_id == tower.chat_id
+    assert service.open_or_create(str(tower.chat_id)).chat_id == tower.chat_id
+    with pytest.raises(LookupError, match="no workspace with id 99"):
+        service.open_or_create("99")
+
+
+async def test_the_report_and_the_backup_never_touch_the_store_files(
+    service: WorkspaceService, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 144})), Reply.text("12."))
+    turn = await ask(service, "Square root of 144?")
+    chat_id = service.current_id
+    assert chat_id is not None and turn.turn_id is not None
+    for own in ("h.sqlite", "h.sqlite-wal", "h.sqlite-shm", "h.sqlite-journal"):
+        with pytest.raises(PermissionError, match="chat history itself"):
+            service.write_report(chat_id, tmp_path / own)
+        with pytest.raises(PermissionError, match="chat history itself"):
+            service.backup(tmp_path / own)
+    report = service.write_report(chat_id, tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "`sqrt`" in report and "Square root of 144?" in report
+    copy = service.backup(tmp_path / "backup.sqlite")
+    with pytest.raises(FileExistsError):
+        service.backup(copy)
+    restored = sqlite3.connect(copy)
+    assert restored.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert restored.execute("SELECT user FROM history").fetchall() == [("Square root of 144?",)]
+    assert ChatHistoryDB(copy).get_turns(chat_id)[0].tool_calls[0].output == "12.0"
