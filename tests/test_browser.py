@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from history import ChatHistoryDB
 from fakes.ollama import FakeOllama, Hang, Reply, free_port
+from history import ChatHistoryDB
+from tests.test_store_sharing import fresh_look
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -31,7 +32,7 @@ CHROMIUM_ARGS = [
 ]
 
 try:
-    from playwright.sync_api import Page, sync_playwright
+    from playwright.sync_api import Dialog, Page, sync_playwright
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -85,6 +86,10 @@ class Browser:
     outside_requests: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
 
+    def dismiss(self, dialog: Dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
 
 @pytest.fixture
 def browser(web_app: str) -> Iterator[Browser]:
@@ -94,7 +99,7 @@ def browser(web_app: str) -> Iterator[Browser]:
         seen = Browser(page)
         local = (web_app, "data:", "blob:")
         page.on("request", lambda r: None if r.url.startswith(local) else seen.outside_requests.append(r.url))
-        page.on("dialog", lambda d: (seen.dialogs.append(d.message), d.dismiss()))
+        page.on("dialog", lambda dialog: seen.dismiss(dialog))
         page.set_default_timeout(20_000)
         yield seen
         chromium.close()
@@ -152,3 +157,59 @@ def test_stop_keeps_the_partial_answer(browser: Browser, web_app: str, fake_olla
     page.get_by_text("Stopped before the end of the answer.").wait_for()
     (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
     assert (turn.status, turn.assistant) == ("stopped", "The first part of a long answer")
+
+
+def test_the_downloads_hold_the_whole_workspace_and_its_calculations(
+    browser: Browser, web_app: str, fake_ollama: FakeOllama
+) -> None:
+    page = browser.page
+    fake_ollama.script(Reply.tool_calls(("divide", {"a": 10, "b": 4})), Reply.text("Space them at 2.5 m."))
+    page.goto(web_app)
+    send(page, "Spacing for 10 m over 4 bays?")
+    page.get_by_text("Space them at 2.5 m.").wait_for()
+    page.get_by_text("Workspace", exact=True).click()
+    with page.expect_download() as exported:
+        page.get_by_role("button", name="Export as Markdown").click()
+    text = Path(exported.value.path()).read_text(encoding="utf-8")
+    assert exported.value.suggested_filename == "workspace-1.md"
+    assert text.startswith("# Spacing for 10 m over 4 bays?") and "**Tool `divide`**" in text
+    assert '"a": 10' in text and "2.5" in text and "Space them at 2.5 m." in text
+    with page.expect_download() as report:
+        page.get_by_role("button", name="Calculation report").click()
+    text = Path(report.value.path()).read_text(encoding="utf-8")
+    assert "## 1. `divide`" in text and "Spacing for 10 m over 4 bays?" in text
+    assert browser.outside_requests == []
+
+
+def test_two_tabs_and_a_cli_run_beside_them_lose_nothing(
+    browser: Browser, web_app: str, fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    """Two tabs answer at the same time while the CLI runs turns on the same file and exits."""
+    fake_ollama.responder = lambda body: Reply.slow(f"Answer to: {body['messages'][-1]['content']}", 0.05)
+    shared = ChatHistoryDB(isolated / "chat_history.sqlite")
+    shared.create_chat("Shared")
+    shared.close()
+    tabs = [browser.page, browser.page.context.new_page()]
+    for tab in tabs:
+        tab.goto(web_app)
+        tab.get_by_text("Shared").first.wait_for()
+    expected = []
+    for i in range(4):
+        for name, tab in zip(("first", "second"), tabs, strict=True):
+            send(tab, f"{name} tab {i}")
+            expected.append(f"{name} tab {i}")
+        cli = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "--workspace", "Shared", "--once", f"cli question {i}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=isolated,
+            env={**os.environ, "ENDPOINT": fake_ollama.url},
+        )
+        assert cli.returncode == 0, cli.stderr
+        expected.append(f"cli question {i}")
+        for name, tab in zip(("first", "second"), tabs, strict=True):
+            tab.get_by_text(f"Answer to: {name} tab {i}").wait_for()
+    seen = fresh_look(isolated / "chat_history.sqlite")
+    assert seen["integrity"] == "ok" and sorted(seen["questions"]) == sorted(expected)
+    assert all(tab.get_by_test_id("stException").count() == 0 for tab in tabs)

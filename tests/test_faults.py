@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from history import ChatHistoryDB
 from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply, _chunk, _final, free_port
+from history import ChatHistoryDB
+from tools.registry import MAX_OUTPUT_CHARS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -155,13 +156,19 @@ def test_a_model_that_calls_tools_forever_is_stopped(fake_ollama: FakeOllama, is
     assert len(turn.tool_calls) == 3 and len(fake_ollama.chat_requests) == 4
 
 
-def test_a_megabyte_of_tool_output_is_cut_with_a_note(fake_ollama: FakeOllama, isolated: Path) -> None:
-    fake_ollama.script(
-        Reply.tool_calls(("evaluate_expression", {"expression": "N(pi, 1000000)"})), Reply.text("Too long.")
-    )
-    assert cli(fake_ollama.url, "A million digits of pi", {}).returncode == 0
-    tool_message = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"][0]["content"]
-    assert len(tool_message) < 8_200 and ("[output cut" in tool_message or "too expensive" in tool_message)
+def test_long_tool_output_is_cut_with_a_note(fake_ollama: FakeOllama, isolated: Path) -> None:
+    folder = isolated / "workspace" / "drawings"
+    folder.mkdir(parents=True)
+    for number in range(300):  # a folder listing of about 60,000 characters
+        (folder / f"{number:03d}-{'general-arrangement-level-' * 7}.pdf").touch()
+    fake_ollama.script(Reply.tool_calls(("list_files", {"path": "drawings"})), Reply.text("Many drawings."))
+    assert cli(fake_ollama.url, "Which drawings are there?", {"NUM_CTX": "16384"}).returncode == 0
+    (tool_message,) = [m for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"]
+    shown, note = tool_message["content"].rsplit("\n", 1)
+    assert len(shown) == MAX_OUTPUT_CHARS and shown.startswith("drawings/ (300 entries)")
+    assert note.startswith(f"[output cut: showing the first {MAX_OUTPUT_CHARS:,} of ") and "characters]" in note
+    (turn,) = db(isolated).get_turns(1)
+    assert turn.tool_calls[0].output == tool_message["content"], "the record holds what the model saw"
 
 
 def test_an_unknown_tool_and_a_tool_call_in_the_text_both_end_in_an_answer(

@@ -50,3 +50,14 @@ def test_bad_value_names_the_key_and_what_is_allowed(key: str, value: str, allow
     message = str(caught.value)
     assert message.startswith(f"Setting {key} has the value") and allowed in message
     assert "\n" not in message
+
+
+def test_no_setting_of_the_machine_reaches_a_test() -> None:
+    """The fixtures clear every setting the application knows, whatever the developer exported."""
+    import os
+
+    from tests.conftest import SETTING_KEYS
+
+    assert {"FILE_EDITS", "CHAT_HISTORY_DB_PATH", "WORKSPACE_ROOT", "LOG_FILE"} <= set(SETTING_KEYS)
+    assert not any(key in os.environ for key in SETTING_KEYS)
+    assert load_settings(env_file=None).file_edits == "confirm"
