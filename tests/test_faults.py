@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply, _chunk, _final, free_port
+from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply, free_port
+from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from tools.registry import MAX_OUTPUT_CHARS
 
@@ -39,7 +40,7 @@ class Fault:
 
 def malformed_arguments() -> Reply:
     call = {"function": {"name": "sqrt", "arguments": '{"x": 144}'}}
-    return Reply([_chunk(content="Let me work it out. "), _chunk(tool_calls=[call]), _final("stop", 1, 1)])
+    return Reply([chunk(content="Let me work it out. "), chunk(tool_calls=[call]), final("stop", 1, 1)])
 
 
 FAULTS = [

@@ -1,0 +1,141 @@
+"""The replies the fake Ollama can be scripted with: streamed text, tool calls, HTTP errors, and faults.
+
+A `Reply` is a list of steps: each dict is one NDJSON chunk as Ollama sends it;
+`Hang`, `Pause`, `Drop` and `Raw` act out what real servers and networks do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Hang:
+    """Stop answering (until the server shuts down or `seconds` pass)."""
+
+    seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Wait `seconds`, then go on streaming (a model that thinks between pieces)."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Close the connection abruptly, mid-body."""
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A line sent exactly as given (garbage, or an `{"error": …}` line)."""
+
+    line: str
+
+
+Step = dict[str, Any] | Hang | Pause | Drop | Raw
+
+
+@dataclass
+class Reply:
+    """One scripted answer to `/api/chat`: an HTTP status, or a sequence of streamed steps."""
+
+    steps: list[Step] = field(default_factory=list)
+    status: int = 200
+    error: str | None = None
+
+    @classmethod
+    def text(
+        cls,
+        text: str,
+        *,
+        pieces: int = 3,
+        thinking: str = "",
+        prompt_tokens: int = 42,
+        completion_tokens: int | None = None,
+        done_reason: str = "stop",
+    ) -> Reply:
+        """A streamed answer split into `pieces` content chunks (after any thinking chunks)."""
+        steps: list[Step] = [chunk(thinking=part) for part in _split(thinking, pieces)]
+        steps += [chunk(content=part) for part in _split(text, pieces)]
+        steps.append(final(done_reason, prompt_tokens, completion_tokens or max(len(text) // 4, 1)))
+        return cls(steps)
+
+    @classmethod
+    def slow(cls, text: str, seconds: float, pieces: int = 3) -> Reply:
+        """A streamed answer with a pause of `seconds` before each piece."""
+        steps: list[Step] = []
+        for step in cls.text(text, pieces=pieces).steps:
+            steps += [Pause(seconds), step]
+        return cls(steps)
+
+    @classmethod
+    def tool_calls(cls, *calls: tuple[str, Any], content: str = "", prompt_tokens: int = 42) -> Reply:
+        """A message asking for tools: `("sqrt", {"x": 144})`, …"""
+        wire = [
+            {"id": f"call_{i}", "function": {"index": i, "name": n, "arguments": a}} for i, (n, a) in enumerate(calls)
+        ]
+        steps: list[Step] = [chunk(content=part) for part in _split(content, 2)]
+        steps += [chunk(tool_calls=wire), final("stop", prompt_tokens, 12)]
+        return cls(steps)
+
+    @classmethod
+    def http_error(cls, status: int, message: str) -> Reply:
+        return cls(status=status, error=message)
+
+    @classmethod
+    def then(cls, text: str, fault: Step) -> Reply:
+        """Some streamed text, then a fault step (no final chunk)."""
+        return cls([*(chunk(content=part) for part in _split(text, 2)), fault])
+
+
+def _split(text: str, pieces: int) -> list[str]:
+    if not text:
+        return []
+    size = max(1, -(-len(text) // pieces))
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def chunk(content: str = "", thinking: str = "", tool_calls: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if thinking:
+        message["thinking"] = thinking
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {"message": message, "done": False}
+
+
+def final(done_reason: str, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    return {
+        "message": {"role": "assistant", "content": ""},
+        "done": True,
+        "done_reason": done_reason,
+        "total_duration": 1_000_000,
+        "load_duration": 10_000,
+        "prompt_eval_count": prompt_tokens,
+        "prompt_eval_duration": 100_000,
+        "eval_count": completion_tokens,
+        "eval_duration": 500_000,
+    }
+
+
+def aggregate(steps: Sequence[Step]) -> dict[str, Any]:
+    """The non-streaming body for a scripted reply: the chunks merged into one message."""
+    message: dict[str, Any] = {"role": "assistant", "content": ""}
+    final: dict[str, Any] = {}
+    for step in steps:
+        if not isinstance(step, dict):
+            continue
+        part = step["message"]
+        message["content"] += part.get("content", "")
+        if part.get("thinking"):
+            message["thinking"] = message.get("thinking", "") + part["thinking"]
+        if part.get("tool_calls"):
+            message.setdefault("tool_calls", []).extend(part["tool_calls"])
+        if step.get("done"):
+            final = {k: v for k, v in step.items() if k != "message"}
+    return {**final, "message": message}
