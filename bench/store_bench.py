@@ -122,5 +122,9 @@ def switching(folder: Path, runs: int) -> list[Result]:
 
 
 def _back_and_forth(spaces: WorkspaceService, first: int, second: int) -> None:
-    asyncio.run(spaces.switch(second))
-    asyncio.run(spaces.switch(first))
+    asyncio.run(_switch_twice(spaces, first, second))
+
+
+async def _switch_twice(spaces: WorkspaceService, first: int, second: int) -> None:
+    await spaces.switch(second)
+    await spaces.switch(first)
