@@ -81,6 +81,7 @@ class AIAgent:
         self._capabilities: dict[tuple[str, str], ModelCapabilities] = {}
         self._told_no_tools: set[str] = set()
         self._stop_requested = False
+        self._stopped_task: asyncio.Task[Any] | None = None
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
         self._clients: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
@@ -138,10 +139,23 @@ class AIAgent:
         """Stop the reply in progress (safe from a signal handler or another thread)."""
         running, self._running = self._running, None
         self._stop_requested = True
+        self._stopped_task = running[1] if running is not None else None
         if running is not None:
             loop, task = running
             if not task.done():
                 loop.call_soon_threadsafe(task.cancel)
+
+    def _follow_running_task(self) -> None:
+        """Note the task the turn runs in now, for `stop`.
+
+        A caller may resume the stream in a new task for each event (the web face
+        does), so this is renewed after every event; a stop whose cancel went to an
+        earlier task (or to none) takes effect here instead.
+        """
+        task = asyncio.current_task()
+        self._running = (asyncio.get_running_loop(), task) if task else None
+        if self._stop_requested and self._stopped_task is not task:
+            raise asyncio.CancelledError
 
     # The turn -------------------------------------------------------------------
 
@@ -163,15 +177,16 @@ class AIAgent:
         whose stream is cut off part-way still has what arrived.
         """
         turn = turn if turn is not None else TurnState()
-        task = asyncio.current_task()
-        self._stop_requested = False
-        self._running = (asyncio.get_running_loop(), task) if task else None
+        self._stop_requested, self._stopped_task = False, None
+        self._follow_running_task()
         error: ErrorEvent | None = None
         try:
             async with aclosing(self._run_turn(user_input, turn)) as events:
                 async for event in events:
                     yield event
+                    self._follow_running_task()
         except asyncio.CancelledError:
+            task = asyncio.current_task()
             if not self._stop_requested or task is None:
                 raise
             while task.cancelling():

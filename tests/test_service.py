@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from contextlib import aclosing
 from pathlib import Path
 
@@ -202,3 +204,38 @@ async def test_the_report_and_the_backup_never_touch_the_store_files(
     assert restored.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert restored.execute("SELECT user FROM history").fetchall() == [("Square root of 144?",)]
     assert ChatHistoryDB(copy).get_turns(chat_id)[0].tool_calls[0].output == "12.0"
+
+
+def test_stop_from_another_thread_stops_a_turn_driven_one_event_at_a_time(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    """The web face resumes the stream in a new task for each event; Stop must still reach the turn."""
+    from faces.web.sync_bridge import iterate_sync
+
+    chat = service.create("Tower A").chat_id
+    fake_ollama.script(Reply.then("The first part of the answer", Hang(30)))
+    events = iterate_sync(service.ask("A long answer, please", chat), heartbeat=0.05)
+    started = time.monotonic()
+    for event in events:
+        if isinstance(event, TextDelta):
+            threading.Timer(0.1, service.stop).start()
+        if isinstance(event, TurnCompleted):
+            break
+    assert time.monotonic() - started < 5, "the hang (30 s) was cut short by Stop"
+    (turn,) = db.get_turns(chat)
+    assert (turn.status, turn.assistant) == ("stopped", "The first part of the answer")
+
+
+def test_the_store_files_are_known_by_their_real_names(fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    """A symlinked history path: SQLite keeps -wal and -shm beside the real file, and those are protected."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link.sqlite").symlink_to(real / "h.sqlite")
+    agent = AIAgent("qwen3:4b", fake_ollama.url, "system")
+    linked = WorkspaceService(ChatHistoryDB(tmp_path / "link.sqlite"), agent)
+    chat = linked.create("Tower").chat_id
+    for own in ("h.sqlite", "h.sqlite-wal", "h.sqlite-shm"):
+        assert (real / own).exists()
+        with pytest.raises(PermissionError, match="chat history itself"):
+            linked.write_report(chat, real / own)
+    assert ChatHistoryDB(real / "h.sqlite").get_chat(chat) is not None
