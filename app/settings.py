@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from store import store_files
+from store import is_store_file
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are a private engineering assistant for construction and structural "
@@ -82,6 +82,12 @@ class Settings(BaseModel):
     def _empty_log_file_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("chat_history_db_path", "workspace_root", "log_file", mode="after")
+    @classmethod
+    def _expand_home(cls, value: Path | None) -> Path | None:
+        """`~/projects` in `.env` means the home folder, as in a shell (SQLite itself would not expand it)."""
+        return value.expanduser() if value is not None else None
+
     @field_validator("endpoint", mode="after")
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:
@@ -90,7 +96,7 @@ class Settings(BaseModel):
     @model_validator(mode="after")
     def _log_apart_from_the_history(self) -> Settings:
         """A log appended to the database (or its companions) would corrupt it: refuse before anything opens it."""
-        if self.log_file is not None and _same_file(self.log_file, store_files(self.chat_history_db_path)):
+        if self.log_file is not None and is_store_file(self.log_file, self.chat_history_db_path):
             raise ValueError(
                 f"LOG_FILE {self.log_file} is a file of the chat history (CHAT_HISTORY_DB_PATH); "
                 "name another file for the log."
@@ -172,11 +178,6 @@ def configure_logging(settings: Settings) -> None:
     quiet = logging.DEBUG if settings.log_level == "DEBUG" else logging.WARNING
     for noisy in ("httpx", "httpcore"):
         logging.getLogger(noisy).setLevel(quiet)
-
-
-def _same_file(path: Path, candidates: tuple[Path, ...]) -> bool:
-    wanted = path.expanduser().resolve()
-    return any(wanted == candidate.resolve() for candidate in candidates)
 
 
 def _nearest_existing(path: Path) -> Path:

@@ -9,13 +9,13 @@ meaning, and adds what the application needs.
 
 from __future__ import annotations
 
-from store.base import BUSY_TIMEOUT_SECONDS, HistoryError, store_files
+from store.base import BUSY_TIMEOUT_SECONDS, HistoryError, is_store_file, store_files
 from store.chats import ChatStore
 from store.file_edits import FileEditStore
 from store.search import SearchStore
 from store.summaries import SummaryStore
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "ChatHistoryDB", "HistoryError", "store_files"]
+__all__ = ["BUSY_TIMEOUT_SECONDS", "ChatHistoryDB", "HistoryError", "is_store_file", "store_files"]
 
 
 class ChatHistoryDB(ChatStore, SummaryStore, SearchStore, FileEditStore):

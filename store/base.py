@@ -32,9 +32,26 @@ class HistoryError(RuntimeError):
 
 
 def store_files(path: Path) -> tuple[Path, ...]:
-    """The database file and the companions SQLite keeps beside it, as absolute paths."""
-    base = path.expanduser().absolute()
+    """The files SQLite uses for a database at `path`: the real file (symlinks followed, as SQLite
+    follows them) and the companions it keeps beside that real file."""
+    base = Path(os.path.realpath(path))
     return (base, *(base.with_name(base.name + suffix) for suffix in COMPANION_SUFFIXES))
+
+
+def is_store_file(candidate: Path, db_path: Path) -> bool:
+    """Whether `candidate` is one of the files of the database at `db_path`, under this name or another.
+
+    Compared by real path, and, so that a hard link cannot hide one, by device
+    and inode (read with `stat`, which opens nothing).
+    """
+    wanted = Path(os.path.realpath(candidate))
+    for part in store_files(db_path):
+        if wanted == part:
+            return True
+        with suppress(OSError):
+            if os.path.samefile(wanted, part):
+                return True
+    return False
 
 
 class StoreBase:
@@ -65,15 +82,8 @@ class StoreBase:
         return store_files(self.path)
 
     def owns(self, path: Path) -> bool:
-        """Whether `path` (followed through symlinks) is one of this store's files."""
-        wanted = path.expanduser().resolve()
-        for part in self.files():
-            if wanted == part.resolve():
-                return True
-            with suppress(OSError):  # a hard link: the same file under another name (stat, never open)
-                if os.path.samefile(wanted, part):
-                    return True
-        return False
+        """Whether `path` is one of this store's files, under this name or another."""
+        return is_store_file(path.expanduser(), self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -89,7 +99,12 @@ class StoreBase:
             raise PermissionError(f"{target} is a file of the chat history itself; choose another file for the backup")
         if target.exists():
             raise FileExistsError(f"{target} already exists; choose a new file name for the backup")
-        copy = sqlite3.connect(target)
+        try:
+            copy = sqlite3.connect(target)
+        except sqlite3.Error as error:
+            raise HistoryError(
+                f"The backup cannot be written to {target} ({error}); choose a folder you can write to."
+            ) from None
         try:
             with self._lock, self._translated_errors():
                 self._db.backup(copy)

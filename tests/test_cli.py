@@ -202,10 +202,12 @@ def test_backup_copies_every_workspace_and_report_never_overwrites_the_history(
     result = run_cli(
         "--server",
         fake_ollama.url,
-        stdin="A question\n/backup copy.sqlite\n/backup copy.sqlite\n/report chat_history.sqlite\n/exit\n",
+        stdin="A question\n/backup copy.sqlite\n/backup copy.sqlite\n/backup nowhere/sub/b.sqlite\n"
+        "/report chat_history.sqlite\n/exit\n",
     )
     assert "Copied every workspace into copy.sqlite." in result.stdout
     assert "copy.sqlite already exists" in result.stdout
+    assert "The backup cannot be written to nowhere/sub/b.sqlite" in result.stdout and result.returncode == 0
     assert "is a file of the chat history itself" in result.stdout
     assert ChatHistoryDB(isolated / "copy.sqlite").load_history(1) == [("A question", "Noted.")]
     assert ChatHistoryDB(isolated / "chat_history.sqlite").load_history(1) == [("A question", "Noted.")]

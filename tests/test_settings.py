@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,21 @@ def test_no_setting_of_the_machine_reaches_a_test() -> None:
     assert {"FILE_EDITS", "CHAT_HISTORY_DB_PATH", "WORKSPACE_ROOT", "LOG_FILE"} <= set(SETTING_KEYS)
     assert not any(key in os.environ for key in SETTING_KEYS)
     assert load_settings(env_file=None).file_edits == "confirm"
+
+
+def test_paths_may_start_at_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    settings = load_settings(env_file=None, environ={"CHAT_HISTORY_DB_PATH": "~/h.sqlite", "WORKSPACE_ROOT": "~/w"})
+    assert settings.chat_history_db_path == tmp_path / "h.sqlite" and settings.workspace_root == tmp_path / "w"
+
+
+def test_a_log_file_that_is_the_history_under_another_name_is_refused(tmp_path: Path) -> None:
+    from history import ChatHistoryDB
+
+    ChatHistoryDB(tmp_path / "h.sqlite").close()
+    os.link(tmp_path / "h.sqlite", tmp_path / "app.log")
+    with pytest.raises(SettingsError, match="LOG_FILE .* is a file of the chat history"):
+        load_settings(
+            env_file=None,
+            environ={"CHAT_HISTORY_DB_PATH": str(tmp_path / "h.sqlite"), "LOG_FILE": str(tmp_path / "app.log")},
+        )

@@ -155,3 +155,17 @@ def test_the_file_tools_refuse_the_store_even_inside_the_workspace(tmp_path: Pat
     assert "chat_history.sqlite" in run_tool("list_files", {"path": "."}, context).output, "listing names it only"
     store.add_to_history(chat, "after", "a")
     assert fresh_look(workspace / "chat_history.sqlite") == {"integrity": "ok", "questions": ["q", "after"]}
+
+
+def test_the_file_tools_refuse_the_real_companions_of_a_symlinked_store(tmp_path: Path) -> None:
+    from tools import ToolContext, run_tool
+
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    (tmp_path / "link.sqlite").symlink_to(workspace / "history.sqlite")
+    store = ChatHistoryDB(tmp_path / "link.sqlite")
+    store.add_to_history(store.create_chat("Tower"), "q", "a")
+    context = ToolContext(workspace_root=workspace, protected=store.files())
+    for name in ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm"):
+        outcome = run_tool("read_file", {"path": name}, context)
+        assert outcome.error and "chat history itself" in outcome.output, (name, outcome.output)
