@@ -37,7 +37,7 @@ class ToolContext:
     """What tools may need from the application; never chosen by the model.
 
     `edits` is the approver of file edits; without one, `edit_file` refuses:
-    no tool writes a file on its own. `protected` names files inside or outside
+    no tool writes a file on its own. `protected` names files, by their real paths, inside or outside
     the workspace that no tool may open (the chat history's own files).
     """
 

@@ -62,24 +62,13 @@ def resolve_in_workspace(context: ToolContext, path: str) -> Path:
 
 def is_protected(context: ToolContext, resolved: Path) -> bool:
     """Whether `resolved` is one of the files no tool may open, under this name or another."""
-    if not context.protected:
-        return False
-    try:
-        identity: tuple[int, int] | None = _identity(resolved)
-    except OSError:
-        identity = None  # it does not exist (yet): its path is all there is to compare
-    for protected in context.protected:
-        if resolved == protected.resolve():
+    for protected in context.protected:  # real paths: the store names them as SQLite opens them
+        if resolved == protected:
             return True
-        with contextlib.suppress(OSError):
-            if identity is not None and identity == _identity(protected):
+        with contextlib.suppress(OSError):  # either may not exist (yet): then the path is all there is
+            if os.path.samefile(resolved, protected):
                 return True
     return False
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    info = os.stat(path)
-    return info.st_dev, info.st_ino
 
 
 def relative_name(context: ToolContext, path: Path) -> str:

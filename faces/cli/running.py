@@ -6,11 +6,13 @@ import asyncio
 import signal
 from collections.abc import Coroutine
 from contextlib import aclosing
-from typing import Any
+from typing import Any, TypeVar
 
 from app import WorkspaceService
 from domain.events import TurnCompleted
 from faces.cli.terminal import Renderer
+
+T = TypeVar("T")
 
 
 class EventLoop:
@@ -19,7 +21,7 @@ class EventLoop:
     def __init__(self) -> None:
         self._runner = asyncio.Runner()
 
-    def run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self._runner.run(coroutine)
 
     def close(self, service: WorkspaceService) -> None:
@@ -52,7 +54,7 @@ async def _answer(service: WorkspaceService, question: str, renderer: Renderer) 
 def ask(service: WorkspaceService, question: str, renderer: Renderer, loop: EventLoop) -> TurnCompleted | None:
     """Answer one turn; None when Ctrl-C cut it off before it completed (it is stored as stopped)."""
     try:
-        return loop.run(_answer(service, question, renderer))  # type: ignore[no-any-return]
+        return loop.run(_answer(service, question, renderer))
     except KeyboardInterrupt:
         renderer.note("[stopped]")
         return None
