@@ -255,7 +255,7 @@ def test_model_picker_lists_the_server_models(app: AppTest, fake_ollama: FakeOll
 
 
 def test_the_workspace_offers_its_report_and_its_export(app: AppTest, fake_ollama: FakeOllama) -> None:
-    """What the downloads hold is checked in a real browser (test_browser.py); here, that both are offered."""
+    """What the downloads hold is checked in a real browser (tests/browser/); here, that both are offered."""
     fake_ollama.script(Reply.text("2.5 m."))
     app.run()
     ask(app, "Spacing for 10 m over 4 bays?")

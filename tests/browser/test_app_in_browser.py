@@ -3,112 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
-from fakes.ollama import FakeOllama, Hang, Reply, free_port
+from fakes.ollama import FakeOllama, Hang, Reply
 from history import ChatHistoryDB
+from tests.browser.conftest import ARTIFACTS, ROOT, Browser, send
 from tests.test_store_sharing import fresh_look
-
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "test-artifacts"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-try:
-    from playwright.sync_api import Dialog, Page, sync_playwright
-except ImportError:
-    if os.environ.get("CI"):
-        raise
-    pytest.skip("playwright is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)", allow_module_level=True)
-
-
-def wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError("streamlit did not start")
-
-
-@pytest.fixture
-def web_app(fake_ollama: FakeOllama, isolated: Path) -> Iterator[str]:
-    shutil.copytree(ROOT / ".streamlit", isolated / ".streamlit")
-    port = free_port()
-    env = {**os.environ, "ENDPOINT": fake_ollama.url, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)],
-        cwd=isolated,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_health(url, process)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-@dataclass
-class Browser:
-    """A page, and what it did that it should not: requests leaving the machine, script dialogs."""
-
-    page: Page
-    outside_requests: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-    def dismiss(self, dialog: Dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-
-@pytest.fixture
-def browser(web_app: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        seen = Browser(page)
-        local = (web_app, "data:", "blob:")
-        page.on("request", lambda r: None if r.url.startswith(local) else seen.outside_requests.append(r.url))
-        page.on("dialog", lambda dialog: seen.dismiss(dialog))
-        page.set_default_timeout(20_000)
-        yield seen
-        chromium.close()
-
-
-def send(page: Page, text: str) -> None:
-    box = page.get_by_test_id("stChatInputTextArea")
-    box.fill(text)
-    box.press("Enter")
 
 
 def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: str, fake_ollama: FakeOllama) -> None:
