@@ -8,21 +8,23 @@ render what it returns and never reach the store or the model themselves.
 One service serves one user's view (a browser tab, a terminal): it remembers
 which workspace is current. Leaving a workspace summarises it only if it has
 turns its summary does not cover (the previous summary plus those turns, so
-the input stays bounded).
+the input stays bounded), and in the background: a switch never waits for the
+model, and a question asked meanwhile goes to the workspace it was asked in.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from app.approvals import EditApprovals, FileEditMode
 from app.exports import calculation_report, workspace_markdown
 from app.settings import Settings, SettingsError, check_paths
+from app.summaries import SummaryWriter, SwitchOutcome
 from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
-from domain.events import AgentError, AgentEvent
+from domain.events import AgentEvent
 from domain.records import Chat, SearchHit, Turn
 from engine.agent import AIAgent
 from engine.failures import CallSite
@@ -36,23 +38,7 @@ logger = logging.getLogger(__name__)
 
 TURNS_PER_SUMMARY = 100
 STATUS_TIMEOUT_SECONDS = 3.0
-
-
-@dataclass(frozen=True)
-class SwitchOutcome:
-    """What happened to the digital twin of the workspace that was left."""
-
-    left: Chat | None = None
-    summarised: bool = False
-    error: AgentError | None = None
-
-    @property
-    def notice(self) -> str | None:
-        """One sentence for the user about the summary of the workspace left, if there is news."""
-        name = self.left.chat_name if self.left else "the workspace"
-        if self.error is not None:
-            return f"The summary of {name} was not updated and the previous one was kept: {self.error.message}"
-        return f"Updated the summary of {name}." if self.summarised else None
+CLOSE_WAIT_SECONDS = 5.0
 
 
 def agent_from_settings(settings: Settings) -> AIAgent:
@@ -81,6 +67,7 @@ class WorkspaceService:
         if file_edits == "off":
             agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
         self._turns = TurnRunner(store, agent, self.edits)
+        self._summaries = SummaryWriter(self.refresh_summary, agent.aclose)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> WorkspaceService:
@@ -102,6 +89,9 @@ class WorkspaceService:
         await self._agent.aclose()
 
     def close(self) -> None:
+        """Close the store; a summary still being written is given up (call `wait_for_summaries` first to keep it)."""
+        self._summaries.skip()
+        self._summaries.wait(CLOSE_WAIT_SECONDS)
         self._store.close()
 
     # Workspaces -------------------------------------------------------------------
@@ -163,25 +153,27 @@ class WorkspaceService:
         return self.open(self._store.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME))
 
     async def start_new(self, name: str = DEFAULT_WORKSPACE_NAME) -> tuple[Chat, SwitchOutcome]:
-        """Create a workspace and switch to it (refreshing the digital twin of the one left)."""
-        chat_id = self._store.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME)
+        """Switch to a new workspace (refreshing the digital twin of the one left).
+
+        A new workspace with the default name reuses an empty one, so that "New
+        workspace" clicked twice does not leave a pile of empty workspaces.
+        """
+        cleaned = name.strip() or DEFAULT_WORKSPACE_NAME
+        empty = self._store.find_empty_chat(cleaned) if cleaned == DEFAULT_WORKSPACE_NAME else None
+        chat_id = empty.chat_id if empty is not None else self._store.create_chat(cleaned)
         outcome = await self.switch(chat_id)
         return self.open(chat_id), outcome
 
     async def switch(self, target_id: int) -> SwitchOutcome:
-        """Leave the current workspace (refreshing its digital twin if needed), then open `target_id`."""
+        """Open `target_id` now; the digital twin of the workspace left is refreshed in the background."""
         if self._store.get_chat(target_id) is None:
             raise LookupError(f"There is no workspace with id {target_id}.")
         leaving = self.current
-        outcome = SwitchOutcome(left=leaving)
-        if leaving is not None and leaving.chat_id != target_id:
-            try:
-                outcome = SwitchOutcome(leaving, summarised=await self.refresh_summary(leaving.chat_id))
-            except AgentError as error:
-                logger.warning("summary of workspace %s not refreshed: %s", leaving.chat_id, error.message)
-                outcome = SwitchOutcome(leaving, error=error)
         self.open(target_id)
-        return outcome
+        if leaving is None or leaving.chat_id == target_id or not self.needs_summary(leaving.chat_id):
+            return SwitchOutcome(left=leaving)
+        self._summaries.submit(leaving)
+        return SwitchOutcome(leaving, pending=True)
 
     def ensure_current(self) -> Chat:
         """The current workspace, creating one when there is none (the first message names it)."""
@@ -255,6 +247,25 @@ class WorkspaceService:
         summary = await self._agent.summarize_history(pairs, previous_summary=chat.context_summary)
         self._store.set_context_summary(chat_id, summary, through_turn_id=turns[-1].turn_id)
         return True
+
+    def summaries_pending(self) -> list[Chat]:
+        """The workspaces whose summaries are being written in the background, or wait to be."""
+        return self._summaries.pending()
+
+    def summary_pending(self, chat_id: int) -> bool:
+        return self._summaries.is_pending(chat_id)
+
+    def finished_summaries(self) -> list[SwitchOutcome]:
+        """The background summaries written (or failed) since the last call, each reported once."""
+        return self._summaries.finished()
+
+    def wait_for_summaries(self, timeout: float | None = None) -> bool:
+        """Block until the background summaries are written; False if `timeout` ran out first."""
+        return self._summaries.wait(timeout)
+
+    def skip_summaries(self) -> list[Chat]:
+        """Give up the background summaries (they are written the next time those workspaces are left)."""
+        return self._summaries.skip()
 
     def set_summary(self, chat_id: int, text: str | None) -> None:
         """Replace the summary with the user's own text (None or blank clears it)."""

@@ -75,9 +75,14 @@ class TurnRunner:
         self.agent.tool_context = replace(self.agent.tool_context, edits=self.edits.for_workspace(chat_id))
 
     def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
-        """Store a finished (or stopped, or failed) turn; the first message names a new workspace."""
-        chat = self.store.get_chat(chat_id)
-        if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME and self.store.count_turns(chat_id) == 0:
+        """Store a finished (or stopped, or failed) turn; the first answered message names a new workspace.
+
+        A turn that failed (Ollama down, an empty answer) names nothing: the
+        workspace keeps its default name until a question is answered.
+        """
+        answered = completed.stop_reason != "error" and bool(completed.content.strip())
+        chat = self.store.get_chat(chat_id) if answered else None
+        if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME:
             self.store.rename_chat(chat_id, name_from_message(question))
         return self.store.add_to_history(
             chat_id,

@@ -64,10 +64,10 @@ def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
     out = result.stdout
     assert "Started workspace 1: Bridge" in out and "Started workspace 2: Tower A" in out
     assert "→ sqrt(x=2025) = 45.0" in out and "The square root of 2025 is 45." in out
-    assert "Updating the summary of the workspace you are leaving" in out and "Updated the summary of Tower A." in out
+    assert "Updating the summary of Tower A in the background." in out and "Updated the summary of Tower A." in out
     assert "Switched to Bridge (0 turns)." in out
     assert out.index("2  Tower A") < out.index("1  Bridge"), "/list: the workspace with the latest turn first"
-    assert "Switched to Tower A (1 turn, with a summary)." in out
+    assert "Switched to Tower A (1 turn" in out
     assert "- Tower A: sqrt(2025) = 45 computed." in out
     assert len(fake_ollama.chat_requests) == 3, "only leaving Tower A, which had a new turn, asks for a summary"
     summary_request = fake_ollama.chat_requests[2]
@@ -179,11 +179,23 @@ def test_control_characters_from_the_model_do_not_reach_the_terminal(fake_ollama
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
-def test_ctrl_c_during_a_summary_cancels_the_command_not_the_program(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply.text("Answer."), Reply([Hang(20)]))
-    out, err, code = interrupt_while_waiting(fake_ollama, "/new A\nquestion\n/new B\n", 2, "/list\n/exit\n")
+def test_a_switch_does_not_wait_for_the_summary_and_ctrl_c_skips_it_at_the_end(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    """The summary of the workspace left is written in the background; leaving waits for it unless told not to."""
+    fake_ollama.responder = lambda body: (
+        Reply([Hang(30)]) if is_summary_request(body) else Reply.text(f"Answer to {body['messages'][-1]['content']}.")
+    )
+    out, err, code = interrupt_while_waiting(
+        fake_ollama, "/new A\nquestion\n/new B\nquestion in B\n/exit\n", 3, ""
+    )
     assert code == 0, err
-    assert "Cancelled." in out and "  A" in out
+    assert "Answer to question in B." in out, "a question asked while the summary is written is answered at once"
+    assert "Finishing the summary of A… (Ctrl-C skips it)" in out and "Skipped the summary of A" in out
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    a, b = db.find_chat("A"), db.find_chat("B")
+    assert [t.user for t in db.get_turns(b.chat_id)] == ["question in B"]
+    assert db.get_context_summary(a.chat_id) is None and db.count_unsummarised_turns(a.chat_id) == 1
 
 
 @pytest.mark.parametrize("log_file", ["chat_history.sqlite", "chat_history.sqlite-wal", "./chat_history.sqlite-shm"])

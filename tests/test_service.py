@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
@@ -11,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import SwitchOutcome, WorkspaceService
 from app.turns import DEFAULT_WORKSPACE_NAME
 from domain.events import TextDelta, TurnCompleted
-from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request
+from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB
 
 
@@ -28,6 +29,15 @@ def db(tmp_path: Path) -> ChatHistoryDB:
 def service(fake_ollama: FakeOllama, tmp_path: Path) -> WorkspaceService:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system prompt")
     return WorkspaceService(ChatHistoryDB(tmp_path / "h.sqlite"), agent)
+
+
+async def switch(service: WorkspaceService, target: int) -> SwitchOutcome:
+    """Switch, then wait for the summary written in the background; what happened to it."""
+    outcome = await service.switch(target)
+    assert await asyncio.to_thread(service.wait_for_summaries, 20)
+    finished = service.finished_summaries()
+    assert len(finished) == (1 if outcome.pending else 0)
+    return finished[0] if finished else outcome
 
 
 async def ask(service: WorkspaceService, text: str, chat_id: int | None = None) -> TurnCompleted:
@@ -115,16 +125,16 @@ async def test_switch_summarises_only_new_turns_and_the_summary_reaches_the_next
     await ask(service, "How tall is tower A?")
     bridge = service.create("Bridge").chat_id
     service.open(tower)
-    outcome = await service.switch(bridge)
+    outcome = await switch(service, bridge)
     assert outcome.summarised and outcome.error is None
     assert db.get_context_summary(tower) == "- Tower A is 45 m tall."
     summary_request = fake_ollama.chat_requests[-1]
     assert is_summary_request(summary_request) and "How tall is tower A?" in summary_request["messages"][-1]["content"]
     requests_before = len(fake_ollama.chat_requests)
-    assert not (await service.switch(tower)).summarised, "Bridge had no turns"
-    assert not (await service.switch(bridge)).summarised, "Tower A's summary covers its turns"
+    assert not (await switch(service, tower)).summarised, "Bridge had no turns"
+    assert not (await switch(service, bridge)).summarised, "Tower A's summary covers its turns"
     assert len(fake_ollama.chat_requests) == requests_before
-    await service.switch(tower)
+    await switch(service, tower)
     fake_ollama.script(Reply.text("Noted."))
     await ask(service, "And its footing?")
     system = fake_ollama.chat_requests[-1]["messages"][0]["content"]
@@ -138,10 +148,10 @@ async def test_second_summary_builds_on_the_first(
     tower = service.create("Tower A").chat_id
     fake_ollama.script(Reply.text("a1"), Reply.text("S1"), Reply.text("a2"), Reply.text("S2"))
     await ask(service, "q1")
-    await service.switch(other)
-    await service.switch(tower)
+    await switch(service, other)
+    await switch(service, tower)
     await ask(service, "q2")
-    await service.switch(other)
+    await switch(service, other)
     prompt = fake_ollama.chat_requests[-1]["messages"][-1]["content"]
     assert "S1" in prompt and "q2" in prompt and "q1" not in prompt
     assert db.get_context_summary(tower) == "S2"
@@ -155,7 +165,7 @@ async def test_summary_failure_keeps_the_old_summary_and_still_switches(
     service.set_summary(tower, "old summary")
     fake_ollama.script(Reply.text("answer"), Reply.http_error(500, "model crashed"))
     await ask(service, "new question")
-    outcome = await service.switch(bridge)
+    outcome = await switch(service, bridge)
     assert outcome.error is not None and outcome.error.code == "PROVIDER_ERROR"
     assert service.current_id == bridge
     assert db.get_context_summary(tower) == "old summary"
@@ -239,3 +249,47 @@ def test_the_store_files_are_known_by_their_real_names(fake_ollama: FakeOllama, 
         with pytest.raises(PermissionError, match="chat history itself"):
             linked.write_report(chat, real / own)
     assert ChatHistoryDB(real / "h.sqlite").get_chat(chat) is not None
+
+
+async def test_a_switch_does_not_wait_for_the_summary_and_a_question_goes_where_it_was_asked(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    """The model takes its time over the summary of the workspace left; the user goes on meanwhile."""
+    fake_ollama.responder = lambda body: (
+        Reply.then("- Tower A", Hang(30)) if is_summary_request(body) else Reply.text("Answer.")
+    )
+    tower = service.create("Tower A").chat_id
+    await ask(service, "How tall is tower A?")
+    bridge = service.create("Bridge").chat_id
+    service.open(tower)
+    outcome = await service.switch(bridge)
+    assert outcome.pending and outcome.notice == "Updating the summary of Tower A in the background."
+    assert service.current_id == bridge
+    assert wait_until(lambda: any(is_summary_request(r) for r in fake_ollama.chat_requests))
+    assert [chat.chat_id for chat in service.summaries_pending()] == [tower]
+    await ask(service, "Span of the bridge?")
+    assert [t.user for t in db.get_turns(bridge)] == ["Span of the bridge?"]
+    assert [t.user for t in db.get_turns(tower)] == ["How tall is tower A?"]
+    assert [chat.chat_id for chat in service.skip_summaries()] == [tower]
+    assert await asyncio.to_thread(service.wait_for_summaries, 5)
+    assert db.get_context_summary(tower) is None and db.count_unsummarised_turns(tower) == 1, "written next time"
+
+
+async def test_new_workspace_reuses_an_empty_one(service: WorkspaceService, db: ChatHistoryDB) -> None:
+    first, _ = await service.start_new()
+    service.create("Tower A")
+    again, _ = await service.start_new()
+    assert again.chat_id == first.chat_id and len(db.list_chats()) == 2
+    named, _ = await service.start_new("Bridge")
+    assert named.chat_id not in (first.chat_id,) and len(db.list_chats()) == 3
+
+
+async def test_a_failed_turn_does_not_name_the_workspace(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.script(Reply.http_error(500, "model crashed"), Reply.text("A 2 x 2 m footing."))
+    await ask(service, "Size the footing")
+    chat = service.current
+    assert chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME
+    await ask(service, "Size the pad footing for column C3")
+    assert db.get_chat(chat.chat_id).chat_name == "Size the pad footing for column C3"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,12 @@ def ask(at: AppTest, text: str) -> AppTest:
 
 def messages(at: AppTest, role: str) -> list[str]:
     return ["\n".join(m.value for m in message.markdown) for message in at.chat_message if message.name == role]
+
+
+def summaries_written(at: AppTest) -> AppTest:
+    """Wait for the summaries the tab's service writes in the background, then rerun to show what happened."""
+    assert at.session_state["service"].wait_for_summaries(20)
+    return at.run()
 
 
 def summary_requests(fake: FakeOllama) -> list[dict]:
@@ -107,6 +114,7 @@ def test_switching_summarises_once_and_the_summary_reaches_the_next_prompt(
     ask(app, "How tall is Tower A?")
     tower = int(app.query_params["chat"])
     app.button(key="new-workspace").click().run()
+    summaries_written(app)
     assert len(summary_requests(fake_ollama)) == 1
     assert "How tall is Tower A?" in summary_requests(fake_ollama)[0]["messages"][-1]["content"]
     assert store(isolated).get_context_summary(tower) == "- Tower A: 45 m tall."
@@ -127,6 +135,7 @@ def test_summary_failure_still_switches_and_says_so(app: AppTest, fake_ollama: F
     ask(app, "First question")
     app.button(key="new-workspace").click().run()
     assert app.query_params["chat"] == "2"
+    summaries_written(app)
     assert any("previous one was kept" in w.value for w in app.warning)
     assert store(isolated).count_unsummarised_turns(1) == 1
 
@@ -176,12 +185,13 @@ def test_html_in_messages_is_shown_as_text(app: AppTest, fake_ollama: FakeOllama
 def test_long_workspace_shows_the_latest_turns_and_earlier_on_demand(app: AppTest, isolated: Path) -> None:
     db = store(isolated)
     chat = db.create_chat("Long")
-    for i in range(60):
+    for i in range(30):
         db.add_to_history(chat, f"question {i}", f"answer {i}")
     app.run()
-    assert len(messages(app, "user")) == 50 and messages(app, "user")[0] == "question 10"
+    assert len(messages(app, "user")) == 20 and messages(app, "user")[0] == "question 10"
     app.button(key="earlier").click().run()
-    assert len(messages(app, "user")) == 60
+    assert len(messages(app, "user")) == 30
+    assert [b for b in app.button if b.key == "earlier"] == [], "nothing earlier to show"
 
 
 def test_regenerate_asks_the_last_question_again(app: AppTest, fake_ollama: FakeOllama, isolated: Path) -> None:
@@ -261,3 +271,52 @@ def test_the_workspace_offers_its_report_and_its_export(app: AppTest, fake_ollam
     ask(app, "Spacing for 10 m over 4 bays?")
     labels = [element.proto.label for element in app.get("download_button")]
     assert labels == ["Calculation report", "Export as Markdown"]
+
+
+def test_an_empty_workspace_offers_example_questions_and_one_click_sends_one(
+    app: AppTest, fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.script(Reply.text("54 kN·m and 8.3 mm."))
+    app.run()
+    examples = [b for b in app.button if b.key.startswith("example-")]
+    assert 4 <= len(examples) <= 6
+    examples[0].click().run()
+    assert messages(app, "user") == [examples[0].label] and messages(app, "assistant") == ["54 kN·m and 8.3 mm."]
+    assert not [b for b in app.button if b.key.startswith("example-")], "no examples once the workspace has turns"
+    assert store(isolated).load_history(1) == [(examples[0].label, "54 kN·m and 8.3 mm.")]
+
+
+def test_the_last_question_can_be_edited_and_sent_again(app: AppTest, fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("For 6 m: 54 kN·m."), Reply.text("For 8 m: 96 kN·m."))
+    app.run()
+    ask(app, "Moment of a 6 m beam under 12 kN/m?")
+    app.button(key="edit-last").click().run()
+    (turn,) = store(isolated).get_turns(1)
+    app.text_area(key=f"edited-{turn.turn_id}").set_value("Moment of an 8 m beam under 12 kN/m?")
+    app.button(key=f"FormSubmitter:edit-last-{turn.turn_id}-Send").click().run()
+    assert messages(app, "user")[-1] == "Moment of an 8 m beam under 12 kN/m?"
+    assert messages(app, "assistant")[-1] == "For 8 m: 96 kN·m."
+    assert [t.status for t in store(isolated).get_turns(1)] == ["superseded", "complete"]
+    sent = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"]]
+    assert "Moment of a 6 m beam under 12 kN/m?" not in sent, "the replaced turn is out of the model's view"
+
+
+def test_a_store_that_breaks_under_the_page_is_one_sentence_not_a_traceback(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    db.add_to_history(db.create_chat("Tower A"), "How tall?", "45 m.")
+    db.close()
+    app.run()
+    assert messages(app, "assistant") == ["45 m."]
+    path = isolated / "chat_history.sqlite"
+    path.write_bytes(b"this is not a database" * 1000)
+    app.run()
+    assert not app.exception, "no traceback"
+    errors = [e.value.replace("\\", "") for e in app.error]
+    assert len(errors) == 1 and "chat history" in errors[0] and "CHAT_HISTORY_DB_PATH" in errors[0], errors
+
+
+def test_the_page_config_keeps_errors_local_and_stop_in_the_streaming_run() -> None:
+    """Streamlit's "Ask Google / Ask ChatGPT" links would send the user's errors away; fast reruns would
+    draw the page beside a stopped reply that is still being stored."""
+    config = tomllib.loads((Path(APP).parent / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["client"]["showErrorLinks"] is False and config["runner"]["fastReruns"] is False

@@ -17,7 +17,7 @@ EXIT_OK = 0
 HELP = """Commands:
   /new NAME          start a new workspace
   /list              list workspaces (most recent first)
-  /switch NAME|ID    switch workspace (its summary is refreshed first if needed)
+  /switch NAME|ID    switch workspace (the one left is summarised in the background)
   /rename NAME       rename the current workspace
   /delete NAME|ID    delete a workspace and its history (asks first)
   /clear             delete the current workspace's turns (asks first; the summary stays)
@@ -68,18 +68,21 @@ class Repl:
         self.say(self.style("2", f"{self.service.model} at {self.service.endpoint} · {where} · /help for commands"))
         self.review_edits()
         while True:
+            self._report_summaries()
             try:
                 line = input(self._prompt()).strip()
             except EOFError:
                 self.say("")
-                return EXIT_OK
+                break
             except KeyboardInterrupt:
                 self.say("\n(type /exit or press Ctrl-D to leave)")
                 continue
             if line.lower() in ("exit", "quit", "/exit", "/quit"):
-                return EXIT_OK
+                break
             if line:
                 self.handle(line)
+        self._finish_summaries()
+        return EXIT_OK
 
     def _prompt(self) -> str:
         current = self.service.current
@@ -127,9 +130,24 @@ class Repl:
         if outcome.notice is not None:
             self.say(self.style("33" if outcome.error else "2", printable(outcome.notice)))
 
-    def _leaving(self) -> None:
-        if self.service.needs_summary():
-            self.say(self.style("2", "Updating the summary of the workspace you are leaving…"))
+    def _report_summaries(self) -> None:
+        """Say what happened to the summaries written in the background since the last prompt."""
+        for outcome in self.service.finished_summaries():
+            self._report_switch(outcome)
+
+    def _finish_summaries(self) -> None:
+        """Before leaving, wait for the summaries still being written; Ctrl-C skips them."""
+        pending = self.service.summaries_pending()
+        if not pending:
+            return
+        names = ", ".join(printable(chat.chat_name) for chat in pending)
+        self.say(self.style("2", f"Finishing the summary of {names}… (Ctrl-C skips it)"))
+        try:
+            self.service.wait_for_summaries()
+        except KeyboardInterrupt:
+            self.service.skip_summaries()
+            self.say(f"\nSkipped the summary of {names}; it is written the next time you leave it.")
+        self._report_summaries()
 
     def review_edits(self) -> None:
         """Show each file edit the model proposed and apply it only if the user says yes."""
@@ -151,7 +169,6 @@ class Repl:
         self.say(HELP)
 
     def new(self, name: str) -> None:
-        self._leaving()
         chat, outcome = self.loop.run(self.service.start_new(name))
         self._report_switch(outcome)
         self.say(f"Started workspace {chat.chat_id}: {chat.chat_name}")
@@ -170,7 +187,6 @@ class Repl:
         if chat.chat_id == self.service.current_id:
             self.say(f"Already in {chat.chat_name}.")
             return
-        self._leaving()
         self._report_switch(self.loop.run(self.service.switch(chat.chat_id)))
         turns = self.service.count_turns(chat.chat_id)
         summary = ", with a summary" if chat.context_summary else ""
@@ -202,6 +218,11 @@ class Repl:
 
     def summary(self, argument: str) -> None:
         chat = self._current("summarise")
+        if self.service.summary_pending(chat.chat_id):
+            self.say(self.style("2", "The summary is being written… (Ctrl-C stops waiting)"))
+            self.service.wait_for_summaries()
+            self._report_summaries()
+            chat = self._current("summarise")
         if argument == "update":
             updated = self.loop.run(self.service.refresh_summary(chat.chat_id))
             self.say("Summary updated." if updated else "The summary already covers every turn.")

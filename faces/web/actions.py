@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import streamlit as st
-
 from app import WorkspaceService
 from faces.web.state import loop, notify, reset_window, state
 from faces.web.sync_bridge import run_sync
@@ -35,6 +33,48 @@ def regenerate() -> None:
     state.regenerate_requested = True
 
 
+def send_example(question: str) -> None:
+    """An example question clicked in an empty workspace: sent as if typed."""
+    state.example_question = question
+
+
+def resend(key: str) -> None:
+    """The last question, edited: it replaces the last turn (which stays in the record, superseded)."""
+    edited = str(state.get(key, "")).strip()
+    if edited:
+        state.resend_question = edited
+    state.pop("editing_last", None)
+
+
+def edit_last(turn_id: int) -> None:
+    state.editing_last = turn_id
+
+
+def cancel_edit() -> None:
+    state.pop("editing_last", None)
+
+
+def next_question(service: WorkspaceService, typed: str | None) -> tuple[str | None, bool]:
+    """The question this run is to answer, and whether it replaces the last turn (Regenerate, an edit)."""
+    if typed and typed.strip():
+        return typed.strip(), False
+    if (edited := state.pop("resend_question", None)) is not None:
+        return edited, True
+    if (example := state.pop("example_question", None)) is not None:
+        return example, False
+    if state.pop("regenerate_requested", False) and (chat := service.current) is not None:
+        return service.last_question(chat.chat_id), True
+    return None, False
+
+
+def workspace_for_question(service: WorkspaceService, shown: int | None) -> int | None:
+    """The workspace a question belongs to: the one on the screen when it was sent (if it still exists)."""
+    if shown is not None and service.get(shown) is None:
+        notify("warning", "The workspace you asked in was deleted meanwhile; the question was asked here instead.")
+        return service.current_id
+    return shown
+
+
 def run_action(service: WorkspaceService) -> None:
     """Carry out what a button asked for: switch, new, delete, or decide a file edit."""
     kind, target = state.pop("action", (None, None))
@@ -58,20 +98,12 @@ def delete(service: WorkspaceService, chat_id: int) -> None:
 
 
 def switch(service: WorkspaceService, target: int | None) -> None:
-    """Leave the current workspace (summarising it if it has new turns, with progress shown), open another.
-
-    `target` None starts a new workspace.
-    """
-    leaving = service.current
-    label = f"Updating the summary of {leaving.chat_name}…" if leaving and service.needs_summary() else "Switching…"
-    with st.status(label, expanded=False) as status:
-        if target is None:
-            _, outcome = run_sync(service.start_new(), loop())
-        else:
-            outcome = run_sync(service.switch(target), loop())
-        status.update(label="Summary updated." if outcome.summarised else "Switched.", state="complete")
-    if outcome.error is not None and outcome.notice is not None:
-        notify("warning", outcome.notice)
+    """Open another workspace at once (`target` None starts a new one); the summary of the one left is
+    written in the background, and the sidebar says so until it is done."""
+    if target is None:
+        run_sync(service.start_new(), loop())
+    else:
+        run_sync(service.switch(target), loop())
     reset_window()
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
+import threading
 
 import streamlit as st
 
 from app import WorkspaceService, edit_diff
-from domain.records import FileEdit
+from domain.records import FileEdit, Turn
 from faces.web import actions
 from faces.web.markdown import escape_markdown
 from faces.web.state import loop, show_earlier, state, sync_url
@@ -18,23 +18,69 @@ WAIT_TICK_SECONDS = 0.25
 FINISH_WAIT_SECONDS = 5.0
 
 
+EXAMPLE_QUESTIONS = (
+    "Maximum moment and deflection of a 6 m simply supported beam under 12 kN/m?",
+    "Buckling load of a 4 m pinned steel column, I = 2,770 cm⁴?",
+    "Factored load for 5 kPa dead and 3 kPa live (1.2D + 1.6L)?",
+    "Concrete volume of a 2 x 2 x 0.6 m pad footing, and the rebar weight of 12 H16 bars 1.9 m long?",
+    "Convert 50 ksi to MPa, and 1,200 lb·ft to kN·m.",
+    "What files are in this project's folder?",
+)
+
+
 def conversation(service: WorkspaceService) -> None:
     chat = service.current
+    state.shown_chat_id = chat.chat_id if chat else None
     st.subheader(escape_markdown(chat.chat_name) if chat else "New workspace", anchor=False)
-    if chat is None:
-        st.caption("Ask a question to start; your first message names the workspace.")
+    turns = service.turns(chat.chat_id, limit=state.turn_window + 1) if chat else []
+    if not turns:
+        empty_workspace()
         return
-    turns = service.turns(chat.chat_id, limit=state.turn_window)
-    if service.count_turns(chat.chat_id) > len(turns):
+    if len(turns) > state.turn_window:
+        turns = turns[1:]
         st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
-    for turn in turns:
+    for turn in turns[:-1]:
         past_turn(turn)
-    for edit in service.edits.pending(chat.chat_id):
+    last_turn(turns[-1])
+    for edit in service.edits.pending(turns[-1].chat_id):
         proposed_edit(edit)
-    if turns:
-        st.button(
-            "Regenerate", key="regenerate", on_click=actions.regenerate, icon=":material/refresh:", type="tertiary"
+
+
+def empty_workspace() -> None:
+    """What the assistant can do, as questions an engineer would ask; a click sends one."""
+    st.caption("No turns here yet. Ask about your project, or start with one of these:")
+    columns = st.columns(2)
+    for number, question in enumerate(EXAMPLE_QUESTIONS):
+        columns[number % 2].button(
+            question,
+            key=f"example-{number}",
+            on_click=actions.send_example,
+            args=(question,),
+            width="stretch",
+            icon=":material/lightbulb:",
         )
+
+
+def last_turn(turn: Turn) -> None:
+    """The newest turn, with Regenerate and Edit (an edited question replaces the turn)."""
+    if state.get("editing_last") == turn.turn_id:
+        with st.form(f"edit-last-{turn.turn_id}", border=False):
+            st.text_area("Edit your question", value=turn.user, key=f"edited-{turn.turn_id}")
+            left, right, _ = st.columns([1, 1, 4])
+            left.form_submit_button("Send", type="primary", on_click=actions.resend, args=(f"edited-{turn.turn_id}",))
+            right.form_submit_button("Cancel", on_click=actions.cancel_edit)
+    else:
+        past_turn(turn)
+    left, right, _ = st.columns([1, 1, 5])
+    left.button("Regenerate", key="regenerate", on_click=actions.regenerate, icon=":material/refresh:", type="tertiary")
+    right.button(
+        "Edit question",
+        key="edit-last",
+        on_click=actions.edit_last,
+        args=(turn.turn_id,),
+        icon=":material/edit:",
+        type="tertiary",
+    )
 
 
 def proposed_edit(edit: FileEdit) -> None:
@@ -53,9 +99,13 @@ def proposed_edit(edit: FileEdit) -> None:
         right.button("Reject", key=f"reject-{edit.edit_id}", on_click=actions.ask, args=("reject", edit.edit_id))
 
 
-def live_turn(service: WorkspaceService, question: str, regenerating: bool = False) -> None:
-    """Stream one turn into the page; the service stores it however it ends (a Stop click or a rerun included)."""
-    chat = service.ensure_current()
+def live_turn(service: WorkspaceService, question: str, chat_id: int | None, regenerating: bool = False) -> None:
+    """Stream one turn into the page; the service stores it however it ends (a Stop click or a rerun included).
+
+    `chat_id` is the workspace that was on the screen when the question was sent
+    (None: there was none yet); the question is asked there, and that workspace is shown.
+    """
+    chat = service.open(chat_id) if chat_id is not None else service.ensure_current()
     sync_url(service)
     with st.chat_message("user"):
         st.markdown(escape_markdown(question))
@@ -63,7 +113,8 @@ def live_turn(service: WorkspaceService, question: str, regenerating: bool = Fal
         stop = st.empty()
         stop.button("Stop", key="stop", icon=":material/stop:")
         view = LiveView()
-        state.turn_in_progress = True
+        finished = turn_finished()
+        finished.clear()
         events = iterate_sync(
             service.ask(question, chat.chat_id, regenerating), heartbeat=WAIT_TICK_SECONDS, loop=loop()
         )
@@ -77,12 +128,25 @@ def live_turn(service: WorkspaceService, question: str, regenerating: bool = Fal
             try:
                 events.close()  # a cut-off turn is stored here, with what had arrived
             finally:
-                state.turn_in_progress = False
+                finished.set()
         stop.empty()
 
 
+def turn_finished() -> threading.Event:
+    """Set when no reply of this tab is being streamed (an object shared by the tab's runs, not a state value)."""
+    if "turn_finished" not in state:
+        state.turn_finished = threading.Event()
+        state.turn_finished.set()
+    event: threading.Event = state.turn_finished
+    return event
+
+
 def wait_for_interrupted_turn() -> None:
-    """A click during a reply starts a new run while the old one is still storing the partial reply."""
-    deadline = time.monotonic() + FINISH_WAIT_SECONDS
-    while state.get("turn_in_progress") and time.monotonic() < deadline:
-        time.sleep(0.02)
+    """If a click interrupted a reply in another run of this tab, wait until that run has stored it.
+
+    With `runner.fastReruns = false` (.streamlit/config.toml) the interrupted run
+    stores the reply before the next run starts and this returns at once; with fast
+    reruns the next run starts beside it, and this keeps the page from being drawn
+    without the reply.
+    """
+    turn_finished().wait(FINISH_WAIT_SECONDS)

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import streamlit as st
 
+from app import HistoryError, WorkspaceService
 from faces.web import actions
 from faces.web.conversation import conversation, live_turn, wait_for_interrupted_turn
 from faces.web.markdown import escape_markdown
 from faces.web.sidebar import sidebar
-from faces.web.state import service, state, sync_url
+from faces.web.state import notify, service, state, sync_url
+
+logger = logging.getLogger(__name__)
 
 
 def show_notices() -> None:
@@ -17,19 +24,57 @@ def show_notices() -> None:
     state.notices = []
 
 
+def report_summaries(spaces: WorkspaceService) -> None:
+    """Tell the user about the digital twins written in the background since the last run."""
+    for outcome in spaces.finished_summaries():
+        if outcome.notice is None:
+            continue
+        if outcome.error is not None:
+            notify("warning", outcome.notice)
+        else:
+            st.toast(escape_markdown(outcome.notice), icon=":material/check:")
+
+
+@contextmanager
+def one_sentence_errors() -> Iterator[None]:
+    """A failure of the store (or a bug) is shown as one sentence saying what to do, not as a traceback."""
+    try:
+        yield
+    except HistoryError as error:
+        st.error(escape_markdown(str(error)), icon=":material/error:")
+    except Exception as error:  # noqa: BLE001 - a bug must not show the user a traceback
+        logger.exception("the page failed")
+        st.error(
+            f"Something went wrong in the application ({type(error).__name__}); your workspaces are safe. "
+            "Reload the page, and if this happens again, see the server's log.",
+            icon=":material/error:",
+        )
+
+
 def main() -> None:
+    """Draw the page; a question sent streams its answer before the conversation above it is redrawn.
+
+    The notices and the conversation each sit in one container, so a run that
+    answers a question writes the live turn right below them while the previous
+    run's conversation stays on the screen; the next run draws it with the new turn.
+    """
     st.set_page_config(page_title="Engineering assistant", page_icon="📐", layout="wide")
     spaces = service()
+    shown = state.get("shown_chat_id")  # the workspace on the screen when this run was asked for
     wait_for_interrupted_turn()
-    actions.run_action(spaces)
-    sync_url(spaces)
-    show_notices()
-    sidebar(spaces)
-    conversation(spaces)
-    question = st.chat_input("Ask about your project…", key="question")
-    regenerating = bool(state.pop("regenerate_requested", False))
-    if regenerating and (chat := spaces.current) is not None:
-        question = spaces.last_question(chat.chat_id)
-    if question and question.strip():
-        live_turn(spaces, question.strip(), regenerating)
+    with one_sentence_errors():
+        actions.run_action(spaces)
+        sync_url(spaces)
+        with st.container():
+            report_summaries(spaces)
+            show_notices()
+        sidebar(spaces)
+        question, regenerating = actions.next_question(spaces, st.chat_input("Ask about your project…", key="question"))
+        history = st.container()
+        if not question:
+            with history:
+                conversation(spaces)
+            return
+        target = spaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
+        live_turn(spaces, question, target, regenerating)
         st.rerun()

@@ -9,7 +9,7 @@ import streamlit as st
 
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
 
-PAGE_TURNS = 50
+PAGE_TURNS = 20
 NoticeKind = Literal["success", "info", "warning", "error"]
 
 state = st.session_state

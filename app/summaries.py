@@ -1,0 +1,160 @@
+"""Digital-twin summaries written in the background, so leaving a workspace never waits for the model.
+
+Leaving a workspace queues its summary; a worker thread with an event loop of
+its own writes the queued summaries one after another, then ends. A face
+collects what happened (`finished`) to tell the user, may wait for the rest
+before it exits (`wait`), and may skip them (`skip`): a skipped summary is
+written the next time the workspace is left, as its turns stay unsummarised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from domain.events import AgentError
+from domain.records import Chat
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SwitchOutcome:
+    """What happened to the digital twin of the workspace that was left.
+
+    `pending`: its summary is being written in the background.
+    """
+
+    left: Chat | None = None
+    summarised: bool = False
+    error: AgentError | None = None
+    pending: bool = False
+
+    @property
+    def notice(self) -> str | None:
+        """One sentence for the user about the summary of the workspace left, if there is news."""
+        name = self.left.chat_name if self.left else "the workspace"
+        if self.error is not None:
+            return f"The summary of {name} was not updated and the previous one was kept: {self.error.message}"
+        if self.pending:
+            return f"Updating the summary of {name} in the background."
+        return f"Updated the summary of {name}." if self.summarised else None
+
+
+WriteSummary = Callable[[int], Awaitable[bool]]
+CloseLoop = Callable[[], Awaitable[None]]
+
+
+class SummaryWriter:
+    """A queue of workspaces whose summaries are due, written by a worker thread one at a time."""
+
+    def __init__(self, write: WriteSummary, close_loop: CloseLoop) -> None:
+        self._write = write
+        self._close_loop = close_loop
+        self._lock = threading.Lock()
+        self._queue: list[Chat] = []
+        self._writing: Chat | None = None
+        self._finished: list[SwitchOutcome] = []
+        self._thread: threading.Thread | None = None
+        self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[bool]] | None = None
+
+    def submit(self, chat: Chat) -> None:
+        """Queue `chat`'s summary (once, however often it is left before the worker gets to it)."""
+        with self._lock:
+            if all(queued.chat_id != chat.chat_id for queued in self._queue):
+                self._queue.append(chat)
+            if self._thread is None:
+                self._start_worker()
+
+    def pending(self) -> list[Chat]:
+        """The workspaces whose summaries are being written or wait their turn."""
+        with self._lock:
+            return ([self._writing] if self._writing else []) + list(self._queue)
+
+    def is_pending(self, chat_id: int) -> bool:
+        return any(chat.chat_id == chat_id for chat in self.pending())
+
+    def finished(self) -> list[SwitchOutcome]:
+        """What happened to the summaries written since the last call (each reported once)."""
+        with self._lock:
+            done, self._finished = self._finished, []
+        return done
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every queued summary is written; False if `timeout` ran out first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                thread = self._thread
+            if thread is None:
+                return not self.pending()
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return False
+            thread.join(remaining)
+
+    def skip(self) -> list[Chat]:
+        """Drop the queued summaries and cancel the one being written; returns the workspaces skipped."""
+        with self._lock:
+            skipped = ([self._writing] if self._writing else []) + self._queue
+            self._queue = []
+            running = self._running
+        if running is not None:
+            loop, task = running
+            loop.call_soon_threadsafe(task.cancel)
+        return skipped
+
+    # The worker ---------------------------------------------------------------------
+
+    def _start_worker(self) -> None:
+        """Start the worker thread (the caller holds the lock)."""
+        self._thread = threading.Thread(target=self._work, name="summary-writer", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        try:
+            asyncio.run(self._drain())
+        finally:
+            with self._lock:
+                self._thread = None
+                if self._queue:  # submitted while the worker was ending
+                    self._start_worker()
+
+    async def _drain(self) -> None:
+        try:
+            while (chat := self._next()) is not None:
+                outcome = await self._write_one(chat)
+                with self._lock:
+                    self._writing = None
+                    if outcome is not None:
+                        self._finished.append(outcome)
+        finally:
+            await self._close_loop()
+
+    def _next(self) -> Chat | None:
+        with self._lock:
+            self._writing = self._queue.pop(0) if self._queue else None
+            return self._writing
+
+    async def _write_one(self, chat: Chat) -> SwitchOutcome | None:
+        task = asyncio.ensure_future(self._write(chat.chat_id))
+        with self._lock:
+            self._running = (asyncio.get_running_loop(), task)
+        try:
+            return SwitchOutcome(chat, summarised=await task)
+        except asyncio.CancelledError:
+            logger.info("summary of workspace %s skipped", chat.chat_id)
+            return None
+        except AgentError as error:
+            logger.warning("summary of workspace %s not refreshed: %s", chat.chat_id, error.message)
+            return SwitchOutcome(chat, error=error)
+        except Exception:  # a bug, or the store gone: the summary waits for the next switch
+            logger.exception("summary of workspace %s failed", chat.chat_id)
+            return None
+        finally:
+            with self._lock:
+                self._running = None

@@ -1,0 +1,150 @@
+"""The web app as a user sees it: `streamlit run` against the fake Ollama, timed in headless Chromium.
+
+Each time runs from the user's action (a key press, a click, a page load) to
+the moment the text it waits for is on the screen (checked on every animation
+frame). Needs Debian's chromium and the `playwright` package (requirements-dev).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from bench.harness import Result, summarise
+from bench.store_bench import workspace_of
+from fakes.ollama import FakeOllama, Hang, Pause, Reply, free_port, is_summary_request
+from history import ChatHistoryDB
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+Page = Any  # playwright's Page, imported only when the suite runs
+
+
+@contextmanager
+def web_app(folder: Path, fake: FakeOllama) -> Iterator[str]:
+    shutil.copytree(ROOT / ".streamlit", folder / ".streamlit")
+    port = free_port()
+    env = {**os.environ, "ENDPOINT": fake.url, "PYTHONPATH": str(ROOT), "CHAT_HISTORY_DB_PATH": "web.sqlite"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=None if os.environ.get("BENCH_DEBUG") else subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def until_shown(page: Page, text: str, timeout_ms: float = 30_000) -> None:
+    """Wait for `text` on the screen, or for `?chat=N` in the address when `text` is that."""
+    check = "location.search" if text.startswith("?chat=") else "document.body.innerText"
+    page.wait_for_function(f"text => {check}.includes(text)", arg=text, polling="raf", timeout=timeout_ms)
+
+
+def idle(page: Page) -> None:
+    """Wait until the page's script run has ended (Streamlit's running indicator is gone)."""
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stStatusWidget] [data-testid=stStatusWidgetRunningIcon]')",
+        polling="raf",
+    )
+    time.sleep(0.3)
+
+
+def timed(action: Callable[[], None], page: Page, text: str) -> float:
+    started = time.perf_counter()
+    action()
+    until_shown(page, text)
+    return (time.perf_counter() - started) * 1000
+
+
+def send(page: Page, text: str) -> None:
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.fill(text)
+    box.press("Enter")
+
+
+def respond(body: dict[str, Any]) -> Reply:
+    question = body["messages"][-1]["content"]
+    if is_summary_request(body):
+        return Reply.then("- summary", Hang(5))
+    if question.startswith("stop"):
+        return Reply.then(f"Partial {question}", Hang(30))
+    return Reply.then(f"First words for {question}", Pause(0.5))
+
+
+def click(page: Page, name: str) -> Callable[[], None]:
+    button = page.get_by_role("button", name=name, exact=True).first
+    return lambda: button.click()
+
+
+def measure(page: Page, url: str, ids: dict[int, int], runs: int) -> list[Result]:
+    samples: dict[str, list[float]] = {key: [] for key in ("load", "open300", "open10k", "first", "stop", "switch")}
+    for run in range(runs):
+        page.goto("about:blank")
+        samples["load"].append(timed(partial(page.goto, f"{url}/?chat={ids[300]}"), page, "Question 299 about"))
+        idle(page)
+        for size, key in ((300, "open300"), (10_000, "open10k")):
+            click(page, "Other")()
+            until_shown(page, "No turns here yet")
+            idle(page)
+            samples[key].append(timed(click(page, f"Tower {size}"), page, f"Question {size - 1} about"))
+            idle(page)
+        click(page, "Tower 300")()
+        until_shown(page, "Question 299 about")
+        idle(page)
+        question = f"q{run}"
+        samples["first"].append(timed(partial(send, page, question), page, f"First words for {question}"))
+        idle(page)
+        send(page, f"stop {run}")
+        until_shown(page, f"Partial stop {run}")
+        samples["stop"].append(timed(click(page, "Stop"), page, "Stopped before the end of the answer."))
+        idle(page)
+        samples["switch"].append(timed(click(page, "Other"), page, "No turns here yet"))
+        idle(page)
+    return [
+        summarise("web: page load of a 300-turn workspace", samples["load"], "ms", "(reference)", None),
+        summarise("web: open a 300-turn workspace (sidebar click)", samples["open300"], "ms", "≤ 500 ms", 500),
+        summarise("web: open a 10,000-turn workspace (sidebar click)", samples["open10k"], "ms", "≤ 1,000 ms", 1000),
+        summarise("web: send → first chunk on screen, 300 turns", samples["first"], "ms", "≤ 300 ms", 300),
+        summarise("web: Stop → stopped on screen", samples["stop"], "ms", "≤ 500 ms", 500),
+        summarise("web: switch while the summary takes 5 s", samples["switch"], "ms", "≤ 200 ms", 200),
+    ]
+
+
+def run(quick: bool) -> list[Result]:
+    from playwright.sync_api import sync_playwright
+
+    with FakeOllama() as fake, tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        fake.responder = respond
+        ids = {size: workspace_of(folder / "web.sqlite", f"Tower {size}", size) for size in (300, 10_000)}
+        ChatHistoryDB(folder / "web.sqlite").create_chat("Other")
+        with web_app(folder, fake) as url, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.set_default_timeout(30_000)
+            try:
+                return measure(page, url, ids, 2 if quick else 7)
+            finally:
+                browser.close()
