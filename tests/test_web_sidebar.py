@@ -1,4 +1,4 @@
-"""The sidebar: workspaces grouped by the reader's day, each with its menu."""
+"""The sidebar: workspaces grouped by the reader's day, each with its menu, and readable search hits."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from faces.web.dates import activity_group, group_of
+from faces.web.snippets import hit_snippet
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
 
@@ -75,6 +76,14 @@ def test_a_workspace_is_grouped_by_the_readers_day_not_by_utc() -> None:
     assert group_of("2026-11-22 23:30:00", TODAY, UTC) == "Yesterday"
     assert group_of("2026-11-22 22:59:59.999999", TODAY, PARIS) == "Yesterday"
     assert group_of(None, TODAY, PARIS) == group_of("not a time", TODAY, PARIS) == "Earlier"
+
+
+def test_search_snippets_are_plain_words_with_the_matches_in_bold() -> None:
+    raw = '…{"name": "pad_footing", "arguments": {"load": "1200 kN", "note": "Footing \\"F1\\""}} **done**…'
+    shown = hit_snippet(raw, "footing")
+    assert not set('{}[]"`') & set(shown.replace("\\", "")), shown
+    assert shown.count("**") == 4 and "pad\\_**footing**" in shown and "**Footing**" in shown
+    assert hit_snippet("C3 needs 100%", "%") == r"C3 needs 100**%**"
 
 
 def test_workspaces_are_listed_under_today_yesterday_earlier_days_and_months(app: AppTest, isolated: Path) -> None:
@@ -149,3 +158,18 @@ def test_the_open_workspace_is_listed_even_when_it_is_old(app: AppTest, isolated
     assert sidebar_outline(app)[-2:] == ["January 2025", "  Old warehouse"]
     assert any("1 older workspace: use the search box." in c.value for c in app.sidebar.caption)
     assert [d.proto.label for d in app.get("download_button")] == ["Calculation report", "Export as Markdown"]
+
+
+def test_a_search_hit_shows_a_readable_snippet_under_its_button(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    tower = db.create_chat("Tower A")
+    db.add_to_history(tower, "Size it", '{"name": "pad_footing", "arguments": {"width": "2.4 m"}} for column C3')
+    app.run()
+    app.sidebar.text_input(key="search").set_value("footing").run()
+    hit = app.button(key=f"hit-{tower}")
+    assert hit.label == "Tower A"
+    (snippet,) = [c.value for c in app.sidebar.caption if "footing" in c.value]
+    assert "pad\\_**footing**" in snippet and "2\\.4 m" in snippet
+    assert not set('{}"') & set(snippet), snippet
+    app.sidebar.text_input(key="search").set_value("tower").run()
+    assert app.button(key=f"hit-{tower}").label == "**Tower** A", "a name that matches shows the match"

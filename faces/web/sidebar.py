@@ -11,6 +11,7 @@ from domain.records import Chat
 from faces.web import actions
 from faces.web.dates import group_of, today_in, zone_named
 from faces.web.markdown import escape_markdown, safe_markdown
+from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
 from faces.web.workspace_menu import workspace_menu
 
@@ -40,12 +41,12 @@ def sidebar(service: WorkspaceService) -> None:
         model_and_status(service)
 
 
-def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str) -> None:
+def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, label: str | None = None) -> None:
     """The workspace's button (the open one highlighted) and its "⋮" menu."""
     current = chat_id == service.current_id
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
-            escape_markdown(name),
+            label or escape_markdown(name),
             key=key,
             on_click=actions.ask,
             args=("switch", chat_id),
@@ -91,9 +92,10 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
     if not hits:
         st.caption("No workspace mentions that.")
     for hit in hits:
-        workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}")
-        if hit.snippet:
-            st.caption(escape_markdown(hit.snippet))
+        label = highlighted(hit.chat_name, query)
+        workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", label=label)
+        if hit.snippet and (snippet := hit_snippet(hit.snippet, query)):
+            st.caption(snippet)
 
 
 def digital_twin(service: WorkspaceService, chat: Chat) -> None:
