@@ -1,4 +1,4 @@
-"""How the web app draws turns: messages, tool calls as calculation cards, beam diagrams, live replies.
+"""How the web app draws turns: messages, tool calls as calculation cards (cards.py), live replies.
 
 Model and file text is rendered as safe Markdown or as code; user text is
 escaped; nothing is rendered as HTML.
@@ -12,9 +12,10 @@ from typing import Any
 
 import streamlit as st
 
-from app.formatting import call_signature, pretty_units, usage_caption
+from app.formatting import call_signature, usage_caption
 from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall, Turn
+from faces.web.cards import calculation_card
 from faces.web.markdown import escape_markdown, safe_markdown
 
 
@@ -34,35 +35,6 @@ def tool_call(call: ToolCall, running: bool = False) -> None:
             st.caption("Error" if call.error else "Result")
             st.code(call.output, language=None, wrap_lines=True)
         st.caption(f"{call.duration_ms:.1f} ms")
-
-
-def calculation_card(data: dict[str, Any]) -> None:
-    """Formula with the numbers in, results with units, checks, reference, and a beam's diagrams."""
-    if data.get("formula"):
-        st.caption("Formula")
-        st.code(data["formula"], language=None, wrap_lines=True)
-    if data.get("substituted"):
-        st.code(pretty_units(data["substituted"]), language=None, wrap_lines=True)
-    results = data.get("results", {})
-    st.table({"result": list(results), "value": [pretty_units(value) for value in results.values()]})
-    for check in data.get("checks", []):
-        mark = ":material/check_circle:" if check["status"] == "OK" else ":material/cancel:"
-        st.markdown(
-            f"{mark} {check['status']} · {escape_markdown(check['name'])}: "
-            f"{escape_markdown(pretty_units(check['value']))} (limit {escape_markdown(pretty_units(check['limit']))})"
-        )
-    for line in ([data["reference"]] if data.get("reference") else []) + data.get("notes", []):
-        st.caption(escape_markdown(line))
-    if data.get("diagram"):
-        diagrams(data["diagram"])
-
-
-def diagrams(diagram: dict[str, Any]) -> None:
-    """Shear and bending-moment diagrams along the span."""
-    x = f"x ({diagram['x_unit']})"
-    for key in ("shear", "moment"):
-        column = f"{key} ({pretty_units(diagram[key + '_unit'].replace('*', ' * '))})"
-        st.line_chart({x: diagram["x"], column: diagram[key]}, x=x, y=column, height=180)
 
 
 def past_turn(turn: Turn) -> None:

@@ -1,0 +1,89 @@
+"""How turns are drawn: calculation cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from domain.records import ToolCall
+from faces.web.cards import check_line, governing_first, ratio
+from fakes.ollama import FakeOllama, Reply
+from history import ChatHistoryDB
+
+APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
+FAILING_BEAM = {"span": "6 m", "load": "12 kN/m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2e7 mm**4"}
+
+
+@pytest.fixture
+def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    return AppTest.from_file(APP, default_timeout=20)
+
+
+def ask(at: AppTest, text: str) -> AppTest:
+    return at.chat_input(key="question").set_value(text).run()
+
+
+def plain(markdown: str) -> str:
+    """Markdown as read: escapes removed."""
+    return markdown.replace("\\", "")
+
+
+def check(name: str, value: str, limit: str, status: str) -> dict[str, Any]:
+    return {"name": name, "value": value, "limit": limit, "status": status}
+
+
+def test_ratios_and_the_governing_check() -> None:
+    deflection = check("deflection ≤ L/360", "31.2 mm", "20 mm", "NG")
+    stress = check("stress ≤ limit", "200 MPa", "250 MPa", "OK")
+    bearing = check("bearing ≤ limit", "1.2e3 kPa", "1000 kPa", "NG")
+    cover = check("cover ≥ minimum", "30 mm", "40 mm", "NG")
+    assert ratio(deflection) == pytest.approx(1.56) and ratio(stress) == pytest.approx(0.8)
+    assert ratio(cover) == pytest.approx(40 / 30), "a minimum: the ratio is limit over value"
+    assert ratio(check("odd", "3 m", "2 ft", "NG")) is None, "different units do not compare"
+    assert governing_first([stress, bearing, deflection]) == [deflection, bearing, stress]
+    assert plain(check_line(deflection)) == (
+        ":material/cancel: :red[**NG** · deflection ≤ L/360: 31.2 mm > limit 20 mm (ratio 1.56)]"
+    )
+    assert (
+        plain(check_line(cover)) == ":material/cancel: :red[**NG** · cover ≥ minimum: 30 mm < limit 40 mm (ratio 1.33)]"
+    )
+    assert plain(check_line(stress, governs=True)) == (
+        ":material/check_circle: **OK** · stress ≤ limit: 200 MPa ≤ limit 250 MPa (ratio 0.80) · **governs**"
+    )
+    assert check_line(check("x", "1 m", "2 m", "warning")).startswith(":material/cancel: :red["), "not OK is failed"
+
+
+def test_a_failed_check_is_red_with_its_ratio(app: AppTest, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("beam_analysis", FAILING_BEAM)), Reply.text("It fails in deflection."))
+    app.run()
+    ask(app, "Check the 6 m beam")
+    assert not app.exception
+    (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
+    lines = [plain(m.value) for m in assistant.markdown if ":red[" in m.value]
+    assert lines == [":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.04)]"]
+
+
+def test_the_governing_check_comes_first(app: AppTest, isolated: Path) -> None:
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    chat = db.create_chat("Footing")
+    checks = [
+        check("stress ≤ limit", "200 MPa", "250 MPa", "OK"),
+        check("bearing ≤ limit", "120 kPa", "100 kPa", "NG"),
+        check("settlement ≤ limit", "31.2 mm", "20 mm", "NG"),
+    ]
+    data = {"results": {"area": "4 m ** 2"}, "checks": checks}
+    call = ToolCall(id="call_1", name="pad_footing", arguments={}, output="{}", data=data)
+    db.add_to_history(chat, "Footing?", "It fails.", tool_calls=[call])
+    app.run()
+    shown = [plain(m.value) for m in app.markdown if "limit" in m.value]
+    assert [line.split("· ")[1].split(":")[0] for line in shown] == [
+        "settlement ≤ limit",
+        "bearing ≤ limit",
+        "stress ≤ limit",
+    ]
+    assert shown[0].endswith("(ratio 1.56) · **governs**]") and ":red[" in shown[1] and ":red[" not in shown[2]
+    assert "4 m²" in app.table[0].value["value"].tolist()
