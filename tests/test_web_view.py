@@ -1,7 +1,8 @@
-"""How turns are drawn: calculation cards."""
+"""How turns are drawn: calculation cards and their diagrams."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from domain.records import ToolCall
-from faces.web.cards import check_line, governing_first, ratio
+from faces.web.cards import check_line, diagram_spec, governing_first, ratio, span_ticks
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 
@@ -57,7 +58,24 @@ def test_ratios_and_the_governing_check() -> None:
     assert check_line(check("x", "1 m", "2 m", "warning")).startswith(":material/cancel: :red["), "not OK is failed"
 
 
-def test_a_failed_check_is_red_with_its_ratio(app: AppTest, fake_ollama: FakeOllama) -> None:
+def test_a_diagram_spans_exactly_the_beam_and_labels_its_peak() -> None:
+    spec = diagram_spec([0.0, 1.5, 3.0, 4.5, 6.0], [0.0, 40.5, 54.0, 40.5, 0.0], "m", "M", "kN·m")
+    x = spec["encoding"]["x"]
+    assert x["scale"] == {"domain": [0, 6.0], "nice": False, "zero": False, "padding": 0}
+    assert x["axis"]["values"][-1] == 6.0
+    label = spec["layer"][-1]
+    assert label["data"]["values"] == [{"x": 3.0, "y": 54.0, "label": "max |M| = 54 kN·m"}]
+    assert label["mark"]["align"] == "center"
+    hogging = diagram_spec([0.0, 3.0], [-108.0, 0.0], "m", "M", "kN·m")["layer"][-1]
+    assert hogging["data"]["values"][0]["label"] == "max |M| = 108 kN·m" and hogging["mark"]["align"] == "left"
+    assert span_ticks(6.0) == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    assert span_ticks(7.5) == [0.0, 2.0, 4.0, 6.0, 7.5]
+    assert span_ticks(20.0) == [0.0, 5.0, 10.0, 15.0, 20.0]
+
+
+def test_a_failed_check_is_red_with_its_ratio_and_the_diagrams_span_the_beam(
+    app: AppTest, fake_ollama: FakeOllama
+) -> None:
     fake_ollama.script(Reply.tool_calls(("beam_analysis", FAILING_BEAM)), Reply.text("It fails in deflection."))
     app.run()
     ask(app, "Check the 6 m beam")
@@ -65,6 +83,9 @@ def test_a_failed_check_is_red_with_its_ratio(app: AppTest, fake_ollama: FakeOll
     (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
     lines = [plain(m.value) for m in assistant.markdown if ":red[" in m.value]
     assert lines == [":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.04)]"]
+    specs = [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
+    assert [s["encoding"]["x"]["scale"]["domain"] for s in specs] == [[0, 6.0], [0, 6.0]]
+    assert [s["layer"][-1]["data"]["values"][0]["label"] for s in specs] == ["max |V| = 36 kN", "max |M| = 54 kN·m"]
 
 
 def test_the_governing_check_comes_first(app: AppTest, isolated: Path) -> None:

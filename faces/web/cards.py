@@ -1,11 +1,13 @@
 """Calculation cards: formula, results, design checks with their ratios, and a beam's diagrams.
 
 A failed check is red and says by how much it fails; the governing check (the highest
-ratio of value to limit) comes first.
+ratio of value to limit) comes first. Diagrams are Vega-Lite specs drawn over exactly
+the span, with the peak of each labelled.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -14,7 +16,10 @@ import streamlit as st
 from app.formatting import pretty_units
 from faces.web.markdown import escape_markdown
 
+DIAGRAM_HEIGHT = 180
+LABEL_ROOM = 18  # pixels above and below the curve, for the peak's label
 _AMOUNT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+_DIAGRAMS = (("shear", "V"), ("moment", "M"))
 
 
 def calculation_card(data: dict[str, Any]) -> None:
@@ -77,7 +82,58 @@ def check_line(check: dict[str, Any], governs: bool = False) -> str:
 
 def diagrams(diagram: dict[str, Any]) -> None:
     """Shear and bending-moment diagrams along the span."""
-    x = f"x ({diagram['x_unit']})"
-    for key in ("shear", "moment"):
-        column = f"{key} ({pretty_units(diagram[key + '_unit'].replace('*', ' * '))})"
-        st.line_chart({x: diagram["x"], column: diagram[key]}, x=x, y=column, height=180)
+    for key, symbol in _DIAGRAMS:
+        unit = pretty_units(str(diagram[f"{key}_unit"]).replace("*", " * "))
+        spec = diagram_spec(diagram["x"], diagram[key], str(diagram["x_unit"]), symbol, unit)
+        st.vega_lite_chart(spec=spec, width="stretch")
+
+
+def span_ticks(span: float) -> list[float]:
+    """Round tick values along the span, ending at the span itself (so its end is labelled)."""
+    if span <= 0 or not math.isfinite(span):
+        return [0.0]
+    raw = span / 6
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    inner = [round(i * step, 9) for i in range(math.ceil(span / step)) if i * step <= span - 0.4 * step]
+    return [*inner, span]
+
+
+def peak(xs: list[float], values: list[float]) -> tuple[float, float]:
+    """Where the magnitude is largest (the first such point), and the value there."""
+    index = max(range(len(values)), key=lambda i: abs(values[i]))
+    return xs[index], values[index]
+
+
+def diagram_spec(xs: list[float], values: list[float], x_unit: str, symbol: str, unit: str) -> dict[str, Any]:
+    """A Vega-Lite line over exactly [0, span] with its peak marked and labelled ("max |M| = 54 kN·m")."""
+    span = xs[-1]
+    at, top = peak(xs, values)
+    label = f"max |{symbol}| = {abs(top):.4g} {unit}"
+    align = "left" if at < 0.25 * span else "right" if at > 0.75 * span else "center"
+    x = {
+        "field": "x",
+        "type": "quantitative",
+        "title": f"x ({x_unit})",
+        "scale": {"domain": [0, span], "nice": False, "zero": False, "padding": 0},
+        "axis": {"values": span_ticks(span), "format": ".4~g"},  # 7.5 as 7.5, not rounded to the step
+    }
+    y = {"field": "y", "type": "quantitative", "title": f"{symbol} ({unit})", "scale": {"padding": LABEL_ROOM}}
+    point = {"values": [{"x": at, "y": top, "label": label}]}
+    return {
+        "height": DIAGRAM_HEIGHT,
+        "usermeta": {"embedOptions": {"renderer": "svg"}},  # axes and labels readable in the page
+        "encoding": {"x": x, "y": y},
+        "layer": [
+            {  # Vega sorts by x stably: the two values at a point load keep their order, and draw the jump
+                "data": {"values": [{"x": a, "y": b} for a, b in zip(xs, values, strict=True)]},
+                "mark": {"type": "line", "interpolate": "linear"},
+            },
+            {"data": point, "mark": {"type": "point", "filled": True, "size": 50}},
+            {
+                "data": point,
+                "mark": {"type": "text", "align": align, "dy": -10 if top >= 0 else 14, "fontWeight": "bold"},
+                "encoding": {"text": {"field": "label", "type": "nominal"}},
+            },
+        ],
+    }
