@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from faces.web.dates import activity_group, group_of
+from faces.web.dates import activity_group, group_of, hover_time
 from faces.web.snippets import hit_snippet
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
@@ -76,6 +76,7 @@ def test_a_workspace_is_grouped_by_the_readers_day_not_by_utc() -> None:
     assert group_of("2026-11-22 23:30:00", TODAY, UTC) == "Yesterday"
     assert group_of("2026-11-22 22:59:59.999999", TODAY, PARIS) == "Yesterday"
     assert group_of(None, TODAY, PARIS) == group_of("not a time", TODAY, PARIS) == "Earlier"
+    assert hover_time("2026-11-22 23:30:05", PARIS) == "Mon 23 Nov 2026, 00:30:05"
 
 
 def test_search_snippets_are_plain_words_with_the_matches_in_bold() -> None:

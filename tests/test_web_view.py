@@ -1,4 +1,4 @@
-"""How turns are drawn: calculation cards and their diagrams."""
+"""How turns are drawn: answers (line breaks, units, copy, time), calculation cards and their diagrams."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from domain.records import ToolCall
 from faces.web.cards import check_line, diagram_spec, governing_first, ratio, span_ticks
+from faces.web.markdown import keep_line_breaks
+from faces.web.view import model_text
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 
@@ -73,6 +75,13 @@ def test_a_diagram_spans_exactly_the_beam_and_labels_its_peak() -> None:
     assert span_ticks(20.0) == [0.0, 5.0, 10.0, 15.0, 20.0]
 
 
+def test_single_line_breaks_are_kept_and_units_made_readable_outside_code() -> None:
+    text = "Span 6 m\nLoad 12 kN/m\n\n```\nx = 1\ny = 2\n```\nDone\n~~~\na\nb\n~~~"
+    assert keep_line_breaks(text) == "Span 6 m  \nLoad 12 kN/m\n\n```\nx = 1\ny = 2\n```\nDone\n~~~\na\nb\n~~~"
+    prose = "M = 54 kN * m, from `M = w * L ** 2 / 8`;\nI = 8.5e7 mm ** 4"
+    assert model_text(prose) == "M = 54 kN·m, from `M = w * L ** 2 / 8`;  \nI = 8.5e7 mm⁴"
+
+
 def test_a_failed_check_is_red_with_its_ratio_and_the_diagrams_span_the_beam(
     app: AppTest, fake_ollama: FakeOllama
 ) -> None:
@@ -108,3 +117,23 @@ def test_the_governing_check_comes_first(app: AppTest, isolated: Path) -> None:
     ]
     assert shown[0].endswith("(ratio 1.56) · **governs**]") and ":red[" in shown[1] and ":red[" not in shown[2]
     assert "4 m²" in app.table[0].value["value"].tolist()
+
+
+def test_an_answer_keeps_its_line_breaks_and_units_and_offers_copy_and_its_time(
+    app: AppTest, fake_ollama: FakeOllama
+) -> None:
+    code = "```python\nM = w * L ** 2 / 8\nV = w * L / 2\n```"
+    answer = f"Moment 54 kN * m\nShear 36 kN\n\n{code}"
+    fake_ollama.script(Reply.text(answer))
+    app.run()
+    ask(app, "Moment and shear?")
+    (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
+    assert (
+        assistant.markdown[-1].value
+        == "Moment 54 kN·m  \nShear 36 kN\n\n```python\nM = w * L ** 2 / 8\nV = w * L / 2\n```"
+    )
+    assert [c.value for c in assistant.code] == [
+        "Moment 54 kN·m\nShear 36 kN\n\n```python\nM = w * L ** 2 / 8\nV = w * L / 2\n```"
+    ]
+    (footer,) = [c for c in assistant.caption if c.proto.help]
+    assert footer.proto.help.startswith("Answered ") and footer.value.startswith("qwen3:4b")

@@ -60,3 +60,9 @@ def zone_named(name: str | None) -> tzinfo | None:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return None
+
+
+def hover_time(stored: str | None, zone: tzinfo | None = None) -> str | None:
+    """ "Mon 23 Nov 2026, 11:00:05": a stored time as the reader's clock showed it."""
+    moment = local_time(stored, zone)
+    return f"{moment:%a %d %b %Y, %H:%M:%S}" if moment else None

@@ -10,7 +10,7 @@ from app import ServerStatus, WorkspaceService
 from domain.records import Chat
 from faces.web import actions
 from faces.web.dates import group_of, today_in, zone_named
-from faces.web.markdown import escape_markdown, safe_markdown
+from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown
 from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
 from faces.web.workspace_menu import workspace_menu
@@ -110,7 +110,7 @@ def digital_twin(service: WorkspaceService, chat: Chat) -> None:
                     service.set_summary(chat.chat_id, text)
                     st.rerun()
         elif chat.context_summary:
-            st.markdown(safe_markdown(chat.context_summary))
+            st.markdown(keep_line_breaks(safe_markdown(chat.context_summary)))
         else:
             st.caption("No summary yet: it is written when you leave this workspace after new turns.")
         if chat.context_summary and st.button("Clear summary", key=f"clear-summary-{chat.chat_id}"):

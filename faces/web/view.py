@@ -1,4 +1,4 @@
-"""How the web app draws turns: messages, tool calls as calculation cards (cards.py), live replies.
+"""How the web app draws turns: messages, tool calls as calculation cards, live replies.
 
 Model and file text is rendered as safe Markdown or as code; user text is
 escaped; nothing is rendered as HTML.
@@ -12,18 +12,26 @@ from typing import Any
 
 import streamlit as st
 
-from app.formatting import call_signature, usage_caption
+from app.formatting import call_signature, pretty_units, usage_caption
 from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall, Turn
 from faces.web.cards import calculation_card
-from faces.web.markdown import escape_markdown, safe_markdown
+from faces.web.dates import hover_time, zone_named
+from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown
+
+LABEL_LENGTH = 120
+
+
+def model_text(text: str) -> str:
+    """Model Markdown made safe, its line breaks kept and its quantities written as engineers write them."""
+    return keep_line_breaks(safe_markdown(outside_code(text, pretty_units)))
 
 
 def tool_call(call: ToolCall, running: bool = False) -> None:
     """One collapsible element per tool call: arguments, then the calculation card or the raw result."""
     icon = ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
     label = escape_markdown(call_signature(call.name, call.arguments))
-    with st.expander(label if len(label) < 120 else label[:117] + "…", icon=icon):
+    with st.expander(label if len(label) < LABEL_LENGTH else label[: LABEL_LENGTH - 3] + "…", icon=icon):
         st.caption("Arguments")
         st.code(json.dumps(call.arguments, indent=2, ensure_ascii=False), language="json")
         if running:
@@ -37,24 +45,36 @@ def tool_call(call: ToolCall, running: bool = False) -> None:
         st.caption(f"{call.duration_ms:.1f} ms")
 
 
+def answer_footer(turn: Turn) -> None:
+    """Under an answer: a copy button for its Markdown, and what it cost, with its time on hover."""
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        if turn.assistant:
+            with st.popover("Copy", icon=":material/content_copy:", type="tertiary", key=f"copy-{turn.turn_id}"):
+                st.caption("The answer as Markdown: the button at the top right of the box copies it.")
+                st.code(outside_code(turn.assistant, pretty_units), language="markdown", wrap_lines=True)
+        when = hover_time(turn.created_at, zone_named(st.context.timezone))
+        usage = usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms)
+        st.caption(usage or "Answered", help=f"Answered {when}" if when else None, width="content")
+
+
 def past_turn(turn: Turn) -> None:
     with st.chat_message("user"):
         st.markdown(escape_markdown(turn.user))
     with st.chat_message("assistant"):
         if turn.thinking:
             with st.expander("Thinking", icon=":material/psychology:"):
-                st.markdown(safe_markdown(turn.thinking))
+                st.markdown(model_text(turn.thinking))
         for call in turn.tool_calls:
             tool_call(call)
         if turn.assistant:
-            st.markdown(safe_markdown(turn.assistant))
+            st.markdown(model_text(turn.assistant))
         if turn.status == "stopped":
             st.caption("Stopped before the end of the answer.")
         elif turn.status == "superseded":
             st.caption("Replaced by a regenerated answer below.")
         elif turn.status == "error":
             st.error(escape_markdown(turn.error or "This answer failed."))
-        st.caption(usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms))
+        answer_footer(turn)
 
 
 class LiveView:
@@ -79,13 +99,13 @@ class LiveView:
         self.progress.empty()
         if isinstance(event, TextDelta):
             self.text += event.text
-            self.answer.markdown(safe_markdown(self.text) + " ▌")
+            self.answer.markdown(model_text(self.text) + " ▌")
         elif isinstance(event, ThinkingDelta):
             self.thinking += event.text
             if self.thinking_box is None:
                 with self.tools:
                     self.thinking_box = st.expander("Thinking", icon=":material/psychology:").empty()
-            self.thinking_box.markdown(safe_markdown(self.thinking))
+            self.thinking_box.markdown(model_text(self.thinking))
         elif isinstance(event, ToolCallStarted):
             self.running[event.id] = self.tools.empty()
             with self.running[event.id].container():
@@ -99,7 +119,7 @@ class LiveView:
         elif event.type == "warning":
             self.notes.warning(escape_markdown(event.message))
         elif event.type == "turn_completed":
-            self.answer.markdown(safe_markdown(event.content))
+            self.answer.markdown(model_text(event.content))
             self.notes.caption(
                 usage_caption(event.model, event.usage.prompt_tokens, event.usage.completion_tokens, event.duration_ms)
             )
