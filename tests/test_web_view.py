@@ -1,4 +1,4 @@
-"""How turns are drawn: answers (line breaks, units, copy, time), calculation cards and their diagrams."""
+"""How turns are drawn: answers (line breaks, units, copy, time), calculation cards, diagrams, live tool calls."""
 
 from __future__ import annotations
 
@@ -137,3 +137,27 @@ def test_an_answer_keeps_its_line_breaks_and_units_and_offers_copy_and_its_time(
     ]
     (footer,) = [c for c in assistant.caption if c.proto.help]
     assert footer.proto.help.startswith("Answered ") and footer.value.startswith("qwen3:4b")
+
+
+@pytest.mark.parametrize("ending", ["the turn completes as stopped", "the stream is cut off"])
+def test_no_tool_call_is_left_running_after_the_turn(ending: str) -> None:
+    def script(ending: str) -> None:
+        import streamlit as st
+
+        from domain.events import ToolCallStarted, TurnCompleted
+        from faces.web.view import LiveView
+
+        with st.chat_message("assistant"):
+            view = LiveView()
+            view.show(ToolCallStarted(id="call_1", name="beam_analysis", arguments={"span": "6 m"}))
+            if ending == "the turn completes as stopped":
+                view.show(TurnCompleted(content="Partial", stop_reason="stopped", model="qwen3:4b"))
+            else:
+                view.finish()
+
+    at = AppTest.from_function(script, kwargs={"ending": ending}).run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert not any("Running" in caption for caption in captions), captions
+    assert "Stopped before this tool finished: no result." in captions
+    assert [e.icon for e in at.expander] == [":material/block:"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
@@ -19,6 +19,7 @@ from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown
 
+CallState = Literal["done", "running", "cut off"]
 LABEL_LENGTH = 120
 
 
@@ -27,15 +28,18 @@ def model_text(text: str) -> str:
     return keep_line_breaks(safe_markdown(outside_code(text, pretty_units)))
 
 
-def tool_call(call: ToolCall, running: bool = False) -> None:
+def tool_call(call: ToolCall, state: CallState = "done") -> None:
     """One collapsible element per tool call: arguments, then the calculation card or the raw result."""
-    icon = ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
+    icons = {"running": "spinner", "cut off": ":material/block:"}
+    icon = icons.get(state) or (
+        ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
+    )
     label = escape_markdown(call_signature(call.name, call.arguments))
     with st.expander(label if len(label) < LABEL_LENGTH else label[: LABEL_LENGTH - 3] + "…", icon=icon):
         st.caption("Arguments")
         st.code(json.dumps(call.arguments, indent=2, ensure_ascii=False), language="json")
-        if running:
-            st.caption("Running…")
+        if state != "done":
+            st.caption("Running…" if state == "running" else "Stopped before this tool finished: no result.")
             return
         if call.data and not call.error:
             calculation_card(call.data)
@@ -88,7 +92,7 @@ class LiveView:
         self.notes = st.container()
         self.text = ""
         self.thinking = ""
-        self.running: dict[str, Any] = {}
+        self.running: dict[str, tuple[Any, ToolCall]] = {}
         self.started = time.monotonic()
 
     def waiting(self) -> None:
@@ -107,11 +111,12 @@ class LiveView:
                     self.thinking_box = st.expander("Thinking", icon=":material/psychology:").empty()
             self.thinking_box.markdown(model_text(self.thinking))
         elif isinstance(event, ToolCallStarted):
-            self.running[event.id] = self.tools.empty()
-            with self.running[event.id].container():
-                tool_call(ToolCall(id=event.id, name=event.name, arguments=event.arguments, output=""), running=True)
+            call = ToolCall(id=event.id, name=event.name, arguments=event.arguments, output="")
+            self.running[event.id] = (self.tools.empty(), call)
+            with self.running[event.id][0].container():
+                tool_call(call, "running")
         elif isinstance(event, ToolCallFinished):
-            slot = self.running.pop(event.call.id, None) or self.tools.empty()
+            slot, _ = self.running.pop(event.call.id, None) or (self.tools.empty(), None)
             with slot.container():
                 tool_call(event.call)
         elif isinstance(event, ErrorEvent):
@@ -119,7 +124,16 @@ class LiveView:
         elif event.type == "warning":
             self.notes.warning(escape_markdown(event.message))
         elif event.type == "turn_completed":
+            self.finish()
             self.answer.markdown(model_text(event.content))
             self.notes.caption(
                 usage_caption(event.model, event.usage.prompt_tokens, event.usage.completion_tokens, event.duration_ms)
             )
+
+    def finish(self) -> None:
+        """The turn is over (done, failed or stopped): no tool call may still look as if it were running."""
+        self.progress.empty()
+        for slot, call in self.running.values():
+            with slot.container():
+                tool_call(call, "cut off")
+        self.running.clear()
