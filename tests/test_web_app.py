@@ -71,15 +71,16 @@ def test_new_rename_and_delete_with_confirmation(app: AppTest, isolated: Path) -
     app.run()
     app.button(key="new-workspace").click().run()
     assert app.query_params["chat"] == "1"
+    app.button(key="rename-1").click().run()
     app.text_input(key="name-1").set_value("Tower A")
     app.button(key="FormSubmitter:rename-form-1-Rename").click().run()
     assert store(isolated).get_chat(1).chat_name == "Tower A"
-    app.button(key="delete").click().run()
+    app.button(key="delete-1").click().run()
     assert any("Delete Tower A and its 0 turns?" in w.value for w in app.sidebar.warning)
-    app.button(key="delete-cancelled").click().run()
+    app.button(key="delete-cancelled-1").click().run()
     assert store(isolated).get_chat(1) is not None
-    app.button(key="delete").click().run()
-    app.button(key="delete-confirmed").click().run()
+    app.button(key="delete-1").click().run()
+    app.button(key="delete-confirmed-1").click().run()
     assert not app.exception
     assert store(isolated).list_chats() == [] and "chat" not in app.query_params
 

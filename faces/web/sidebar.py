@@ -1,17 +1,19 @@
-"""The sidebar: workspaces and search, the digital twin, managing the workspace, the model and Ollama's status."""
+"""The sidebar: workspaces by date and search, each with its menu; the digital twin; the model and Ollama's status."""
 
 from __future__ import annotations
 
-from functools import partial
+from datetime import date, tzinfo
 
 import streamlit as st
 
 from app import ServerStatus, WorkspaceService
 from domain.records import Chat
 from faces.web import actions
-from faces.web.markdown import escape_markdown, safe_markdown
-from faces.web.state import state
+from faces.web.dates import group_of, today_in, zone_named
+from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown
+from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
+from faces.web.workspace_menu import workspace_menu
 
 LISTED_WORKSPACES = 30
 STATUS_SECONDS = 15
@@ -35,30 +37,54 @@ def sidebar(service: WorkspaceService) -> None:
         if (chat := service.current) is not None:
             st.divider()
             digital_twin(service, chat)
-            manage_workspace(service, chat)
         st.divider()
         model_and_status(service)
 
 
-def workspace_button(service: WorkspaceService, chat_id: int, name: str, key: str) -> None:
+def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, label: str | None = None) -> None:
+    """The workspace's button (the open one highlighted) and its "⋮" menu."""
     current = chat_id == service.current_id
-    st.button(
-        escape_markdown(name),
-        key=key,
-        on_click=actions.ask,
-        args=("switch", chat_id),
-        width="stretch",
-        type="primary" if current else "secondary",
-        disabled=current,
-    )
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.button(
+            label or escape_markdown(name),
+            key=key,
+            on_click=actions.ask,
+            args=("switch", chat_id),
+            width="stretch",
+            type="primary" if current else "secondary",
+            disabled=current,
+        )
+        workspace_menu(service, chat_id, name)
+
+
+def listed_workspaces(service: WorkspaceService) -> tuple[list[Chat], int]:
+    """The most recent workspaces (and the open one, however old), and how many more there are."""
+    chats = service.workspaces(limit=LISTED_WORKSPACES + 1)
+    more = service.count_workspaces() - LISTED_WORKSPACES if len(chats) > LISTED_WORKSPACES else 0
+    chats = chats[:LISTED_WORKSPACES]
+    if (current := service.current) is not None and all(chat.chat_id != current.chat_id for chat in chats):
+        chats.append(current)
+        more -= 1
+    return chats, more
+
+
+def by_activity_date(chats: list[Chat], today: date, zone: tzinfo | None) -> dict[str, list[Chat]]:
+    """Workspaces under Today, Yesterday, Previous 7 days, Previous 30 days, then by month, in the order given."""
+    groups: dict[str, list[Chat]] = {}
+    for chat in chats:
+        groups.setdefault(group_of(chat.last_active_at, today, zone), []).append(chat)
+    return groups
 
 
 def workspace_list(service: WorkspaceService) -> None:
-    chats = service.workspaces(limit=LISTED_WORKSPACES + 1)
-    for chat in chats[:LISTED_WORKSPACES]:
-        workspace_button(service, chat.chat_id, chat.chat_name, key=f"workspace-{chat.chat_id}")
-    if len(chats) > LISTED_WORKSPACES:
-        st.caption(f"{service.count_workspaces() - LISTED_WORKSPACES} older workspaces: use the search box.")
+    chats, more = listed_workspaces(service)
+    zone = zone_named(st.context.timezone)
+    for group, members in by_activity_date(chats, today_in(zone), zone).items():
+        st.caption(f"**{group}**")
+        for chat in members:
+            workspace_row(service, chat.chat_id, chat.chat_name, key=f"workspace-{chat.chat_id}")
+    if more > 0:
+        st.caption(f"{more} older workspace{'s' * (more != 1)}: use the search box.")
 
 
 def workspace_hits(service: WorkspaceService, query: str) -> None:
@@ -66,9 +92,10 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
     if not hits:
         st.caption("No workspace mentions that.")
     for hit in hits:
-        workspace_button(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}")
-        if hit.snippet:
-            st.caption(escape_markdown(hit.snippet))
+        label = highlighted(hit.chat_name, query)
+        workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", label=label)
+        if hit.snippet and (snippet := hit_snippet(hit.snippet, query)):
+            st.caption(snippet)
 
 
 def digital_twin(service: WorkspaceService, chat: Chat) -> None:
@@ -83,53 +110,12 @@ def digital_twin(service: WorkspaceService, chat: Chat) -> None:
                     service.set_summary(chat.chat_id, text)
                     st.rerun()
         elif chat.context_summary:
-            st.markdown(safe_markdown(chat.context_summary))
+            st.markdown(keep_line_breaks(safe_markdown(chat.context_summary)))
         else:
             st.caption("No summary yet: it is written when you leave this workspace after new turns.")
         if chat.context_summary and st.button("Clear summary", key=f"clear-summary-{chat.chat_id}"):
             service.set_summary(chat.chat_id, None)
             st.rerun()
-
-
-def manage_workspace(service: WorkspaceService, chat: Chat) -> None:
-    with st.expander("Workspace", expanded=state.get("confirm_delete") == chat.chat_id):
-        with st.form(f"rename-form-{chat.chat_id}", border=False):
-            name = st.text_input("Name", value=chat.chat_name, max_chars=200, key=f"name-{chat.chat_id}")
-            if st.form_submit_button("Rename") and name.strip() and name.strip() != chat.chat_name:
-                service.rename(chat.chat_id, name)
-                st.rerun()
-        downloads(service, chat.chat_id)
-        if service.edits.has_applied(chat.chat_id):
-            st.button(
-                "Undo last file edit", key="undo-edit", icon=":material/undo:", on_click=actions.ask, args=("undo",)
-            )
-        if state.get("confirm_delete") != chat.chat_id:
-            st.button("Delete workspace…", key="delete", on_click=actions.ask_delete, args=(chat.chat_id,))
-            return
-        turns = service.count_turns(chat.chat_id)
-        st.warning(f"Delete {escape_markdown(chat.chat_name)} and its {turns} turns? This cannot be undone.")
-        left, right = st.columns(2)
-        left.button(
-            "Delete", key="delete-confirmed", type="primary", on_click=actions.confirm_delete, args=(chat.chat_id,)
-        )
-        right.button("Cancel", key="delete-cancelled", on_click=actions.cancel_delete)
-
-
-def downloads(service: WorkspaceService, chat_id: int) -> None:
-    """The calculation report and the whole workspace as Markdown, each built only when clicked."""
-    for label, icon, name, document in (
-        ("Calculation report", ":material/summarize:", "calculations", service.calculation_report),
-        ("Export as Markdown", ":material/download:", "workspace", service.export_markdown),
-    ):
-        st.download_button(
-            label,
-            key=f"download-{name}-{chat_id}",
-            icon=icon,
-            file_name=f"{name}-{chat_id}.md",
-            data=partial(document, chat_id),
-            mime="text/markdown",
-            on_click="ignore",
-        )
 
 
 @st.cache_data(ttl=STATUS_SECONDS, show_spinner=False)

@@ -1,4 +1,4 @@
-"""How the web app draws turns: messages, tool calls as calculation cards, beam diagrams, live replies.
+"""How the web app draws turns: messages, tool calls as calculation cards, live replies.
 
 Model and file text is rendered as safe Markdown or as code; user text is
 escaped; nothing is rendered as HTML.
@@ -8,25 +8,38 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
 from app.formatting import call_signature, pretty_units, usage_caption
 from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall, Turn
-from faces.web.markdown import escape_markdown, safe_markdown
+from faces.web.cards import calculation_card
+from faces.web.dates import hover_time, zone_named
+from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown
+
+CallState = Literal["done", "running", "cut off"]
+LABEL_LENGTH = 120
 
 
-def tool_call(call: ToolCall, running: bool = False) -> None:
+def model_text(text: str) -> str:
+    """Model Markdown made safe, its line breaks kept and its quantities written as engineers write them."""
+    return keep_line_breaks(safe_markdown(outside_code(text, pretty_units)))
+
+
+def tool_call(call: ToolCall, state: CallState = "done") -> None:
     """One collapsible element per tool call: arguments, then the calculation card or the raw result."""
-    icon = ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
+    icons = {"running": "spinner", "cut off": ":material/block:"}
+    icon = icons.get(state) or (
+        ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
+    )
     label = escape_markdown(call_signature(call.name, call.arguments))
-    with st.expander(label if len(label) < 120 else label[:117] + "…", icon=icon):
+    with st.expander(label if len(label) < LABEL_LENGTH else label[: LABEL_LENGTH - 3] + "…", icon=icon):
         st.caption("Arguments")
         st.code(json.dumps(call.arguments, indent=2, ensure_ascii=False), language="json")
-        if running:
-            st.caption("Running…")
+        if state != "done":
+            st.caption("Running…" if state == "running" else "Stopped before this tool finished: no result.")
             return
         if call.data and not call.error:
             calculation_card(call.data)
@@ -36,33 +49,16 @@ def tool_call(call: ToolCall, running: bool = False) -> None:
         st.caption(f"{call.duration_ms:.1f} ms")
 
 
-def calculation_card(data: dict[str, Any]) -> None:
-    """Formula with the numbers in, results with units, checks, reference, and a beam's diagrams."""
-    if data.get("formula"):
-        st.caption("Formula")
-        st.code(data["formula"], language=None, wrap_lines=True)
-    if data.get("substituted"):
-        st.code(pretty_units(data["substituted"]), language=None, wrap_lines=True)
-    results = data.get("results", {})
-    st.table({"result": list(results), "value": [pretty_units(value) for value in results.values()]})
-    for check in data.get("checks", []):
-        mark = ":material/check_circle:" if check["status"] == "OK" else ":material/cancel:"
-        st.markdown(
-            f"{mark} {check['status']} · {escape_markdown(check['name'])}: "
-            f"{escape_markdown(pretty_units(check['value']))} (limit {escape_markdown(pretty_units(check['limit']))})"
-        )
-    for line in ([data["reference"]] if data.get("reference") else []) + data.get("notes", []):
-        st.caption(escape_markdown(line))
-    if data.get("diagram"):
-        diagrams(data["diagram"])
-
-
-def diagrams(diagram: dict[str, Any]) -> None:
-    """Shear and bending-moment diagrams along the span."""
-    x = f"x ({diagram['x_unit']})"
-    for key in ("shear", "moment"):
-        column = f"{key} ({pretty_units(diagram[key + '_unit'].replace('*', ' * '))})"
-        st.line_chart({x: diagram["x"], column: diagram[key]}, x=x, y=column, height=180)
+def answer_footer(turn: Turn) -> None:
+    """Under an answer: a copy button for its Markdown, and what it cost, with its time on hover."""
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        if turn.assistant:
+            with st.popover("Copy", icon=":material/content_copy:", type="tertiary", key=f"copy-{turn.turn_id}"):
+                st.caption("The answer as Markdown: the button at the top right of the box copies it.")
+                st.code(outside_code(turn.assistant, pretty_units), language="markdown", wrap_lines=True)
+        when = hover_time(turn.created_at, zone_named(st.context.timezone))
+        usage = usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms)
+        st.caption(usage or "Answered", help=f"Answered {when}" if when else None, width="content")
 
 
 def past_turn(turn: Turn) -> None:
@@ -71,18 +67,18 @@ def past_turn(turn: Turn) -> None:
     with st.chat_message("assistant"):
         if turn.thinking:
             with st.expander("Thinking", icon=":material/psychology:"):
-                st.markdown(safe_markdown(turn.thinking))
+                st.markdown(model_text(turn.thinking))
         for call in turn.tool_calls:
             tool_call(call)
         if turn.assistant:
-            st.markdown(safe_markdown(turn.assistant))
+            st.markdown(model_text(turn.assistant))
         if turn.status == "stopped":
             st.caption("Stopped before the end of the answer.")
         elif turn.status == "superseded":
             st.caption("Replaced by a regenerated answer below.")
         elif turn.status == "error":
             st.error(escape_markdown(turn.error or "This answer failed."))
-        st.caption(usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms))
+        answer_footer(turn)
 
 
 class LiveView:
@@ -96,7 +92,7 @@ class LiveView:
         self.notes = st.container()
         self.text = ""
         self.thinking = ""
-        self.running: dict[str, Any] = {}
+        self.running: dict[str, tuple[Any, ToolCall]] = {}
         self.started = time.monotonic()
 
     def waiting(self) -> None:
@@ -107,19 +103,20 @@ class LiveView:
         self.progress.empty()
         if isinstance(event, TextDelta):
             self.text += event.text
-            self.answer.markdown(safe_markdown(self.text) + " ▌")
+            self.answer.markdown(model_text(self.text) + " ▌")
         elif isinstance(event, ThinkingDelta):
             self.thinking += event.text
             if self.thinking_box is None:
                 with self.tools:
                     self.thinking_box = st.expander("Thinking", icon=":material/psychology:").empty()
-            self.thinking_box.markdown(safe_markdown(self.thinking))
+            self.thinking_box.markdown(model_text(self.thinking))
         elif isinstance(event, ToolCallStarted):
-            self.running[event.id] = self.tools.empty()
-            with self.running[event.id].container():
-                tool_call(ToolCall(id=event.id, name=event.name, arguments=event.arguments, output=""), running=True)
+            call = ToolCall(id=event.id, name=event.name, arguments=event.arguments, output="")
+            self.running[event.id] = (self.tools.empty(), call)
+            with self.running[event.id][0].container():
+                tool_call(call, "running")
         elif isinstance(event, ToolCallFinished):
-            slot = self.running.pop(event.call.id, None) or self.tools.empty()
+            slot, _ = self.running.pop(event.call.id, None) or (self.tools.empty(), None)
             with slot.container():
                 tool_call(event.call)
         elif isinstance(event, ErrorEvent):
@@ -127,7 +124,16 @@ class LiveView:
         elif event.type == "warning":
             self.notes.warning(escape_markdown(event.message))
         elif event.type == "turn_completed":
-            self.answer.markdown(safe_markdown(event.content))
+            self.finish()
+            self.answer.markdown(model_text(event.content))
             self.notes.caption(
                 usage_caption(event.model, event.usage.prompt_tokens, event.usage.completion_tokens, event.duration_ms)
             )
+
+    def finish(self) -> None:
+        """The turn is over (done, failed or stopped): no tool call may still look as if it were running."""
+        self.progress.empty()
+        for slot, call in self.running.values():
+            with slot.container():
+                tool_call(call, "cut off")
+        self.running.clear()

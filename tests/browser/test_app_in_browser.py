@@ -69,7 +69,7 @@ def test_the_downloads_hold_the_whole_workspace_and_its_calculations(
     page.goto(web_app)
     send(page, "Spacing for 10 m over 4 bays?")
     page.get_by_text("Space them at 2.5 m.").wait_for()
-    page.get_by_text("Workspace", exact=True).click()
+    page.get_by_role("button", name="⋮").click()  # the open workspace's menu
     with page.expect_download() as exported:
         page.get_by_role("button", name="Export as Markdown").click()
     text = Path(exported.value.path()).read_text(encoding="utf-8")
