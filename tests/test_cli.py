@@ -186,9 +186,7 @@ def test_a_switch_does_not_wait_for_the_summary_and_ctrl_c_skips_it_at_the_end(
     fake_ollama.responder = lambda body: (
         Reply([Hang(30)]) if is_summary_request(body) else Reply.text(f"Answer to {body['messages'][-1]['content']}.")
     )
-    out, err, code = interrupt_while_waiting(
-        fake_ollama, "/new A\nquestion\n/new B\nquestion in B\n/exit\n", 3, ""
-    )
+    out, err, code = interrupt_while_waiting(fake_ollama, "/new A\nquestion\n/new B\nquestion in B\n/exit\n", 3, "")
     assert code == 0, err
     assert "Answer to question in B." in out, "a question asked while the summary is written is answered at once"
     assert "Finishing the summary of A… (Ctrl-C skips it)" in out and "Skipped the summary of A" in out

@@ -129,6 +129,7 @@ def live_turn(service: WorkspaceService, question: str, chat_id: int | None, reg
                 events.close()  # a cut-off turn is stored here, with what had arrived
             finally:
                 finished.set()
+            view.finish()  # cut off (Stop, a click): no tool call may still look as if it were running
         stop.empty()
 
 

@@ -100,6 +100,8 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
 
 def digital_twin(service: WorkspaceService, chat: Chat) -> None:
     stamp = f" · {chat.context_updated_at[:16]} UTC" if chat.context_updated_at else ""
+    if service.summary_pending(chat.chat_id):
+        stamp = " · being updated…"
     with st.expander(f"Digital twin{stamp}", expanded=False):
         if st.toggle("Edit", key=f"edit-summary-{chat.chat_id}"):
             with st.form(f"summary-form-{chat.chat_id}", border=False):
