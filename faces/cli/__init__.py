@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import TextIO
 
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from domain.events import TurnCompleted
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Renderer
+from faces.cli.terminal import Renderer, is_empty
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -53,7 +55,16 @@ def run_once(service: WorkspaceService, question: str, stdout: TextIO, stderr: T
         stderr.write(
             f"{len(pending)} proposed file edit(s) wait for your approval: run `python main.py` here to review them.\n"
         )
-    return EXIT_OK if completed is not None and completed.stop_reason not in ("error", "stopped") else EXIT_FAILED
+    return once_exit_code(completed)
+
+
+def once_exit_code(completed: TurnCompleted | None) -> int:
+    """130 when Ctrl-C stopped the answer (None: cut off before it completed), 1 when it failed or was empty."""
+    if completed is None or completed.stop_reason == "stopped":
+        return EXIT_INTERRUPTED
+    if completed.stop_reason == "error" or is_empty(completed):
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService | int:
@@ -86,6 +97,14 @@ def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService |
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parse_args(argv)
+    try:
+        return run(args, stdout, stderr)
+    except KeyboardInterrupt:  # Ctrl-C outside an answer and outside the prompt: while starting, or reading stdin
+        stderr.write("\n")
+        return EXIT_INTERRUPTED
+
+
+def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     service = open_service(args, stderr)
     if isinstance(service, int):
         return service

@@ -49,6 +49,18 @@ def one_line(text: str, limit: int = 100) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def is_empty(completed: TurnCompleted) -> bool:
+    """Whether a turn ended without a word of answer (whatever its tool calls did)."""
+    return not completed.content.strip()
+
+
+def empty_answer_sentence(model: str) -> str:
+    return (
+        f"{printable(model)} returned an empty answer. Ask again, rephrase the question, "
+        "or try another model (--model, or /model at the prompt)."
+    )
+
+
 class Renderer:
     """Prints the agent's events: the answer on `out`, tool lines and notices on `notes`."""
 
@@ -57,10 +69,15 @@ class Renderer:
         self.style, self.note_style = Style(out), Style(notes)
         self.show_thinking = show_thinking
         self.completed: TurnCompleted | None = None
+        self.notice_last = False  # the last event was an error or a warning: the turn's end is already explained
         self._mid_line = False
         self._thinking = False
 
     def render(self, event: AgentEvent) -> None:
+        self._show(event)
+        self.notice_last = isinstance(event, (WarningEvent, ErrorEvent))
+
+    def _show(self, event: AgentEvent) -> None:
         if isinstance(event, TextDelta):
             if self._thinking:
                 self._thinking = False
@@ -77,10 +94,15 @@ class Renderer:
         elif isinstance(event, ErrorEvent):
             self._line(self.notes, self.note_style("31", printable(event.message)))
         elif isinstance(event, TurnCompleted):
-            self.completed = event
-            if event.stop_reason == "stopped":
-                self._line(self.notes, self.note_style("2", "[stopped]"))
-            self._end_line()
+            self._completed(event)
+
+    def _completed(self, event: TurnCompleted) -> None:
+        self.completed = event
+        if event.stop_reason == "stopped":
+            self._line(self.notes, self.note_style("2", "[stopped]"))
+        elif is_empty(event) and event.stop_reason != "error" and not self.notice_last:
+            self._line(self.notes, self.note_style("33", empty_answer_sentence(event.model)))
+        self._end_line()
 
     def _tool_call(self, event: ToolCallFinished) -> None:
         """`→ sqrt(x=144) = 12.0`, or for a calculation its substitution, results and checks below."""
