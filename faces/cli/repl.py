@@ -11,7 +11,7 @@ from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
 from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Renderer, Style, one_line, printable, printable_lines
+from faces.cli.terminal import Renderer, Style, one_line, printable, printable_lines, terminal_width, two_columns
 
 EXIT_OK = 0
 HELP = """Commands:
@@ -240,5 +240,5 @@ class Repl:
         self.say(f"Copied every workspace into {self.service.backup(Path(argument).expanduser())}.")
 
     def tools(self, _: str) -> None:
-        for name, description in self.service.tools():
-            self.say(f"  {name:<28} {one_line(description, 80)}")
+        for line in two_columns(self.service.tools(), terminal_width()):
+            self.say(line)

@@ -7,6 +7,8 @@ the terminal, so it cannot move the cursor, retitle the window or worse.
 from __future__ import annotations
 
 import os
+import shutil
+import textwrap
 from typing import TextIO
 
 from app.formatting import calculation_lines, call_signature
@@ -47,6 +49,29 @@ def printable_lines(text: str) -> list[str]:
 def one_line(text: str, limit: int = 100) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def terminal_width() -> int:
+    """The terminal's columns (COLUMNS if set; 80 when there is no terminal)."""
+    return max(shutil.get_terminal_size().columns, 20)
+
+
+def two_columns(rows: list[tuple[str, str]], width: int, narrowest: int = 24) -> list[str]:
+    """Names and descriptions within `width` columns: each description wraps in its own column,
+    or, when that column would be narrower than `narrowest`, below its name."""
+    name_width = max((len(name) for name, _ in rows), default=0)
+    indent = 2 + name_width + 2
+    beside = width - indent >= narrowest
+    lines = []
+    for name, description in rows:
+        if beside:
+            wrapped = textwrap.wrap(printable(description), width - indent) or [""]
+            lines.append(f"  {printable(name):<{name_width}}  {wrapped[0]}")
+            lines += [" " * indent + line for line in wrapped[1:]]
+        else:
+            lines.append(f"  {printable(name)}")
+            lines += textwrap.wrap(printable(description), width, initial_indent="      ", subsequent_indent="      ")
+    return lines
 
 
 def is_empty(completed: TurnCompleted) -> bool:
