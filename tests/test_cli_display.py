@@ -1,4 +1,4 @@
-"""What the CLI prints besides the answer: the tool list fitted to the terminal, tool results as engineers write them."""
+"""What the CLI prints besides the answer: the tool list fitted to the terminal, quantities as engineers write them."""
 
 from __future__ import annotations
 
@@ -20,3 +20,18 @@ def test_tools_fit_the_terminal_width_and_keep_every_word(fake_ollama: FakeOllam
     flat = " ".join(listing.split())
     for name, spec in tool_specs.items():
         assert f"{name} {' '.join(spec.description.split())}" in flat, f"{name}: its whole description, wrapped"
+
+
+def test_tool_results_and_errors_write_quantities_as_engineers_do(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(
+            ("evaluate_quantity", {"expression": "12 kN/m * (6 m)**2 / 8"}),
+            ("convert_units", {"quantity": "5 kN * m", "to_unit": "m ** 2"}),
+        ),
+        Reply.text("M = 54 kN·m."),
+    )
+    result = run_cli("--once", "Midspan moment?", "--server", fake_ollama.url)
+    assert result.returncode == 0, result.stderr
+    calculation, error = result.stderr.split("→ convert_units")
+    assert "= 54 kN·m\n" in calculation and "result 54 kN·m\n" in calculation
+    assert "✗ Error: convert_units failed: cannot convert 5 kN·m (moment (force × length)) to m² (area)" in error

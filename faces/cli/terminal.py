@@ -11,7 +11,7 @@ import shutil
 import textwrap
 from typing import TextIO
 
-from app.formatting import calculation_lines, call_signature
+from app.formatting import calculation_lines, call_signature, pretty_units
 from domain.events import (
     AgentEvent,
     ErrorEvent,
@@ -21,6 +21,7 @@ from domain.events import (
     TurnCompleted,
     WarningEvent,
 )
+from domain.records import ToolCall
 
 
 class Style:
@@ -71,6 +72,22 @@ def two_columns(rows: list[tuple[str, str]], width: int, narrowest: int = 24) ->
         else:
             lines.append(f"  {printable(name)}")
             lines += textwrap.wrap(printable(description), width, initial_indent="      ", subsequent_indent="      ")
+    return lines
+
+
+def tool_call_lines(call: ToolCall) -> list[tuple[str, str]]:
+    """`→ sqrt(x=144) = 12.0`; or the call, then a calculation's substitution, results and checks, or the error.
+
+    Each line comes with its ANSI style: dim, a failed check (NG) or an error in red.
+    """
+    signature = call_signature(call.name, call.arguments)
+    if not call.error and not call.data:
+        return [("2", printable(one_line(f"→ {signature} = {call.output}")))]
+    lines = [("2", printable(one_line(f"→ {signature}", 160)))]
+    if call.error:
+        return [*lines, ("31", printable(one_line(f"    ✗ {pretty_units(call.error)}", 300)))]
+    for line in calculation_lines(call.data or {}):
+        lines.append(("31" if line.startswith("NG") else "2", printable(f"    {line}")))
     return lines
 
 
@@ -130,16 +147,8 @@ class Renderer:
         self._end_line()
 
     def _tool_call(self, event: ToolCallFinished) -> None:
-        """`→ sqrt(x=144) = 12.0`, or for a calculation its substitution, results and checks below."""
-        call = event.call
-        signature = call_signature(call.name, call.arguments)
-        if call.error or not call.data:
-            result = f"✗ {call.error}" if call.error else f"= {call.output}"
-            self._line(self.notes, self.note_style("2", printable(one_line(f"→ {signature} {result}"))))
-            return
-        self._line(self.notes, self.note_style("2", printable(one_line(f"→ {signature}", 160))))
-        for line in calculation_lines(call.data):
-            self._line(self.notes, self.note_style("2", printable(f"    {line}")))
+        for code, line in tool_call_lines(event.call):
+            self._line(self.notes, self.note_style(code, line))
 
     def _write(self, stream: TextIO, text: str) -> None:
         stream.write(text)
