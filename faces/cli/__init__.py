@@ -15,9 +15,10 @@ from typing import TextIO
 
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
 from domain.events import TurnCompleted
+from faces.cli.renderer import Renderer, is_empty
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Renderer, is_empty
+from faces.cli.waiting import Waiting
 
 # README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -47,7 +48,8 @@ def run_once(service: WorkspaceService, question: str, stdout: TextIO, stderr: T
         stderr.write("No question given: pass it after --once, or on standard input.\n")
         return EXIT_USAGE
     try:
-        completed = ask(service, question.strip(), Renderer(stdout, stderr, show_thinking=False), loop)
+        renderer = Renderer(stdout, stderr, show_thinking=False, waiting=Waiting(stderr))
+        completed = ask(service, question.strip(), renderer, loop)
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
@@ -112,6 +114,6 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         if args.once is not None:
             return run_once(service, args.once, stdout, stderr, loop)
-        return Repl(service, stdout, loop).run()
+        return Repl(service, stdout, stderr, loop).run()
     finally:
         loop.close(service)

@@ -10,8 +10,10 @@ from typing import TextIO
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
 from domain.events import AgentError
 from domain.records import Chat
+from faces.cli.renderer import Renderer
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Renderer, Style, one_line, printable, printable_lines, terminal_width, two_columns
+from faces.cli.terminal import Style, one_line, printable, printable_lines, terminal_width, two_columns
+from faces.cli.waiting import Waiting
 
 EXIT_OK = 0
 HELP = """Commands:
@@ -34,9 +36,9 @@ Ctrl-C stops a reply in progress."""
 class Repl:
     """Reads lines, runs them as questions or commands, and says what happened in one line."""
 
-    def __init__(self, service: WorkspaceService, stdout: TextIO, loop: EventLoop) -> None:
+    def __init__(self, service: WorkspaceService, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> None:
         self.service, self.loop = service, loop
-        self.out = stdout
+        self.out, self.err = stdout, stderr
         self.style = Style(stdout)
         self.commands: dict[str, Callable[[str], None]] = {
             "/help": self.help,
@@ -93,7 +95,12 @@ class Repl:
             return
         try:
             if command is None:
-                ask(self.service, line, Renderer(self.out, self.out, show_thinking=True), self.loop)
+                ask(
+                    self.service,
+                    line,
+                    Renderer(self.out, self.out, show_thinking=True, waiting=Waiting(self.err)),
+                    self.loop,
+                )
                 self.review_edits()
             else:
                 command(argument.strip())
