@@ -129,7 +129,7 @@ def test_start_up_does_not_import_the_heavy_libraries(isolated: Path) -> None:
     code = (
         "import sys, main; from app import WorkspaceService, load_settings; "
         "service = WorkspaceService.from_settings(load_settings(env_file=None)); "
-        "print(sorted({'sympy', 'pint', 'streamlit'} & set(sys.modules)))"
+        "print(sorted({'sympy', 'pint', 'streamlit', 'rich', 'pygments', 'markdown_it'} & set(sys.modules)))"
     )
     env = {**os.environ, "PYTHONPATH": str(MAIN.parent)}
     result = subprocess.run(

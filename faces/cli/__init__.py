@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from faces.cli import lean_start  # noqa: F401 - first, before `app` imports httpx
+
+# isort: split
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, is_empty
