@@ -94,10 +94,11 @@ _SEQUENCE = re.compile(r"\x1b\[([0-9;?]*)[ -/]*([@-~])|\x1b\][^\x07\x1b]*(?:\x07
 
 class Screen:
     """Just enough of a terminal to see what a user is left looking at: text, CR and LF, cursor moves, erasing.
-    Colours and modes are ignored; every character takes one cell."""
+    Colours and modes are ignored; every character takes one cell. The cursor cannot go above the `lines`
+    rows on screen, as on a real terminal, so a redraw taller than the screen leaves its top behind."""
 
-    def __init__(self, output: str, columns: int = 80) -> None:
-        self.columns = columns
+    def __init__(self, output: str, columns: int = 80, lines: int = 24) -> None:
+        self.columns, self.lines = columns, lines
         self.rows: list[list[str]] = [[]]
         self.row = self.col = 0
         for match in _SEQUENCE.finditer(output):
@@ -113,8 +114,9 @@ class Screen:
     def _put(self, char: str) -> None:
         if char == "\r":
             self.col = 0
-        elif char == "\n":
+        elif char == "\n":  # a line feed also ends a wrap pending after the last column
             self._move_to(self.row + 1)
+            self.col = min(self.col, self.columns - 1)
         elif char == "\b":
             self.col = max(self.col - 1, 0)
         elif char >= " " or char == "\t":
@@ -135,7 +137,7 @@ class Screen:
         number = int(parameters) if parameters.isdigit() else 0
         line = self.rows[self.row]
         if final == "A":
-            self.row = max(self.row - max(number, 1), 0)
+            self.row = max(self.row - max(number, 1), len(self.rows) - self.lines, 0)
         elif final == "B":
             self._move_to(self.row + max(number, 1))
         elif final == "C":

@@ -1,6 +1,6 @@
 """The terminal face: an interactive prompt, or one question with `--once`.
 
-    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH]
+    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--plain]
     python main.py --once "question"        (or: echo "question" | python main.py --once)
 
 It collects input, calls the application service and renders its events.
@@ -18,7 +18,7 @@ from faces.cli import lean_start  # noqa: F401 - first, before `app` imports htt
 # isort: split
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
 from domain.events import TurnCompleted
-from faces.cli.renderer import Renderer, is_empty
+from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, ask
 from faces.cli.waiting import Waiting
@@ -35,6 +35,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--db", help="chat history file (overrides CHAT_HISTORY_DB_PATH)")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument(
+        "--plain", action="store_true", help="print answers as the model writes them, without rendering Markdown"
+    )
+    parser.add_argument(
         "--once",
         nargs="?",
         const="-",
@@ -44,14 +47,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def run_once(service: WorkspaceService, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> int:
+def run_once(
+    service: WorkspaceService, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool
+) -> int:
     if question == "-":
         question = sys.stdin.read()
     if not question.strip():
         stderr.write("No question given: pass it after --once, or on standard input.\n")
         return EXIT_USAGE
     try:
-        renderer = Renderer(stdout, stderr, show_thinking=False, waiting=Waiting(stderr))
+        renderer = Renderer(stdout, stderr, False, waiting=Waiting(stderr), answer=answer_view(stdout, plain))
         completed = ask(service, question.strip(), renderer, loop)
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")
@@ -110,13 +115,15 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if markdown_wanted(stdout, args.plain):
+        load_markdown_in_background()
     service = open_service(args, stderr)
     if isinstance(service, int):
         return service
     loop = EventLoop()
     try:
         if args.once is not None:
-            return run_once(service, args.once, stdout, stderr, loop)
-        return Repl(service, stdout, stderr, loop).run()
+            return run_once(service, args.once, stdout, stderr, loop, args.plain)
+        return Repl(service, stdout, stderr, loop, args.plain).run()
     finally:
         loop.close(service)

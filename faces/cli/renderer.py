@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import math
+import threading
 from typing import Protocol, TextIO
 
 from app.formatting import call_signature
@@ -16,8 +18,10 @@ from domain.events import (
     TurnCompleted,
     WarningEvent,
 )
-from faces.cli.terminal import Style, printable, tool_call_lines
+from faces.cli.terminal import Style, colour_wanted, printable, tool_call_lines
 from faces.cli.waiting import Waiting
+
+MARKDOWN_MODULE = "faces.cli.markdown"  # imports Rich: about 70 ms, kept off the start-up's path
 
 
 class AnswerView(Protocol):
@@ -53,6 +57,42 @@ class PlainAnswer:
             self.out.write("\n")
             self.out.flush()
             self.mid_line = False
+
+
+def markdown_wanted(out: TextIO, plain: bool) -> bool:
+    """Markdown is rendered on a terminal that takes colour, unless --plain asks for the text as written."""
+    return not plain and colour_wanted(out)
+
+
+def load_markdown_in_background() -> None:
+    """Import Rich while the rest starts up and the model thinks, so that the first words do not wait for it."""
+    threading.Thread(target=importlib.import_module, args=(MARKDOWN_MODULE,), name="import-rich", daemon=True).start()
+
+
+class DeferredMarkdown:
+    """`markdown.MarkdownAnswer`, made when the first text arrives: Rich is loaded only when it draws."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.view: AnswerView | None = None
+
+    def add(self, text: str) -> None:
+        if self.view is None:
+            self.view = importlib.import_module(MARKDOWN_MODULE).MarkdownAnswer(self.out)
+        self.view.add(text)
+
+    def tick(self) -> None:
+        if self.view is not None:
+            self.view.tick()
+
+    def end(self) -> None:
+        if self.view is not None:
+            self.view.end()
+
+
+def answer_view(out: TextIO, plain: bool) -> AnswerView:
+    """Rendered Markdown where `markdown_wanted`; elsewhere the text as written."""
+    return DeferredMarkdown(out) if markdown_wanted(out, plain) else PlainAnswer(out)
 
 
 def is_empty(completed: TurnCompleted) -> bool:
