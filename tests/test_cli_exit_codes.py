@@ -115,3 +115,20 @@ def test_130_when_ctrl_c_comes_while_once_reads_the_question(fake_ollama: FakeOl
     out, err = process.communicate(timeout=15)
     assert process.returncode == EXIT_INTERRUPTED and "Traceback" not in err
     assert fake_ollama.chat_requests == []
+
+
+def test_1_without_a_traceback_when_standard_output_closes_early(fake_ollama: FakeOllama) -> None:
+    """`python main.py --once … | head -1`: the reader has gone; say nothing more, and exit."""
+    fake_ollama.script(Reply.text("".join(f"Line {n} of a long schedule.\n" for n in range(1, 20001)), pieces=50))
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--once", "Schedule?", "--server", fake_ollama.url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == "Line 1 of a long schedule.\n"
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=15) == EXIT_FAILED
+    assert "Traceback" not in err and "Exception ignored" not in err, err

@@ -9,6 +9,7 @@ It collects input, calls the application service and renders its events.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -112,6 +113,17 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     except KeyboardInterrupt:  # Ctrl-C outside an answer and outside the prompt: while starting, or reading stdin
         stderr.write("\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader of standard output has gone (`| head`): nothing more to say to anyone
+        silence(stdout)
+        return EXIT_FAILED
+
+
+def silence(stream: TextIO) -> None:
+    """Point `stream` at /dev/null, so that the flush at exit does not fail a second time."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
