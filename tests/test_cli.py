@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -11,42 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
+from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request
 from history import ChatHistoryDB
-
-MAIN = Path(__file__).resolve().parents[1] / "main.py"
-
-
-def run_cli(
-    *args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 30
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(MAIN), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
-
-
-def interrupt_while_waiting(fake: FakeOllama, typed: str, requests: int, then: str) -> tuple[str, str, int]:
-    """Type into the CLI, press Ctrl-C while the fake server is answering request number `requests`, type more."""
-    process = subprocess.Popen(
-        [sys.executable, str(MAIN), "--server", fake.url],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdin is not None
-    process.stdin.write(typed)
-    process.stdin.flush()
-    assert wait_until(lambda: len(fake.chat_requests) == requests, timeout=10)
-    time.sleep(0.3)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(then, timeout=15)
-    return out, err, process.returncode
+from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
 
 
 def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
@@ -163,7 +129,7 @@ def test_start_up_does_not_import_the_heavy_libraries(isolated: Path) -> None:
     code = (
         "import sys, main; from app import WorkspaceService, load_settings; "
         "service = WorkspaceService.from_settings(load_settings(env_file=None)); "
-        "print(sorted({'sympy', 'pint', 'streamlit'} & set(sys.modules)))"
+        "print(sorted({'sympy', 'pint', 'streamlit', 'rich', 'pygments', 'markdown_it'} & set(sys.modules)))"
     )
     env = {**os.environ, "PYTHONPATH": str(MAIN.parent)}
     result = subprocess.run(

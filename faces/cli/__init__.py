@@ -1,6 +1,6 @@
 """The terminal face: an interactive prompt, or one question with `--once`.
 
-    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH]
+    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--plain]
     python main.py --once "question"        (or: echo "question" | python main.py --once)
 
 It collects input, calls the application service and renders its events.
@@ -9,16 +9,23 @@ It collects input, calls the application service and renders its events.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
 
+from faces.cli import lean_start  # noqa: F401 - first, before `app` imports httpx
+
+# isort: split
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from domain.events import TurnCompleted
+from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Renderer
+from faces.cli.waiting import Waiting
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -29,6 +36,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--db", help="chat history file (overrides CHAT_HISTORY_DB_PATH)")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument(
+        "--plain", action="store_true", help="print answers as the model writes them, without rendering Markdown"
+    )
+    parser.add_argument(
         "--once",
         nargs="?",
         const="-",
@@ -38,14 +48,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def run_once(service: WorkspaceService, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop) -> int:
+def run_once(
+    service: WorkspaceService, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool
+) -> int:
     if question == "-":
         question = sys.stdin.read()
     if not question.strip():
         stderr.write("No question given: pass it after --once, or on standard input.\n")
         return EXIT_USAGE
     try:
-        completed = ask(service, question.strip(), Renderer(stdout, stderr, show_thinking=False), loop)
+        renderer = Renderer(stdout, stderr, False, waiting=Waiting(stderr), answer=answer_view(stdout, plain))
+        completed = ask(service, question.strip(), renderer, loop)
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
@@ -53,7 +66,16 @@ def run_once(service: WorkspaceService, question: str, stdout: TextIO, stderr: T
         stderr.write(
             f"{len(pending)} proposed file edit(s) wait for your approval: run `python main.py` here to review them.\n"
         )
-    return EXIT_OK if completed is not None and completed.stop_reason not in ("error", "stopped") else EXIT_FAILED
+    return once_exit_code(completed)
+
+
+def once_exit_code(completed: TurnCompleted | None) -> int:
+    """130 when Ctrl-C stopped the answer (None: cut off before it completed), 1 when it failed or was empty."""
+    if completed is None or completed.stop_reason == "stopped":
+        return EXIT_INTERRUPTED
+    if completed.stop_reason == "error" or is_empty(completed):
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService | int:
@@ -86,13 +108,34 @@ def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService |
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parse_args(argv)
+    try:
+        return run(args, stdout, stderr)
+    except KeyboardInterrupt:  # Ctrl-C outside an answer and outside the prompt: while starting, or reading stdin
+        stderr.write("\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader of standard output has gone (`| head`): nothing more to say to anyone
+        silence(stdout)
+        return EXIT_FAILED
+
+
+def silence(stream: TextIO) -> None:
+    """Point `stream` at /dev/null, so that the flush at exit does not fail a second time."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if markdown_wanted(stdout, args.plain):
+        load_markdown_in_background()
     service = open_service(args, stderr)
     if isinstance(service, int):
         return service
     loop = EventLoop()
     try:
         if args.once is not None:
-            return run_once(service, args.once, stdout, stderr, loop)
-        return Repl(service, stdout, loop).run()
+            return run_once(service, args.once, stdout, stderr, loop, args.plain)
+        return Repl(service, stdout, stderr, loop, args.plain).run()
     finally:
         loop.close(service)

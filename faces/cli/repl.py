@@ -10,8 +10,10 @@ from typing import TextIO
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
 from domain.events import AgentError
 from domain.records import Chat
+from faces.cli.renderer import Renderer, answer_view
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Renderer, Style, one_line, printable, printable_lines
+from faces.cli.terminal import Style, one_line, printable, printable_lines, terminal_width, two_columns
+from faces.cli.waiting import Waiting
 
 EXIT_OK = 0
 HELP = """Commands:
@@ -34,9 +36,12 @@ Ctrl-C stops a reply in progress."""
 class Repl:
     """Reads lines, runs them as questions or commands, and says what happened in one line."""
 
-    def __init__(self, service: WorkspaceService, stdout: TextIO, loop: EventLoop) -> None:
+    def __init__(
+        self, service: WorkspaceService, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool = False
+    ) -> None:
         self.service, self.loop = service, loop
-        self.out = stdout
+        self.out, self.err = stdout, stderr
+        self.plain = plain
         self.style = Style(stdout)
         self.commands: dict[str, Callable[[str], None]] = {
             "/help": self.help,
@@ -96,7 +101,7 @@ class Repl:
             return
         try:
             if command is None:
-                ask(self.service, line, Renderer(self.out, self.out, show_thinking=True), self.loop)
+                self.ask(line)
                 self.review_edits()
             else:
                 command(argument.strip())
@@ -106,6 +111,10 @@ class Repl:
             self.say(error.message)
         except KeyboardInterrupt:
             self.say("\nCancelled.")
+
+    def ask(self, question: str) -> None:
+        answer = answer_view(self.out, self.plain)
+        ask(self.service, question, Renderer(self.out, self.out, True, Waiting(self.err), answer), self.loop)
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -261,5 +270,5 @@ class Repl:
         self.say(f"Copied every workspace into {self.service.backup(Path(argument).expanduser())}.")
 
     def tools(self, _: str) -> None:
-        for name, description in self.service.tools():
-            self.say(f"  {name:<28} {one_line(description, 80)}")
+        for line in two_columns(self.service.tools(), terminal_width()):
+            self.say(line)

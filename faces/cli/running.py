@@ -10,9 +10,10 @@ from typing import Any, TypeVar
 
 from app import WorkspaceService
 from domain.events import TurnCompleted
-from faces.cli.terminal import Renderer
+from faces.cli.renderer import Renderer
 
 T = TypeVar("T")
+TICK_SECONDS = 0.1
 
 
 class EventLoop:
@@ -39,16 +40,27 @@ async def _answer(service: WorkspaceService, question: str, renderer: Renderer) 
         loop.add_signal_handler(signal.SIGINT, service.stop)
     except (NotImplementedError, RuntimeError, ValueError):
         pass  # not the main thread, or a platform without signal handlers: Ctrl-C ends the turn
+    renderer.begin(service.model)
+    ticker = asyncio.create_task(_tick(renderer))
     try:
         async with aclosing(service.ask(question)) as events:
             async for event in events:
                 renderer.render(event)
     finally:
+        ticker.cancel()
+        renderer.finish()
         try:
             loop.remove_signal_handler(signal.SIGINT)
         except (NotImplementedError, RuntimeError, ValueError):
             pass
     return renderer.completed
+
+
+async def _tick(renderer: Renderer) -> None:
+    """Keep the spinner turning and the streamed answer current while the turn runs."""
+    while True:
+        await asyncio.sleep(TICK_SECONDS)
+        renderer.tick()
 
 
 def ask(service: WorkspaceService, question: str, renderer: Renderer, loop: EventLoop) -> TurnCompleted | None:

@@ -1,0 +1,150 @@
+"""The exit codes README.md documents, one test per row, through the real `python main.py` against the fake Ollama."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fakes.ollama import Drop, FakeOllama, Hang, Pause, Reply, free_port, wait_until
+from fakes.replies import chunk, final
+from history import ChatHistoryDB
+from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+needs_sigint = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
+
+
+def test_0_when_the_answer_arrives(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text("Four."))
+    result = run_cli("--once", "What is 2 + 2?", "--server", fake_ollama.url)
+    assert (result.returncode, result.stdout) == (EXIT_OK, "Four.\n")
+
+
+@pytest.mark.parametrize("leave", ["/exit\n", "/quit\n", ""], ids=["exit", "quit", "ctrl-d"])
+def test_0_when_leaving_the_prompt_even_after_a_failed_turn(fake_ollama: FakeOllama, leave: str) -> None:
+    fake_ollama.script(Reply.http_error(500, "boom"))
+    result = run_cli("--server", fake_ollama.url, stdin=f"A question\n{leave}")
+    assert result.returncode == EXIT_OK, result.stderr
+    assert "Ollama reported an error (HTTP 500): boom" in result.stdout, "the failure was said at the prompt"
+
+
+def test_1_when_ollama_cannot_be_reached() -> None:
+    result = run_cli("--once", "hi", "--server", f"http://127.0.0.1:{free_port()}")
+    assert result.returncode == EXIT_FAILED and "Cannot reach Ollama" in result.stderr
+
+
+def test_1_when_the_model_is_not_pulled(fake_ollama: FakeOllama) -> None:
+    result = run_cli("--once", "hi", "--server", fake_ollama.url, "--model", "nope:1b")
+    assert result.returncode == EXIT_FAILED and "ollama pull nope:1b" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (Reply.http_error(500, "boom"), "Ollama reported an error (HTTP 500): boom"),
+        (Reply.then("The first half", Drop()), "broke off in the middle of the answer"),
+    ],
+    ids=["ollama-error", "connection-dropped"],
+)
+def test_1_when_the_turn_fails(fake_ollama: FakeOllama, reply: Reply, said: str) -> None:
+    fake_ollama.script(reply)
+    result = run_cli("--once", "hi", "--server", fake_ollama.url)
+    assert result.returncode == EXIT_FAILED and said in result.stderr
+
+
+def test_1_when_the_model_answers_nothing(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text(""))
+    result = run_cli("--once", "hi", "--server", fake_ollama.url)
+    assert result.returncode == EXIT_FAILED and result.stdout == ""
+    assert "qwen3:4b returned an empty answer" in result.stderr and "another model" in result.stderr
+
+
+def test_an_empty_answer_is_said_at_the_prompt_too(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text(""), Reply.text("Here it is."))
+    result = run_cli("--server", fake_ollama.url, stdin="hi\nhi again\n/exit\n")
+    assert result.stdout.count("returned an empty answer") == 1 and "Here it is." in result.stdout
+
+
+def test_1_when_the_chat_history_cannot_be_opened(isolated: Path) -> None:
+    (isolated / "chat_history.sqlite").write_text("not a database")
+    result = run_cli("--once", "hi")
+    assert result.returncode == EXIT_FAILED and "left untouched" in result.stderr
+
+
+def test_1_when_the_chat_history_cannot_store_the_turn(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply([Pause(1.0), chunk(content="Answer."), final("stop", 42, 2)]))
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--once", "hi", "--server", fake_ollama.url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert wait_until(lambda: len(fake_ollama.chat_requests) == 1, timeout=15)
+    for file in isolated.glob("chat_history.sqlite*"):  # spoilt while the model answers
+        file.write_bytes(b"garbage!" * (file.stat().st_size // 8 + 1))
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == EXIT_FAILED and "is not an SQLite database" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["--once", "hi"], {"NUM_CTX": "lots"}, "Setting NUM_CTX has the value 'lots'"),
+        (["--bogus"], {}, "unrecognized arguments: --bogus"),
+        (["--once", "   "], {}, "No question given"),
+    ],
+    ids=["bad-setting", "bad-flag", "no-question"],
+)
+def test_2_for_a_bad_setting_or_usage(args: list[str], env: dict[str, str], said: str) -> None:
+    result = run_cli(*args, env=env)
+    assert result.returncode == EXIT_USAGE and said in result.stderr
+
+
+@needs_sigint
+def test_130_when_ctrl_c_stops_the_answer_of_once(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.then("The first half", Hang(20)))
+    out, err, code = interrupt_while_waiting(fake_ollama, "", 1, "", "--once", "Explain load paths")
+    assert code == EXIT_INTERRUPTED, err
+    assert out == "The first half\n" and "[stopped]" in err and "Traceback" not in err
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    (turn,) = db.get_turns(db.list_chats()[0][0])
+    assert (turn.status, turn.assistant) == ("stopped", "The first half"), "what arrived is kept"
+
+
+@needs_sigint
+def test_130_when_ctrl_c_comes_while_once_reads_the_question(fake_ollama: FakeOllama, isolated: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--once", "--server", fake_ollama.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert wait_until(lambda: (isolated / "chat_history.sqlite").exists(), timeout=15)
+    time.sleep(0.5)  # the history is open: it waits for the question on standard input
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=15)
+    assert process.returncode == EXIT_INTERRUPTED and "Traceback" not in err
+    assert fake_ollama.chat_requests == []
+
+
+def test_1_without_a_traceback_when_standard_output_closes_early(fake_ollama: FakeOllama) -> None:
+    """`python main.py --once … | head -1`: the reader has gone; say nothing more, and exit."""
+    fake_ollama.script(Reply.text("".join(f"Line {n} of a long schedule.\n" for n in range(1, 20001)), pieces=50))
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--once", "Schedule?", "--server", fake_ollama.url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline() == "Line 1 of a long schedule.\n"
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=15) == EXIT_FAILED
+    assert "Traceback" not in err and "Exception ignored" not in err, err
