@@ -33,7 +33,7 @@ from domain.events import (
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
 from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_tokens
-from engine.text_tool_calls import TextCallFilter
+from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
 from engine.turn_state import RoundState, TurnState
 from tools import ToolContext, ollama_tools, tool_specs
@@ -239,7 +239,8 @@ class AIAgent:
                     message=f"{window.dropped_turns} earlier turns did not fit the model's context "
                     f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
                 )
-            reply = RoundState(turn, TextCallFilter(self.tool_names if offer_tools else ()))
+            # calls written as text are held back in the last round too (where they are not run)
+            reply = RoundState(turn, TextCallFilter(self.tool_names if capabilities.tools else ()))
             round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply)
             async with aclosing(round_events) as events:
                 async for event in events:
