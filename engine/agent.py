@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import weakref
+from collections import Counter
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 from typing import Any
@@ -250,7 +251,15 @@ class AIAgent:
                     turn.warned.add(warning.code)
                     yield warning
             if final or not reply.tool_calls:
-                turn.stop_reason = "max_tool_rounds" if round_number == self.max_tool_rounds else "end_turn"
+                if round_number == self.max_tool_rounds:
+                    turn.stop_reason = "max_tool_rounds"
+                    yield self._step_limit_warning(turn, answered=bool(reply.content.strip()))
+                elif not reply.content.strip():
+                    raise AgentError(
+                        "EMPTY_ANSWER",
+                        f"The model {self.model} returned nothing — try again, rephrase the question, "
+                        "or choose another model.",
+                    )
                 return
             turn_messages.append(self._assistant_message(reply))
             fresh = 0
@@ -278,6 +287,23 @@ class AIAgent:
         if reply.thinking:
             message["thinking"] = reply.thinking
         return message
+
+    def _step_limit_warning(self, turn: TurnState, answered: bool) -> WarningEvent:
+        """What the model did before the step limit stopped it, and how to allow more."""
+        ran = Counter(call.name for call in turn.tool_calls)
+        done = ", ".join(f"{name} ×{count}" for name, count in ran.items())
+        calls = f"{len(turn.tool_calls)} tool call{'s' if len(turn.tool_calls) != 1 else ''}"
+        then = (
+            "so the model answered without further tools; raise MAX_TOOL_ROUNDS to let it do more."
+            if answered
+            else "and the model gave no answer after them; raise MAX_TOOL_ROUNDS to let it finish, "
+            "or ask a narrower question."
+        )
+        return WarningEvent(
+            code="STEP_LIMIT",
+            message=f"The step limit was reached (MAX_TOOL_ROUNDS={self.max_tool_rounds}) after {calls} "
+            f"({done}), {then}",
+        )
 
     def _round_warnings(self, reply: RoundState) -> list[WarningEvent]:
         warnings = []
