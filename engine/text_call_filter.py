@@ -12,12 +12,19 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from engine.text_tool_calls import LINE_START_MARKER, MARKER, MARKERS, extract_text_tool_calls
+from engine.text_tool_calls import (
+    LINE_START_MARKER,
+    MARKER,
+    MARKERS,
+    MAX_INDENT,
+    extract_text_tool_calls,
+    marker_start,
+)
 from engine.tool_runner import RequestedCall
 
 _REPLY_STARTS = (*MARKERS, LINE_START_MARKER)
 _FENCE_LANGUAGES = ("json", "tool_call", "tool_code")
-_LONGEST_MARKER = max(map(len, _REPLY_STARTS))
+_LONGEST_MARKER = max(map(len, _REPLY_STARTS)) + MAX_INDENT
 _MARKER_FIRST_CHARACTERS = "<[`\n"  # a marker, or a part of one, begins with one of these (or a line)
 
 
@@ -51,10 +58,17 @@ def _partial_marker_length(text: str) -> int:
                 longest = length
                 break
     for length in range(min(len(LINE_START_MARKER), len(text)), longest, -1):
-        start = len(text) - length
-        if text.endswith(LINE_START_MARKER[:length]) and (start == 0 or text[start - 1] == "\n"):
+        if text.endswith(LINE_START_MARKER[:length]) and _at_line_start(text, len(text) - length):
             return length
     return longest
+
+
+def _at_line_start(text: str, end: int) -> bool:
+    """Whether `text[end]` begins a line (after an indentation of at most `MAX_INDENT`)."""
+    start = end
+    while start > 0 and text[start - 1] in " \t" and end - start < MAX_INDENT:
+        start -= 1
+    return start == 0 or text[start - 1] == "\n"
 
 
 @dataclass
@@ -68,7 +82,7 @@ class TextCallFilter:
 
     def feed(self, delta: str) -> str:
         nothing_held = self.shown == len(self.content)
-        at_line_start = self.content.endswith("\n")
+        at_line_start = _at_line_start(self.content, len(self.content))
         self.content += delta
         if not self.known:
             return self._release(len(self.content))
@@ -80,7 +94,7 @@ class TextCallFilter:
             self.holding_all = False
         marker = MARKER.search(self.content, max(self.shown - _LONGEST_MARKER, 0))
         if marker:
-            return self._release(marker.start())
+            return self._release(marker_start(marker))
         return self._release(len(self.content) - _partial_marker_length(self.content))
 
     def finish(self) -> tuple[str, str, list[RequestedCall]]:

@@ -57,14 +57,26 @@ MARKERS = (
     "<|tool_call_start|>",
     "```tool_code",
 )
-LINE_START_MARKER = "functions."  # only at the start of a line: prose says "functions." too
-MARKER = re.compile("|".join(map(re.escape, MARKERS)) + r"|^functions\.(?=[A-Za-z_])", re.MULTILINE)
+LINE_START_MARKER = "functions."  # only at the start of a (perhaps indented) line: prose says "functions." too
+MAX_INDENT = 8
+MARKER = re.compile(
+    f"(?P<marker>{'|'.join(map(re.escape, MARKERS))})"
+    rf"|^[ \t]{{0,{MAX_INDENT}}}(?P<line_marker>functions\.)(?=[A-Za-z_])",
+    re.MULTILINE,
+)
+
+
+def marker_start(match: re.Match[str]) -> int:
+    """Where the marker `MARKER` found begins (after any indentation)."""
+    return match.start(match.lastgroup or 0)
+
 
 _TRAILING_SEARCH_CHARS = 4_000
 _FENCED = re.compile(r"^```(?:json|tool_call)?\s*\n?(.*?)\n?```$", re.DOTALL)
 _FUNCTION_NAME = re.compile(r"([\w.-]+)>")
 _MISTRAL_NAME = re.compile(r"([\w.-]+)\s*(?:\[CALL_ID\]\w*)?\s*(?:\[ARGS\])?\s*")
-_FUNCTIONS_NAME = re.compile(r"([A-Za-z_][\w-]*)(?::\d+)?[ \t]*:?\s*")
+_FUNCTIONS_NAME = re.compile(r"([A-Za-z_][\w-]*)(?::\d+)?[ \t]*:?\s*(?:```(?:json)?\s*)?")
+_FENCE_END = re.compile(r"\s*```")
 _SPECIAL_TOKEN = re.compile(r"<\|[a-z_]+\|>")
 _EMPTY_FENCE = re.compile(r"```\w*\s*```")
 _BLANK_LINES = re.compile(r"\n{3,}")
@@ -97,9 +109,9 @@ def _marked_calls(content: str, known: Collection[str]) -> list[_Written]:
     written = []
     position = 0
     while match := MARKER.search(content, position):
-        calls, end = _READERS[match.group()](content, match.end(), known)
+        calls, end = _READERS[match.group(match.lastgroup or 0)](content, match.end(), known)
         if calls:
-            written.append(_Written(match.start(), end, calls))
+            written.append(_Written(marker_start(match), end, calls))
         position = end if calls else match.end()
     return written
 
@@ -195,8 +207,10 @@ def _read_functions(text: str, start: int, known: Collection[str]) -> tuple[Call
     named = _FUNCTIONS_NAME.match(text, start)
     if named is None:
         return None, start
-    if not text.startswith("(", named.end()):  # functions.divide:\n{"a": 10, "b": 4}
-        return _named_json_call(text, named.group(1), named.end(), known)
+    if not text.startswith("(", named.end()):  # functions.divide:\n{"a": 10, "b": 4}, perhaps fenced
+        calls, end = _named_json_call(text, named.group(1), named.end(), known)
+        fence_end = _FENCE_END.match(text, end) if calls and "```" in named.group() else None
+        return calls, fence_end.end() if fence_end else end
     opening = named.end()
     inside = _skip(text, opening + 1)
     if text.startswith("{", inside):  # functions.divide({"a": 10, "b": 4})
@@ -233,17 +247,21 @@ _READERS: dict[str, Reader] = {
 
 def _unmarked_calls(content: str, known: Collection[str]) -> tuple[str, list[RequestedCall]]:
     """A reply that is only a JSON call (bare or fenced), or prose that ends with one."""
+    calls = _only_json_calls(content, known)
+    return ("", calls) if calls else _trailing_call(content, known)
+
+
+def _only_json_calls(content: str, known: Collection[str]) -> Calls:
+    """The calls in `content` if it is nothing but JSON calls, bare or in a fence."""
     stripped = content.strip()
     fenced = _FENCED.match(stripped)
     body = fenced.group(1).strip() if fenced else stripped
-    if body[:1] in ("{", "["):
-        try:
-            calls = calls_in_value(loose_json(body), known)
-        except ValueError:
-            calls = None
-        if calls:
-            return "", calls
-    return _trailing_call(content, known)
+    if body[:1] not in ("{", "["):
+        return None
+    try:
+        return calls_in_value(loose_json(body), known)
+    except ValueError:
+        return None
 
 
 def _trailing_call(content: str, known: Collection[str]) -> tuple[str, list[RequestedCall]]:
@@ -252,7 +270,7 @@ def _trailing_call(content: str, known: Collection[str]) -> tuple[str, list[Requ
     if text.endswith("```"):
         fence = text.rfind("```", 0, len(text) - 3)
         if fence >= 0:
-            _, fenced_calls = _unmarked_calls(text[fence:], known)
+            fenced_calls = _only_json_calls(text[fence:], known)
             return (text[:fence].rstrip(), fenced_calls) if fenced_calls else (content, [])
     if not text.endswith("}"):
         return content, []

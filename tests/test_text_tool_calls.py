@@ -26,6 +26,8 @@ WRITTEN_CALLS = {
     "functions-html-34": "functions.divide:\n{&#34;a&#34;: 10, &#34;b&#34;: 4}",
     "functions-html-quot": "functions.divide:\n{&quot;a&quot;: 10, &quot;b&quot;: 4}",
     "functions-index": 'functions.divide:0{"a": 10, "b": 4}',
+    "functions-fenced": 'functions.divide:\n```json\n{"a": 10, "b": 4}\n```',
+    "functions-indented": '   functions.divide:\n   {"a": 10, "b": 4}',
     "functions-json-in-parentheses": 'functions.divide({"a": 10, "b": 4})',
     "functions-keywords": "functions.divide(a=10, b=4)",
     "mistral-list": '[TOOL_CALLS][{"name": "divide", "arguments": {"a": 10, "b": 4}}]',
@@ -80,6 +82,16 @@ async def test_prose_before_a_written_call_is_kept(fake_ollama: FakeOllama, isol
     assert stored == f"Let me divide.\n\n{ANSWER}"
 
 
+async def test_an_indented_call_after_prose_is_kept_out_too(fake_ollama: FakeOllama, isolated: Path) -> None:
+    written = 'Dividing:\n  functions.divide: {"a": 10, "b": 4}'
+    fake_ollama.script(Reply.text(written, pieces=11), Reply.text(ANSWER))
+    events, stored = await ask_through_the_service(fake_ollama, isolated, "10 divided by 4?")
+    assert [c.output for c in calls(events)] == ["2.5"]
+    shown = "".join(d.text for d in of_type(events, TextDelta))
+    assert "functions" not in shown and "functions" not in stored
+    assert shown.startswith("Dividing:") and shown.endswith(ANSWER) and stored.endswith(ANSWER)
+
+
 async def test_two_calls_in_one_reply_both_run(fake_ollama: FakeOllama) -> None:
     written = "<|tool_call_start|>[divide(a=10, b=4), sqrt(x=16)]<|tool_call_end|>"
     fake_ollama.script(Reply.text(written, pieces=4), Reply.text("2.5 and 4."))
@@ -95,8 +107,9 @@ async def test_two_calls_in_one_reply_both_run(fake_ollama: FakeOllama) -> None:
         '<function=divide>{"a": 10, "b": __import__("os")}</function>',
         'functions.divide(a=__import__("os").system("echo hi"), b=1)',
         "functions.divide(10, 4)",
+        'The section as JSON:\n```json\n{"beam": "W310x39", "span_m": 6}\n```',
     ],
-    ids=["unknown-tool", "unknown-tool-mistral", "not-json", "not-a-literal", "positional"],
+    ids=["unknown-tool", "unknown-tool-mistral", "not-json", "not-a-literal", "positional", "fenced-json-data"],
 )
 async def test_text_that_is_not_a_call_of_a_known_tool_is_shown(fake_ollama: FakeOllama, text: str) -> None:
     fake_ollama.script(Reply.text(text, pieces=4))
