@@ -9,6 +9,7 @@ finds the calls (`engine.text_tool_calls`) and releases the rest of the text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -26,6 +27,9 @@ _REPLY_STARTS = (*MARKERS, LINE_START_MARKER)
 _FENCE_LANGUAGES = ("json", "tool_call", "tool_code")
 _LONGEST_MARKER = max(map(len, _REPLY_STARTS)) + MAX_INDENT
 _MARKER_FIRST_CHARACTERS = "<[`\n"  # a marker, or a part of one, begins with one of these (or a line)
+# A line start that may still become `LINE_JSON` (engine.text_tool_calls): "{", "[ {", "{&#3", …
+_PARTIAL_LINE_JSON = re.compile(rf"(?:^|\n)[ \t]{{0,{MAX_INDENT}}}((?:\[\s*)?\{{\s*(?:&[#\w]{{0,4}})?)\Z")
+_PARTIAL_SEARCH_CHARS = 48
 
 
 def _could_open_call(text: str) -> bool:
@@ -51,6 +55,9 @@ def _could_open_call(text: str) -> bool:
 
 def _partial_marker_length(text: str) -> int:
     """Length of the longest end of `text` that may be the start of a marker."""
+    tail_start = max(0, len(text) - _PARTIAL_SEARCH_CHARS)
+    if line_json := _PARTIAL_LINE_JSON.search(text, tail_start):
+        return len(text) - line_json.start(1)
     longest = 0
     for marker in MARKERS:
         for length in range(min(len(marker) - 1, len(text)), longest, -1):

@@ -7,11 +7,12 @@ below with one public report of a model writing it:
 
 - `<tool_call>{"name": "sqrt", "arguments": {"x": 144}}</tool_call>` — Hermes, Qwen 2.5/3:
   ollama/ollama#6390.
-- A reply that is nothing but `{"name": …, "parameters": …}` (or a list of them, or
-  `{"tool_calls": […]}`), bare or in a ```json fence, or prose that ends with one —
+- `{"name": …, "parameters": …}` (or a list of them, or `{"tool_calls": […]}`) as the whole
+  reply, on a line of its own, in a ```json fence, or at the end of the prose —
   Llama 3.2, Qwen 3, Devstral: ollama/ollama#13519, ollama/ollama#11185, ggml-org/llama.cpp#14697.
-- `functions.divide:\n{"a": 10, "b": 4}` at the start of a line, also `functions.divide:0{…}`,
-  `functions.divide({…})` and `functions.divide(a=10, b=4)` — small models on Ollama (this
+- `functions.divide:\n{"a": 10, "b": 4}` at the start of a (perhaps indented) line, also
+  `functions.divide:0{…}`, with the JSON in a ```json fence, `functions.divide({…})` and
+  `functions.divide(a=10, b=4)` — small models on Ollama (this
   project's issue 12); the `functions.` namespace is Kimi K2's (ikawrakow/ik_llama.cpp#628,
   examples/server/function_calls.md) and gpt-oss Harmony's (lablup/mlxcel#658).
 - Any of these with HTML-escaped JSON, `{&#34;a&#34;: 10}` or `&quot;` — issue 12; templates
@@ -32,6 +33,8 @@ below with one public report of a model writing it:
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -59,9 +62,11 @@ MARKERS = (
 )
 LINE_START_MARKER = "functions."  # only at the start of a (perhaps indented) line: prose says "functions." too
 MAX_INDENT = 8
+# A line that starts a JSON object with a key (`{"`, `{'`, `{&#34;`, `[{"`): perhaps a bare call.
+LINE_JSON = r"(?:\[\s*)?\{\s*(?:[\"']|&(?:#34|quot);)"
 MARKER = re.compile(
     f"(?P<marker>{'|'.join(map(re.escape, MARKERS))})"
-    rf"|^[ \t]{{0,{MAX_INDENT}}}(?P<line_marker>functions\.)(?=[A-Za-z_])",
+    rf"|^[ \t]{{0,{MAX_INDENT}}}(?:(?P<line_marker>functions\.)(?=[A-Za-z_])|(?P<line_json>{LINE_JSON}))",
     re.MULTILINE,
 )
 
@@ -69,6 +74,13 @@ MARKER = re.compile(
 def marker_start(match: re.Match[str]) -> int:
     """Where the marker `MARKER` found begins (after any indentation)."""
     return match.start(match.lastgroup or 0)
+
+
+def _read(content: str, match: re.Match[str], known: Collection[str]) -> tuple[Calls, int]:
+    """The calls written from the marker `match` on, and where they end."""
+    if match.lastgroup == "line_json":
+        return _read_line_json(content, marker_start(match), known)
+    return _READERS[match.group(match.lastgroup or 0)](content, match.end(), known)
 
 
 _TRAILING_SEARCH_CHARS = 4_000
@@ -109,7 +121,7 @@ def _marked_calls(content: str, known: Collection[str]) -> list[_Written]:
     written = []
     position = 0
     while match := MARKER.search(content, position):
-        calls, end = _READERS[match.group(match.lastgroup or 0)](content, match.end(), known)
+        calls, end = _read(content, match, known)
         if calls:
             written.append(_Written(marker_start(match), end, calls))
         position = end if calls else match.end()
@@ -223,6 +235,13 @@ def _read_functions(text: str, start: int, known: Collection[str]) -> tuple[Call
     return python_calls(named.group(1) + text[opening:close], known), close
 
 
+def _read_line_json(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    decoded = json_at(text, start)
+    if decoded is None:
+        return None, start + 1
+    return calls_in_value(decoded[0], known), decoded[1]
+
+
 def _read_pythonic(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
     body, end = _until(text, start, ("<|tool_call_end|>",))
     return python_calls(body, known) or _json_calls(body, known), end
@@ -274,10 +293,23 @@ def _trailing_call(content: str, known: Collection[str]) -> tuple[str, list[Requ
             return (text[:fence].rstrip(), fenced_calls) if fenced_calls else (content, [])
     if not text.endswith("}"):
         return content, []
+    for candidate in dict.fromkeys((text, html.unescape(text) if "&" in text else text)):
+        found = _json_object_at_the_end(candidate, known)
+        if found is not None:
+            return found
+    return content, []
+
+
+def _json_object_at_the_end(text: str, known: Collection[str]) -> tuple[str, list[RequestedCall]] | None:
+    """The prose and the call when `text` ends with a JSON call (tried from each `{`, at C speed)."""
+    decoder = json.JSONDecoder()
     start = text.find("{", max(0, len(text) - _TRAILING_SEARCH_CHARS))
     while start >= 0:
-        decoded = json_at(text, start)
-        if decoded and decoded[1] == len(text) and (calls := calls_in_value(decoded[0], known)):
+        try:
+            decoded, end = decoder.raw_decode(text, start)
+        except ValueError:
+            decoded, end = None, -1
+        if end == len(text) and (calls := calls_in_value(decoded, known)):
             return text[:start].rstrip(), calls
         start = text.find("{", start + 1)
-    return content, []
+    return None

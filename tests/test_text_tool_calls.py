@@ -73,9 +73,14 @@ async def test_written_call_runs_the_tool_and_never_reaches_the_answer(
     assert completed(events).content == ANSWER and stored == ANSWER
 
 
-@pytest.mark.parametrize("written", [WRITTEN_CALLS["functions-colon"], WRITTEN_CALLS["mistral-args"]])
+@pytest.mark.parametrize(
+    "written",
+    [WRITTEN_CALLS["functions-colon"], WRITTEN_CALLS["mistral-args"], ESCAPED],
+    ids=["functions", "mistral", "escaped-json"],
+)
 async def test_prose_before_a_written_call_is_kept(fake_ollama: FakeOllama, isolated: Path, written: str) -> None:
     fake_ollama.script(Reply.text(f"Let me divide.\n{written}", pieces=6), Reply.text(ANSWER))
+    # (prose then bare JSON is found only at the end, so what was streamed of it cannot be unshown)
     events, stored = await ask_through_the_service(fake_ollama, isolated, "10 divided by 4?")
     assert [c.output for c in calls(events)] == ["2.5"]
     assert "".join(d.text for d in of_type(events, TextDelta)) == f"Let me divide.\n\n{ANSWER}"
@@ -90,6 +95,15 @@ async def test_an_indented_call_after_prose_is_kept_out_too(fake_ollama: FakeOll
     shown = "".join(d.text for d in of_type(events, TextDelta))
     assert "functions" not in shown and "functions" not in stored
     assert shown.startswith("Dividing:") and shown.endswith(ANSWER) and stored.endswith(ANSWER)
+
+
+async def test_a_call_on_a_line_of_its_own_amid_prose_runs(fake_ollama: FakeOllama, isolated: Path) -> None:
+    written = 'Let me divide.\n{"name": "divide", "arguments": {"a": 10, "b": 4}}\nThen I will explain.'
+    fake_ollama.script(Reply.text(written, pieces=8), Reply.text(ANSWER))
+    events, stored = await ask_through_the_service(fake_ollama, isolated, "10 divided by 4?")
+    assert [c.output for c in calls(events)] == ["2.5"]
+    shown = "".join(d.text for d in of_type(events, TextDelta))
+    assert "arguments" not in shown and "arguments" not in stored and "Then I will explain." in stored
 
 
 async def test_two_calls_in_one_reply_both_run(fake_ollama: FakeOllama) -> None:
@@ -125,6 +139,7 @@ async def test_text_that_is_not_a_call_of_a_known_tool_is_shown(fake_ollama: Fak
         "Use these functions. They are documented in EN 1990.",
         "functions are listed in the annex.\nThe [TOOL] column is empty.",
         "The load `q` is 12 kN/m;\nfor the footing see [EC7].",
+        "In C:\n```c\nint span_mm(void)\n{\n    return 6000;\n}\n```\nThat is all.",
     ],
 )
 async def test_prose_that_mentions_functions_streams_at_once(fake_ollama: FakeOllama, text: str) -> None:
