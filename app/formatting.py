@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-_UNIT_DISPLAY = ((" ** 2", "²"), (" ** 3", "³"), (" ** 4", "⁴"), (" * ", "·"), (" / ", "/"))
+from tools.quantity_text import engineering_units
 
 
 def pretty_units(text: str) -> str:
-    """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³": for reading, not for parsing back."""
-    for plain, pretty in _UNIT_DISPLAY:
-        text = text.replace(plain, pretty)
-    return text
+    """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³": the tools' notation, so faces and model read the same."""
+    return engineering_units(text)
 
 
 def calculation_lines(data: dict[str, Any]) -> list[str]:

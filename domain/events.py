@@ -16,9 +16,10 @@ ErrorCode = Literal[
     "PROVIDER_ERROR",
     "TOOL_ERROR",
     "CONTEXT_OVERFLOW",
+    "EMPTY_ANSWER",
     "INTERNAL_ERROR",
 ]
-WarningCode = Literal["CONTEXT_TRIMMED", "CONTEXT_FULL", "ANSWER_CUT", "TOOLS_UNSUPPORTED"]
+WarningCode = Literal["CONTEXT_TRIMMED", "CONTEXT_FULL", "ANSWER_CUT", "TOOLS_UNSUPPORTED", "STEP_LIMIT"]
 
 
 class TextDelta(BaseModel):

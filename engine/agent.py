@@ -15,25 +15,19 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Hashable, Sequence
 from contextlib import aclosing
 from typing import Any
 
 import ollama
 
-from domain.events import (
-    AgentError,
-    AgentEvent,
-    ErrorEvent,
-    TextDelta,
-    ThinkingDelta,
-    ToolCallFinished,
-    WarningEvent,
-)
+from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished
+from engine import notices
+from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
-from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_tokens
-from engine.text_tool_calls import TextCallFilter
+from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_chars
+from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
 from engine.turn_state import RoundState, TurnState
 from tools import ToolContext, ollama_tools, tool_specs
@@ -45,7 +39,6 @@ logger = logging.getLogger(__name__)
 
 MAX_REMEMBERED_TURNS = 200
 TOOL_TIMEOUT_SECONDS = 60.0
-CONTEXT_FULL_SHARE = 0.9
 
 
 class AIAgent:
@@ -79,6 +72,9 @@ class AIAgent:
         self.tool_names = list(tool_specs if tool_names is None else tool_names)
         self.tool_timeout = tool_timeout
         self._capabilities: dict[tuple[str, str], ModelCapabilities] = {}
+        self._chars_per_token: dict[tuple[str, str], CharsPerToken] = {}
+        self._workspace_key: Hashable | None = None
+        self._told_trimmed: set[Hashable | None] = set()
         self._told_no_tools: set[str] = set()
         self._stop_requested = False
         self._stopped_task: asyncio.Task[Any] | None = None
@@ -89,10 +85,21 @@ class AIAgent:
 
     # Context --------------------------------------------------------------------
 
-    def set_context(self, context_summary: str | None, history: Sequence[tuple[str, str]]) -> None:
-        """Load a workspace: its digital-twin summary and its (recent) turns."""
+    def set_context(
+        self,
+        context_summary: str | None,
+        history: Sequence[tuple[str, str]],
+        workspace_key: Hashable | None = None,
+    ) -> None:
+        """Load a workspace: its digital-twin summary and its (recent) turns.
+
+        `workspace_key` (the workspace's id) lets the agent say only once per
+        workspace that older turns are left out of the model's view; workspaces
+        loaded without a key share one such notice.
+        """
         self.context_summary = context_summary
         self.history = list(history)[-MAX_REMEMBERED_TURNS:]
+        self._workspace_key = workspace_key
 
     def _remember(self, user_input: str, answer: str) -> None:
         if answer.strip():
@@ -132,6 +139,14 @@ class AIAgent:
 
     def _think_option(self, capabilities: ModelCapabilities) -> bool | str | None:
         return self.think if capabilities.thinking else None
+
+    def _chars_per_token_now(self) -> CharsPerToken:
+        return self._chars_per_token.setdefault((self.server, self.model), CharsPerToken())
+
+    def _context_window(self, capabilities: ModelCapabilities) -> ContextWindow:
+        """The context a request may fill, with the characters per token measured for this model so far."""
+        ratio = self._chars_per_token_now().value
+        return context_window(self.num_ctx, self.model, capabilities.context_length, ratio)
 
     # Stopping -------------------------------------------------------------------
 
@@ -214,42 +229,25 @@ class AIAgent:
         capabilities = await self._model_capabilities(client)
         if not capabilities.tools and self.model not in self._told_no_tools:
             self._told_no_tools.add(self.model)
-            yield WarningEvent(
-                code="TOOLS_UNSUPPORTED",
-                message=f"The model {self.model} cannot use tools, so it will answer without calculations "
-                "or file access; choose a model with tool support (such as qwen3) for those.",
-            )
+            yield notices.tools_unsupported(self.model)
         turn_messages: list[dict[str, Any]] = [{"role": "user", "content": user_input}]
         runner = TurnToolRunner(self.tool_context, self.tool_names, self.tool_timeout, turn.tool_calls)
         only_repeats = False
         for round_number in range(self.max_tool_rounds + 1):
             final = round_number == self.max_tool_rounds or only_repeats
+            # calls written as text are held back in the last round too (where they are not run)
+            reply = RoundState(turn, TextCallFilter(self.tool_names if capabilities.tools else ()))
             offer_tools = capabilities.tools and not final
-            window = build_window(
-                self.system_prompt,
-                self.context_summary,
-                self.history,
-                turn_messages,
-                num_ctx=self.num_ctx,
-                tools_tokens=tools_tokens(tuple(self.tool_names)) if offer_tools else 0,
-            )
-            if window.dropped_turns and round_number == 0:
-                yield WarningEvent(
-                    code="CONTEXT_TRIMMED",
-                    message=f"{window.dropped_turns} earlier turns did not fit the model's context "
-                    f"(NUM_CTX={self.num_ctx}); the summary and the newest turns were kept.",
-                )
-            reply = RoundState(turn, TextCallFilter(self.tool_names if offer_tools else ()))
-            round_events = self._stream_round(client, window.messages, offer_tools, capabilities, reply)
+            round_events = self._round(client, capabilities, turn_messages, reply, offer_tools, round_number == 0)
             async with aclosing(round_events) as events:
                 async for event in events:
                     yield event
-            for warning in self._round_warnings(reply):
-                if warning.code not in turn.warned:
-                    turn.warned.add(warning.code)
-                    yield warning
             if final or not reply.tool_calls:
-                turn.stop_reason = "max_tool_rounds" if round_number == self.max_tool_rounds else "end_turn"
+                if round_number == self.max_tool_rounds:
+                    turn.stop_reason = "max_tool_rounds"
+                    yield notices.step_limit(self.max_tool_rounds, turn.tool_calls, bool(reply.content.strip()))
+                elif not reply.content.strip():
+                    raise notices.empty_answer(self.model)
                 return
             turn_messages.append(self._assistant_message(reply))
             fresh = 0
@@ -263,6 +261,39 @@ class AIAgent:
                             )
                         yield event
             only_repeats = fresh == 0
+
+    async def _round(
+        self,
+        client: ollama.AsyncClient,
+        capabilities: ModelCapabilities,
+        turn_messages: list[dict[str, Any]],
+        reply: RoundState,
+        offer_tools: bool,
+        first: bool,
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """One request within the model's context, and the warnings it gives rise to."""
+        context = self._context_window(capabilities)
+        window = build_window(
+            self.system_prompt,
+            self.context_summary,
+            self.history,
+            turn_messages,
+            context=context,
+            tools_chars=tools_chars(tuple(self.tool_names)) if offer_tools else 0,
+        )
+        if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
+            self._told_trimmed.add(self._workspace_key)
+            yield notices.context_trimmed(window.dropped_turns, context)
+        tools = ollama_tools(self.tool_names) if offer_tools else None
+        async with aclosing(self._stream_round(client, window.messages, tools, capabilities, reply, context)) as events:
+            async for event in events:
+                yield event
+        full = notices.context_full(reply.prompt_tokens, context)
+        cut = notices.answer_cut() if reply.done_reason == "length" else None
+        for warning in (full, cut):
+            if warning is not None and warning.code not in reply.turn.warned:
+                reply.turn.warned.add(warning.code)
+                yield warning
 
     @staticmethod
     def _assistant_message(reply: RoundState) -> dict[str, Any]:
@@ -278,30 +309,14 @@ class AIAgent:
             message["thinking"] = reply.thinking
         return message
 
-    def _round_warnings(self, reply: RoundState) -> list[WarningEvent]:
-        warnings = []
-        if reply.prompt_tokens >= self.num_ctx * CONTEXT_FULL_SHARE:
-            warnings.append(
-                WarningEvent(
-                    code="CONTEXT_FULL",
-                    message=f"The prompt filled the model's context ({reply.prompt_tokens:,} of "
-                    f"NUM_CTX={self.num_ctx:,} tokens), so Ollama may have cut its oldest part; "
-                    "raise NUM_CTX or start a new workspace.",
-                )
-            )
-        if reply.done_reason == "length":
-            warnings.append(
-                WarningEvent(code="ANSWER_CUT", message="The answer reached the model's length limit and was cut off.")
-            )
-        return warnings
-
     async def _stream_round(
         self,
         client: ollama.AsyncClient,
         messages: list[dict[str, Any]],
-        offer_tools: bool,
+        tools: list[dict[str, Any]] | None,
         capabilities: ModelCapabilities,
         reply: RoundState,
+        context: ContextWindow,
     ) -> AsyncGenerator[AgentEvent, None]:
         """One streamed request: text and thinking deltas out, tool calls into `reply`."""
         if logger.isEnabledFor(logging.DEBUG):
@@ -311,10 +326,10 @@ class AIAgent:
             response = await client.chat(
                 model=self.model,
                 messages=messages,
-                tools=ollama_tools(self.tool_names) if offer_tools else None,
+                tools=tools,
                 stream=True,
                 think=self._think_option(capabilities),
-                options={"num_ctx": self.num_ctx},
+                options={"num_ctx": context.tokens},
             )
             async for chunk in response:
                 received = True
@@ -331,6 +346,8 @@ class AIAgent:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
+                    sent = request_chars(messages, tools)
+                    self._chars_per_token_now().learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()
             raise classify(failure, self._site(), mid_stream=received) from failure
@@ -349,19 +366,20 @@ class AIAgent:
 
         Raises `AgentError` on failure; the caller keeps the previous summary.
         """
-        messages, left_out = summary_prompt(previous_summary, history, num_ctx=self.num_ctx)
+        client = self._client()
+        capabilities = await self._model_capabilities(client)
+        context = self._context_window(capabilities)
+        messages, left_out = summary_prompt(previous_summary, history, context=context)
         if left_out:
             logger.info("summarising %d turns; %d older ones left out", len(history) - left_out, left_out)
         parts: list[str] = []
-        client = self._client()
-        capabilities = await self._model_capabilities(client)
         try:  # streamed, so REQUEST_TIMEOUT bounds each wait, not the whole summary
             response = await client.chat(
                 model=self.model,
                 messages=messages,
                 stream=True,
                 think=False if capabilities.thinking else None,
-                options={"num_ctx": self.num_ctx},
+                options={"num_ctx": context.tokens},
             )
             async for chunk in response:
                 parts.append(chunk.message.content or "")

@@ -9,9 +9,11 @@ and so sees only `AgentError`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import ollama
@@ -20,6 +22,13 @@ import pydantic
 from domain.events import AgentError
 
 _KEPT = "The text received so far was kept."
+# Ollama's "input length exceeds the context length", llama.cpp's "the request exceeds the available context size"
+_CONTEXT_OVERFLOW = re.compile(
+    r"exceed\w*\s+(?:the\s+)?(?:available\s+|model'?s?\s+|maximum\s+)?context"
+    r"|context\s+(?:length|size|window)\s+(?:is\s+|was\s+)?exceeded"
+    r"|too long for (?:the\s+)?(?:model'?s?\s+)?context|maximum context length"
+)
+_CONTEXT_OVERFLOW_TYPES = {"exceed_context_size_error", "context_length_exceeded", "context_exceeded"}
 
 
 @dataclass(frozen=True)
@@ -54,21 +63,42 @@ def model_not_found(site: CallSite, pulled: Iterable[str] | None) -> AgentError:
     )
 
 
+def _error_detail(error: ollama.ResponseError) -> tuple[str, str]:
+    """The server's message and error type, whether it sent a sentence or an object such as llama.cpp's
+    `{"code": 500, "type": "exceed_context_size_error", "message": "…"}`."""
+    detail: Any = error.error
+    if isinstance(detail, str) and detail.lstrip().startswith("{"):
+        try:
+            detail = json.loads(detail)
+        except ValueError:
+            pass
+    if isinstance(detail, dict):
+        inner = detail.get("error", detail)
+        detail = inner if isinstance(inner, dict) else {"message": inner}
+        return str(detail.get("message") or "").strip().rstrip("."), str(detail.get("type") or "")
+    return str(detail).strip().rstrip("."), ""
+
+
+def context_overflow(site: CallSite) -> AgentError:
+    return AgentError(
+        "CONTEXT_OVERFLOW",
+        f"The conversation no longer fits in the context of {site.model}, so the server refused it; start a new "
+        "workspace, or raise NUM_CTX (or choose a model with a larger context).",
+        recoverable=False,
+    )
+
+
 def _response_error(error: ollama.ResponseError, site: CallSite, mid_stream: bool) -> AgentError:
-    text = str(error.error).strip().rstrip(".")
+    text, kind = _error_detail(error)
     lowered = text.lower()
+    if kind in _CONTEXT_OVERFLOW_TYPES or _CONTEXT_OVERFLOW.search(lowered):
+        return context_overflow(site)
     if error.status_code == 404 or ("not found" in lowered and "model" in lowered):
         return model_not_found(site, None)
     if "memory" in lowered:
         return AgentError(
             "PROVIDER_ERROR",
             f"Ollama could not run {site.model}: {text}. Close other programs or choose a smaller model.",
-        )
-    if "context" in lowered and ("length" in lowered or "exceed" in lowered or "too long" in lowered):
-        return AgentError(
-            "CONTEXT_OVERFLOW",
-            f"The conversation is too long for {site.model} ({text}). Start a new workspace or raise NUM_CTX.",
-            recoverable=False,
         )
     if mid_stream or error.status_code == -1:  # -1: an error line in the stream, not an HTTP status
         kept = f" {_KEPT}" if mid_stream else " Try again."

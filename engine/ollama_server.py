@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import ssl
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import httpx
 import ollama
@@ -15,10 +18,28 @@ from engine.failures import CallSite, model_not_found, provider_errors
 
 @dataclass(frozen=True)
 class ModelCapabilities:
-    """What `/api/show` says a model can do."""
+    """What `/api/show` says a model can do, and the largest context it takes (None: it does not say)."""
 
     tools: bool = True
     thinking: bool = False
+    context_length: int | None = None
+
+
+_NUM_CTX_PARAMETER = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)
+
+
+def model_context_length(model_info: Mapping[str, Any] | None, parameters: str | None) -> int | None:
+    """The smaller of the context the model was trained for (`<arch>.context_length`) and a `num_ctx`
+    in its Modelfile's parameters; None when neither is given."""
+    info = model_info or {}
+    architecture = info.get("general.architecture")
+    trained = info.get(f"{architecture}.context_length")
+    if trained is None:
+        trained = next((value for key, value in info.items() if key.endswith(".context_length")), None)
+    limits = [int(trained)] if isinstance(trained, (int, float)) and trained > 0 else []
+    if match := _NUM_CTX_PARAMETER.search(parameters or ""):
+        limits.append(int(match.group(1)))
+    return min(limits) if limits else None
 
 
 @cache
@@ -54,7 +75,11 @@ async def model_capabilities(client: ollama.AsyncClient, site: CallSite) -> Mode
             pulled = None
         raise model_not_found(site, pulled) from None
     names = set(shown.capabilities or ["completion", "tools"])  # servers before 0.6.4 do not say
-    return ModelCapabilities(tools="tools" in names, thinking="thinking" in names)
+    return ModelCapabilities(
+        tools="tools" in names,
+        thinking="thinking" in names,
+        context_length=model_context_length(shown.modelinfo, shown.parameters),
+    )
 
 
 @dataclass(frozen=True)
@@ -93,6 +118,7 @@ __all__ = [
     "ModelCapabilities",
     "make_client",
     "model_capabilities",
+    "model_context_length",
     "pulled_models",
     "server_version",
 ]

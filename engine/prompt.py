@@ -1,23 +1,24 @@
 """What the model is sent: the system prompt, the digital twin, and the newest turns that fit.
 
 There is no tokenizer on hand for every local model, so sizes are estimated
-conservatively (three characters a token); the budget leaves room for the tool
-schemas and the answer, and the oldest turns are dropped first.
+from characters (`engine.context_window`: three a token until the server's
+counts calibrate it); the budget leaves room for the tool schemas and the
+answer, and the oldest turns are dropped first.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from domain.events import AgentError
+from engine.context_window import CHARS_PER_TOKEN, ContextWindow, json_chars
 
-CHARS_PER_TOKEN = 3
+__all__ = ["CHARS_PER_TOKEN", "PromptWindow", "build_window", "strip_think_tags", "summary_prompt", "tools_chars"]
+
 MIN_ROOM_TOKENS = 256  # at least this much for the conversation itself
-MESSAGE_OVERHEAD_TOKENS = 4
 SUMMARY_SHARE = 4  # the summary may take at most a quarter of the budget
 SUMMARY_MESSAGE_CHARS = 2_000
 DROPPED_TOOL_OUTPUT = "[this tool result was dropped to fit the model's context; call the tool again if you need it]"
@@ -32,23 +33,12 @@ SUMMARY_INSTRUCTIONS = (
 Message = dict[str, Any]
 
 
-def estimate_tokens(text: str) -> int:
-    return len(text) // CHARS_PER_TOKEN + 1
-
-
-def message_tokens(message: Message) -> int:
-    size = len(message.get("content") or "") + len(message.get("thinking") or "")
-    if message.get("tool_calls"):
-        size += len(json.dumps(message["tool_calls"], default=str))
-    return size // CHARS_PER_TOKEN + MESSAGE_OVERHEAD_TOKENS
-
-
 @cache
-def tools_tokens(tool_names: tuple[str, ...]) -> int:
-    """Estimated size of the tool schemas sent with every request that offers tools."""
+def tools_chars(tool_names: tuple[str, ...]) -> int:
+    """Size of the tool schemas sent with every request that offers tools, in `json_chars`."""
     from tools import ollama_tools
 
-    return estimate_tokens(json.dumps(ollama_tools(list(tool_names))))
+    return json_chars(ollama_tools(list(tool_names)))
 
 
 def answer_reserve(num_ctx: int) -> int:
@@ -64,11 +54,11 @@ class PromptWindow:
     dropped_turns: int
 
 
-def system_message(system_prompt: str, summary: str | None, budget: int) -> Message:
+def system_message(system_prompt: str, summary: str | None, budget: int, context: ContextWindow) -> Message:
     """The system prompt with the workspace's summary appended, cut if it would crowd out the turns."""
     content = system_prompt
     if summary and summary.strip():
-        limit = max(budget // SUMMARY_SHARE, 64) * CHARS_PER_TOKEN
+        limit = context.chars_in(max(budget // SUMMARY_SHARE, 64))
         text = summary.strip()
         if len(text) > limit:
             text = f"{text[:limit]}\n[summary cut to fit the context]"
@@ -82,62 +72,66 @@ def build_window(
     history: Sequence[tuple[str, str]],
     turn_messages: Sequence[Message],
     *,
-    num_ctx: int,
-    tools_tokens: int,
+    context: ContextWindow,
+    tools_chars: int,
 ) -> PromptWindow:
     """System + summary + as many of the newest history turns as fit + this turn's messages."""
-    budget = num_ctx - answer_reserve(num_ctx) - tools_tokens
-    system = system_message(system_prompt, summary, budget)
-    if budget - message_tokens(system) < MIN_ROOM_TOKENS:
+    budget = context.tokens - answer_reserve(context.tokens) - context.tokens_in(tools_chars)
+    system = system_message(system_prompt, summary, budget, context)
+    system_tokens = context.tokens_in(json_chars(system))
+    if budget - system_tokens < MIN_ROOM_TOKENS:
         raise AgentError(
             "CONTEXT_OVERFLOW",
-            f"NUM_CTX={num_ctx:,} is too small to hold the instructions and the tools (about "
-            f"{num_ctx - budget + message_tokens(system):,} tokens with room for the answer); raise NUM_CTX to 8192 "
-            "or more.",
+            f"The model's context ({context.limit}) is too small to hold the instructions and the tools "
+            f"(about {context.tokens - budget + system_tokens:,} tokens with room for the answer); raise NUM_CTX "
+            "to 8192 or more, or choose a model with a larger context.",
             recoverable=False,
         )
-    turn = fit_turn_messages(turn_messages, budget - message_tokens(system))
-    fixed = message_tokens(system) + sum(message_tokens(m) for m in turn)
-    if fixed > budget:
+    turn = fit_turn_messages(turn_messages, budget - system_tokens, context)
+    used = system_tokens + sum(context.tokens_in(json_chars(m)) for m in turn)
+    if used > budget:
         raise AgentError(
             "CONTEXT_OVERFLOW",
-            f"This message is too long for the model's context (about {fixed:,} tokens; NUM_CTX={num_ctx:,} "
-            "leaves room for about "
-            f"{max(budget, 0):,} after the tools and the answer). Shorten it, or raise NUM_CTX if the model allows.",
+            f"This message is too long for the model's context (about {used:,} tokens; {context.limit} leaves "
+            f"room for about {max(budget, 0):,} after the tools and the answer). Shorten it, or raise NUM_CTX "
+            "if the model allows.",
             recoverable=False,
         )
+    kept = newest_turns_that_fit(history, budget - used, context)
+    answered = sum(1 for _, assistant in history if assistant)
+    return PromptWindow([system, *kept, *turn], answered - len(kept) // 2)
+
+
+def newest_turns_that_fit(history: Sequence[tuple[str, str]], room: int, context: ContextWindow) -> list[Message]:
+    """The newest answered turns, as messages, that fit in `room` tokens (failed turns are left out)."""
     kept: list[Message] = []
-    used = fixed
-    included = 0
     for user, assistant in reversed(history):
         if not assistant:
             continue  # a failed turn: its question was never answered
         pair = [{"role": "user", "content": user}, {"role": "assistant", "content": assistant}]
-        cost = sum(message_tokens(m) for m in pair)
-        if used + cost > budget:
+        cost = sum(context.tokens_in(json_chars(m)) for m in pair)
+        if cost > room:
             break
         kept[:0] = pair
-        used += cost
-        included += 1
-    answered = sum(1 for _, assistant in history if assistant)
-    return PromptWindow([system, *kept, *turn], answered - included)
+        room -= cost
+    return kept
 
 
-def fit_turn_messages(turn_messages: Sequence[Message], room: int) -> list[Message]:
+def fit_turn_messages(turn_messages: Sequence[Message], room: int, context: ContextWindow) -> list[Message]:
     """This turn's messages, with the oldest tool results replaced by a note until they fit `room`.
 
     The question and the model's own messages are never cut; the newest tool
     result is kept whole if at all possible, so the model can still use it.
     """
     fitted = list(turn_messages)
-    size = sum(message_tokens(m) for m in fitted)
+    size = sum(context.tokens_in(json_chars(m)) for m in fitted)
     tool_positions = [i for i, m in enumerate(fitted) if m.get("role") == "tool"]
     for position in tool_positions:
         if size <= room:
             break
         original = fitted[position]
         shortened = {**original, "content": DROPPED_TOOL_OUTPUT}
-        size -= message_tokens(original) - message_tokens(shortened)
+        size -= context.tokens_in(json_chars(original)) - context.tokens_in(json_chars(shortened))
         fitted[position] = shortened
     return fitted
 
@@ -146,10 +140,10 @@ def summary_prompt(
     previous_summary: str | None,
     history: Sequence[tuple[str, str]],
     *,
-    num_ctx: int,
+    context: ContextWindow,
 ) -> tuple[list[Message], int]:
-    """Messages asking for an updated digital twin, bounded by `num_ctx`; and turns left out."""
-    budget = (num_ctx - answer_reserve(num_ctx)) * CHARS_PER_TOKEN - len(SUMMARY_INSTRUCTIONS)
+    """Messages asking for an updated digital twin, bounded by the model's context; and turns left out."""
+    budget = context.chars_in(context.tokens - answer_reserve(context.tokens)) - len(SUMMARY_INSTRUCTIONS)
     previous = (previous_summary or "").strip()[: budget // SUMMARY_SHARE]
     used = len(previous) + 200
     blocks: list[str] = []

@@ -1,70 +1,286 @@
 """Tool calls that small models write into their text instead of `tool_calls`.
 
-Recognised for known tool names only:
-- `<tool_call>{"name": "sqrt", "arguments": {"x": 144}}</tool_call>` anywhere in the text;
-- a reply that is nothing but such a JSON object (or a list of them), bare or in a ```json fence.
-`TextCallFilter` holds back streamed text that may turn out to be such a call, so
-the user never sees raw JSON that was really a tool call.
+Only calls of known tools are recognised, and nothing is evaluated (the pieces are
+read by `engine.call_syntax`); `engine.text_call_filter` holds back streamed text
+that may become such a call, so the raw call never reaches the answer. Each format
+below with one public report of a model writing it:
+
+- `<tool_call>{"name": "sqrt", "arguments": {"x": 144}}</tool_call>` — Hermes, Qwen 2.5/3:
+  ollama/ollama#6390.
+- `{"name": …, "parameters": …}` (or a list of them, or `{"tool_calls": […]}`) as the whole
+  reply, on a line of its own, in a ```json fence, or at the end of the prose —
+  Llama 3.2, Qwen 3, Devstral: ollama/ollama#13519, ollama/ollama#11185, ggml-org/llama.cpp#14697.
+- `functions.divide:\n{"a": 10, "b": 4}` at the start of a (perhaps indented) line, also
+  `functions.divide:0{…}`, with the JSON in a ```json fence, `functions.divide({…})` and
+  `functions.divide(a=10, b=4)` — small models on Ollama (this
+  project's issue 12); the `functions.` namespace is Kimi K2's (ikawrakow/ik_llama.cpp#628,
+  examples/server/function_calls.md) and gpt-oss Harmony's (lablup/mlxcel#658).
+- Any of these with HTML-escaped JSON, `{&#34;a&#34;: 10}` or `&quot;` — issue 12; templates
+  that HTML-escape the calls they show the model: mistralai/mistral-common#311, ollama/ollama#457.
+- `[TOOL_CALLS][{"name": …, "arguments": …}]` — Mistral 7B v0.3, Nemo, Small: vllm-project/vllm#5649,
+  ml-explore/mlx-lm#1374; `[TOOL_CALLS]name[ARGS]{…}` and `[TOOL_CALLS]name{…}` — Mistral 3,
+  Magistral, Devstral: ml-explore/mlx-lm#1448.
+- `<|python_tag|>{"name": …, "parameters": …}` — Llama 3.1/3.2: raullenchai/Rapid-MLX#703;
+  `<|python_start|>…<|python_end|>` — Llama 4: vllm-project/vllm#16214.
+- `<function=divide>{"a": 10}</function>` — Llama 3.1's custom tool format: raullenchai/Rapid-MLX#703.
+- `<tool_call><function=divide><parameter=a>10</parameter>…</function></tool_call>`, closing
+  tags optional — Qwen3-Coder: continuedev/continue#13057, vllm-project/vllm
+  (vllm/entrypoints/openai/tool_parsers/qwen3coder_tool_parser.py).
+- `<|tool_call_start|>[divide(a=10, b=4)]<|tool_call_end|>` — LFM2/LFM2.5: vllm-project/vllm#39243,
+  ggml-org/llama.cpp#16763.
+- ```tool_code\nprint(default_api.divide(a=10, b=4))\n``` — Gemini/Gemma: googleapis/js-genai#607.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import re
-from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 
+from engine.call_syntax import (
+    bracket_end,
+    calls_in_value,
+    json_at,
+    loose_json,
+    python_calls,
+    tool_name,
+    xml_parameters,
+)
 from engine.tool_runner import RequestedCall
 
-_TAG_OPEN = "<tool_call>"
-_TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
+# Where a written call may begin; `engine.text_call_filter` holds text back from here.
+MARKERS = (
+    "<tool_call>",
+    "<function=",
+    "<|python_tag|>",
+    "<|python_start|>",
+    "[TOOL_CALLS]",
+    "<|tool_call_start|>",
+    "```tool_code",
+)
+LINE_START_MARKER = "functions."  # only at the start of a (perhaps indented) line: prose says "functions." too
+MAX_INDENT = 8
+# A line that starts a JSON object with a key (`{"`, `{'`, `{&#34;`, `[{"`): perhaps a bare call.
+LINE_JSON = r"(?:\[\s*)?\{\s*(?:[\"']|&(?:#34|quot);)"
+MARKER = re.compile(
+    f"(?P<marker>{'|'.join(map(re.escape, MARKERS))})"
+    rf"|^[ \t]{{0,{MAX_INDENT}}}(?:(?P<line_marker>functions\.)(?=[A-Za-z_])|(?P<line_json>{LINE_JSON}))",
+    re.MULTILINE,
+)
+
+
+def marker_start(match: re.Match[str]) -> int:
+    """Where the marker `MARKER` found begins (after any indentation)."""
+    return match.start(match.lastgroup or 0)
+
+
+def _read(content: str, match: re.Match[str], known: Collection[str]) -> tuple[Calls, int]:
+    """The calls written from the marker `match` on, and where they end."""
+    if match.lastgroup == "line_json":
+        return _read_line_json(content, marker_start(match), known)
+    return _READERS[match.group(match.lastgroup or 0)](content, match.end(), known)
+
+
 _TRAILING_SEARCH_CHARS = 4_000
 _FENCED = re.compile(r"^```(?:json|tool_call)?\s*\n?(.*?)\n?```$", re.DOTALL)
+_FUNCTION_NAME = re.compile(r"([\w.-]+)>")
+_MISTRAL_NAME = re.compile(r"([\w.-]+)\s*(?:\[CALL_ID\]\w*)?\s*(?:\[ARGS\])?\s*")
+_FUNCTIONS_NAME = re.compile(r"([A-Za-z_][\w-]*)(?::\d+)?[ \t]*:?\s*(?:```(?:json)?\s*)?")
+_FENCE_END = re.compile(r"\s*```")
+_SPECIAL_TOKEN = re.compile(r"<\|[a-z_]+\|>")
+_EMPTY_FENCE = re.compile(r"```\w*\s*```")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_SEPARATORS = " \t\r\n;,"
+
+Calls = list[RequestedCall] | None
+Reader = Callable[[str, int, Collection[str]], tuple[Calls, int]]
 
 
-def _as_call(candidate: Any, known: Collection[str]) -> RequestedCall | None:
-    if not isinstance(candidate, dict):
-        return None
-    if isinstance(candidate.get("function"), dict):
-        candidate = candidate["function"]
-    name = candidate.get("name")
-    arguments = candidate.get("arguments", candidate.get("parameters", {}))
-    if not isinstance(name, str) or name not in known or not isinstance(arguments, (dict, str)):
-        return None
-    return RequestedCall(name, arguments)
+@dataclass(frozen=True)
+class _Written:
+    """Calls written at `text[start:end]`."""
 
-
-def _calls_in_json(text: str, known: Collection[str]) -> list[RequestedCall] | None:
-    try:
-        decoded = json.loads(text)
-    except ValueError:
-        return None
-    items = decoded if isinstance(decoded, list) else [decoded]
-    calls = [_as_call(item, known) for item in items]
-    if not calls or any(call is None for call in calls):
-        return None
-    return [call for call in calls if call is not None]
+    start: int
+    end: int
+    calls: list[RequestedCall]
 
 
 def extract_text_tool_calls(content: str, known: Collection[str]) -> tuple[str, list[RequestedCall]]:
     """The text without the tool calls written in it, and those calls."""
     if not known:
         return content, []
-    if _TAG_OPEN in content:
-        calls: list[RequestedCall] = []
-        for body in _TAGGED.findall(content):
-            calls.extend(_calls_in_json(body, known) or [])
+    written = _marked_calls(content, known)
+    if written:
+        return _without(content, written), [call for found in written for call in found.calls]
+    return _unmarked_calls(content, known)
+
+
+def _marked_calls(content: str, known: Collection[str]) -> list[_Written]:
+    written = []
+    position = 0
+    while match := MARKER.search(content, position):
+        calls, end = _read(content, match, known)
         if calls:
-            return _TAGGED.sub("", content), calls
+            written.append(_Written(marker_start(match), end, calls))
+        position = end if calls else match.end()
+    return written
+
+
+def _without(content: str, written: list[_Written]) -> str:
+    pieces, last = [], 0
+    for found in written:
+        pieces.append(content[last : found.start])
+        last = found.end
+    pieces.append(content[last:])
+    text = _EMPTY_FENCE.sub("", _SPECIAL_TOKEN.sub("", "".join(pieces)))
+    return _BLANK_LINES.sub("\n\n", text)
+
+
+def _until(text: str, start: int, closers: tuple[str, ...]) -> tuple[str, int]:
+    """The text from `start` to the first of `closers` (or the end), and the index after that closer."""
+    ends = [(index, closer) for closer in closers if (index := text.find(closer, start)) >= 0]
+    if not ends:
+        return text[start:], len(text)
+    index, closer = min(ends)
+    return text[start:index], index + len(closer)
+
+
+def _skip(text: str, index: int, characters: str = " \t\r\n") -> int:
+    while index < len(text) and text[index] in characters:
+        index += 1
+    return index
+
+
+def _json_calls(body: str, known: Collection[str]) -> Calls:
+    """One or more JSON calls in `body`, separated by spaces, commas or semicolons."""
+    calls: list[RequestedCall] = []
+    index = _skip(body, 0, _SEPARATORS)
+    while index < len(body):
+        decoded = json_at(body, index)
+        found = calls_in_value(decoded[0], known) if decoded else None
+        if decoded is None or found is None:
+            return None
+        calls += found
+        index = _skip(body, decoded[1], _SEPARATORS)
+    return calls or None
+
+
+def _read_tool_call(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    body, end = _until(text, start, ("</tool_call>",))
+    stripped = body.strip()
+    if stripped.startswith("<function="):
+        return _read_function(stripped, len("<function="), known)[0], end
+    return _json_calls(body, known), end
+
+
+def _read_function(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    named = _FUNCTION_NAME.match(text, start)
+    if named is None:
+        return None, start
+    body, end = _until(text, named.end(), ("</function>", "</tool_call>"))
+    name = tool_name(named.group(1), known)
+    if name is None:
+        return None, end
+    if not body.lstrip().startswith("{"):
+        return [RequestedCall(name, xml_parameters(body))], end
+    try:
+        arguments = loose_json(body)
+    except ValueError:
+        return None, end
+    return ([RequestedCall(name, arguments)] if isinstance(arguments, dict) else None), end
+
+
+def _read_python_tag(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    body, end = _until(text, start, ("<|eom_id|>", "<|eot_id|>", "<|python_end|>"))
+    return _json_calls(body, known), end
+
+
+def _read_mistral(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    index = _skip(text, start)
+    if text[index : index + 1] in ("[", "{"):
+        decoded = json_at(text, index)
+        return (calls_in_value(decoded[0], known), decoded[1]) if decoded else (None, start)
+    named = _MISTRAL_NAME.match(text, index)
+    return _named_json_call(text, named.group(1), named.end(), known) if named else (None, start)
+
+
+def _named_json_call(text: str, name: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    """A call of `name` whose arguments are the JSON object at `text[start]`."""
+    tool = tool_name(name, known)
+    decoded = json_at(text, start) if tool else None
+    if tool is None or decoded is None or not isinstance(decoded[0], dict):
+        return None, start
+    return [RequestedCall(tool, decoded[0])], decoded[1]
+
+
+def _read_functions(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    named = _FUNCTIONS_NAME.match(text, start)
+    if named is None:
+        return None, start
+    if not text.startswith("(", named.end()):  # functions.divide:\n{"a": 10, "b": 4}, perhaps fenced
+        calls, end = _named_json_call(text, named.group(1), named.end(), known)
+        fence_end = _FENCE_END.match(text, end) if calls and "```" in named.group() else None
+        return calls, fence_end.end() if fence_end else end
+    opening = named.end()
+    inside = _skip(text, opening + 1)
+    if text.startswith("{", inside):  # functions.divide({"a": 10, "b": 4})
+        calls, end = _named_json_call(text, named.group(1), inside, known)
+        closing = _skip(text, end)
+        return calls, closing + 1 if calls and text.startswith(")", closing) else end
+    close = bracket_end(text, opening)  # functions.divide(a=10, b=4)
+    if close is None:
+        return None, opening
+    return python_calls(named.group(1) + text[opening:close], known), close
+
+
+def _read_line_json(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    decoded = json_at(text, start)
+    if decoded is None:
+        return None, start + 1
+    return calls_in_value(decoded[0], known), decoded[1]
+
+
+def _read_pythonic(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    body, end = _until(text, start, ("<|tool_call_end|>",))
+    return python_calls(body, known) or _json_calls(body, known), end
+
+
+def _read_tool_code(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
+    body, end = _until(text, start, ("```",))
+    return python_calls(body, known), end
+
+
+_READERS: dict[str, Reader] = {
+    "<tool_call>": _read_tool_call,
+    "<function=": _read_function,
+    "<|python_tag|>": _read_python_tag,
+    "<|python_start|>": _read_python_tag,
+    "[TOOL_CALLS]": _read_mistral,
+    "<|tool_call_start|>": _read_pythonic,
+    "```tool_code": _read_tool_code,
+    "functions.": _read_functions,
+}
+
+
+def _unmarked_calls(content: str, known: Collection[str]) -> tuple[str, list[RequestedCall]]:
+    """A reply that is only a JSON call (bare or fenced), or prose that ends with one."""
+    calls = _only_json_calls(content, known)
+    return ("", calls) if calls else _trailing_call(content, known)
+
+
+def _only_json_calls(content: str, known: Collection[str]) -> Calls:
+    """The calls in `content` if it is nothing but JSON calls, bare or in a fence."""
     stripped = content.strip()
     fenced = _FENCED.match(stripped)
     body = fenced.group(1).strip() if fenced else stripped
-    if body[:1] in ("{", "["):
-        calls = _calls_in_json(body, known) or []
-        if calls:
-            return "", calls
-    return _trailing_call(content, known)
+    if body[:1] not in ("{", "["):
+        return None
+    try:
+        return calls_in_value(loose_json(body), known)
+    except ValueError:
+        return None
 
 
 def _trailing_call(content: str, known: Collection[str]) -> tuple[str, list[RequestedCall]]:
@@ -73,99 +289,27 @@ def _trailing_call(content: str, known: Collection[str]) -> tuple[str, list[Requ
     if text.endswith("```"):
         fence = text.rfind("```", 0, len(text) - 3)
         if fence >= 0:
-            _, calls = extract_text_tool_calls(text[fence:], known)
-            return (text[:fence].rstrip(), calls) if calls else (content, [])
+            fenced_calls = _only_json_calls(text[fence:], known)
+            return (text[:fence].rstrip(), fenced_calls) if fenced_calls else (content, [])
     if not text.endswith("}"):
         return content, []
+    for candidate in dict.fromkeys((text, html.unescape(text) if "&" in text else text)):
+        found = _json_object_at_the_end(candidate, known)
+        if found is not None:
+            return found
+    return content, []
+
+
+def _json_object_at_the_end(text: str, known: Collection[str]) -> tuple[str, list[RequestedCall]] | None:
+    """The prose and the call when `text` ends with a JSON call (tried from each `{`, at C speed)."""
     decoder = json.JSONDecoder()
-    search_from = max(0, len(text) - _TRAILING_SEARCH_CHARS)
-    start = text.find("{", search_from)
+    start = text.find("{", max(0, len(text) - _TRAILING_SEARCH_CHARS))
     while start >= 0:
         try:
             decoded, end = decoder.raw_decode(text, start)
         except ValueError:
             decoded, end = None, -1
-        if end == len(text) and (call := _as_call(decoded, known)) is not None:
-            return text[:start].rstrip(), [call]
+        if end == len(text) and (calls := calls_in_value(decoded, known)):
+            return text[:start].rstrip(), calls
         start = text.find("{", start + 1)
-    return content, []
-
-
-def _could_open_call(text: str) -> bool:
-    """Whether a reply that starts with `text` may still turn out to be only a tool call."""
-    start = text.lstrip()
-    if not start or start[0] == "{":
-        return True
-    if start[0] == "[":
-        after = start[1:].lstrip()
-        return not after or after[0] == "{"
-    if _TAG_OPEN.startswith(start[: len(_TAG_OPEN)]):
-        return True
-    if not (start.startswith("```") or "```".startswith(start)):
-        return False
-    first_line, newline, rest = start.partition("\n")
-    language = first_line.strip("`").strip()
-    if not newline:
-        return any(name.startswith(language) for name in ("json", "tool_call"))
-    if language not in ("", "json", "tool_call"):
-        return False
-    return not rest.strip() or rest.lstrip()[0] in "{["
-
-
-def _partial_tag_suffix(text: str) -> int:
-    """Length of the longest end of `text` that could be the start of `<tool_call>`."""
-    if "<" not in text[-(len(_TAG_OPEN) - 1) :]:
-        return 0  # the common case, checked once per streamed piece
-    for length in range(min(len(_TAG_OPEN) - 1, len(text)), 0, -1):
-        if _TAG_OPEN.startswith(text[-length:]):
-            return length
-    return 0
-
-
-@dataclass
-class TextCallFilter:
-    """Feed it streamed text; it returns what is safe to show now."""
-
-    known: Collection[str]
-    content: str = ""
-    shown: int = 0
-    holding_all: bool = field(default=True)
-
-    def feed(self, delta: str) -> str:
-        nothing_held = self.shown == len(self.content)
-        self.content += delta
-        if not self.known or (nothing_held and not self.holding_all and "<" not in delta):
-            return self._release(len(self.content))  # the common case, once per streamed piece
-        if self.holding_all:
-            if _could_open_call(self.content):
-                return ""
-            self.holding_all = False
-        tag = self.content.find(_TAG_OPEN, max(self.shown - len(_TAG_OPEN), 0))
-        if tag >= 0:
-            return self._release(tag)
-        return self._release(len(self.content) - _partial_tag_suffix(self.content))
-
-    def finish(self) -> tuple[str, str, list[RequestedCall]]:
-        """(text still to show, the answer's text without the calls, the calls found).
-
-        Text already shown that turns out to be a call (a call at the end of the
-        prose) cannot be unshown; it is left out of the answer's text.
-        """
-        visible, calls = extract_text_tool_calls(self.content, self.known)
-        if not calls:
-            return self._release(len(self.content)), self.content, []
-        already = self.content[: self.shown]
-        rest = visible[len(already) :] if visible.startswith(already) else ""
-        self.shown = len(self.content)
-        return rest, visible, calls
-
-    def held(self) -> str:
-        """Text received but not shown yet (kept when the turn ends early)."""
-        return self.content[self.shown :]
-
-    def _release(self, upto: int) -> str:
-        if upto <= self.shown:
-            return ""
-        piece = self.content[self.shown : upto]
-        self.shown = upto
-        return piece
+    return None

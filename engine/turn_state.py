@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from domain.events import StopReason, TurnCompleted, Usage
 from domain.records import ToolCall
-from engine.text_tool_calls import TextCallFilter
+from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall
 
 
@@ -68,8 +68,8 @@ class RoundState:
 
     def __post_init__(self) -> None:
         self._start = len(self.turn.content)
-        needs_gap = self.turn.content and not self.turn.content.endswith("\n")
-        self._prefix = "\n\n" if needs_gap else ""
+        before = self.turn.content.rstrip(" ")
+        self._prefix = "" if not before or before.endswith("\n\n") else "\n" if before.endswith("\n") else "\n\n"
 
     def text(self, piece: str) -> str:
         """The part of `piece` to show now (perhaps none), added to the turn's text."""
@@ -90,9 +90,12 @@ class RoundState:
             return self._append(tail)
         if not self.tool_calls:
             self.tool_calls = written_calls
-        visible = self.content.strip()
+        displayed = self.turn.content[self._start :]
+        visible = self.content if self.content.strip() else ""
         self.turn.content = self.turn.content[: self._start] + (self._prefix + visible if visible else "")
-        return tail  # for display only: the turn's text was set from the whole round just above
+        if not tail.strip():
+            return ""
+        return tail if displayed else self._prefix + tail
 
     def _gap(self) -> str:
         return self._prefix if len(self.turn.content) == self._start else ""

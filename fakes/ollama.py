@@ -1,7 +1,8 @@
 """A loopback HTTP server that speaks Ollama's real API, scripted per test.
 
 It answers `/api/chat` (streamed NDJSON with chunked encoding, or one JSON body),
-`/api/tags`, `/api/show` (with `capabilities`), `/api/version` and `/api/ps`, and
+`/api/tags`, `/api/show` (with `capabilities`, the model's `<arch>.context_length`
+and its Modelfile `parameters`), `/api/version` and `/api/ps`, and
 refuses what the real server refuses: an unknown model (404), tools for a model
 without the `tools` capability and `think` for one without `thinking` (400).
 Each `/api/chat` request takes the next scripted `Reply`; faults (an HTTP error,
@@ -24,6 +25,7 @@ from fakes.replies import Drop, Hang, Pause, Raw, Reply, Step, aggregate
 __all__ = ["Drop", "FakeOllama", "Hang", "Pause", "Raw", "Reply", "free_port", "is_summary_request", "wait_until"]
 
 DEFAULT_CAPABILITIES = ("completion", "tools", "thinking")
+DEFAULT_CONTEXT_LENGTH = 40960  # qwen3's
 
 
 def _now() -> str:
@@ -43,6 +45,8 @@ class FakeOllama:
     ) -> None:
         self.models = list(models)
         self.capabilities = capabilities or {}
+        self.context_lengths: dict[str, int] = {}  # per model; DEFAULT_CONTEXT_LENGTH for the others
+        self.parameters: dict[str, str] = {}  # per model: Modelfile parameters, such as "num_ctx 4096"
         self.version = version
         self.record = record  # keep request bodies (turn off for long runs that measure memory)
         self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
@@ -162,7 +166,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             200,
             {
                 "modelfile": "FROM fake",
-                "parameters": "",
+                "parameters": fake.parameters.get(name, ""),
                 "template": "{{ .Prompt }}",
                 "details": {
                     "format": "gguf",
@@ -170,7 +174,10 @@ class _OllamaHandler(BaseHTTPRequestHandler):
                     "parameter_size": "4.0B",
                     "quantization_level": "Q4_K_M",
                 },
-                "model_info": {"general.architecture": "qwen3", "qwen3.context_length": 40960},
+                "model_info": {
+                    "general.architecture": "qwen3",
+                    "qwen3.context_length": fake.context_lengths.get(name, DEFAULT_CONTEXT_LENGTH),
+                },
                 "capabilities": list(fake.capabilities_of(name)),
                 "modified_at": _now(),
             },

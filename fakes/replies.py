@@ -46,7 +46,7 @@ class Reply:
 
     steps: list[Step] = field(default_factory=list)
     status: int = 200
-    error: str | None = None
+    error: str | dict[str, Any] | None = None  # the body's "error": Ollama's sentence, or llama.cpp's object
 
     @classmethod
     def text(
@@ -84,8 +84,28 @@ class Reply:
         return cls(steps)
 
     @classmethod
-    def http_error(cls, status: int, message: str) -> Reply:
+    def http_error(cls, status: int, message: str | dict[str, Any]) -> Reply:
         return cls(status=status, error=message)
+
+    @classmethod
+    def context_exceeded(cls, n_prompt_tokens: int = 9_000, n_ctx: int = 8_192, status: int = 400) -> Reply:
+        """A llama.cpp-based server refusing a prompt longer than its context (ggml-org/llama.cpp#15780)."""
+        return cls.http_error(
+            status,
+            {
+                "code": status,
+                "message": f"request ({n_prompt_tokens} tokens) exceeds the available context size "
+                f"({n_ctx} tokens), try increasing it",
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": n_prompt_tokens,
+                "n_ctx": n_ctx,
+            },
+        )
+
+    @classmethod
+    def input_exceeds_context(cls) -> Reply:
+        """Ollama refusing an input longer than the context length."""
+        return cls.http_error(500, "input length exceeds the context length")
 
     @classmethod
     def then(cls, text: str, fault: Step) -> Reply:

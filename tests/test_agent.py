@@ -270,7 +270,7 @@ async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> 
 async def test_several_large_tool_results_are_trimmed_not_fatal(fake_ollama: FakeOllama, isolated: Any) -> None:
     (isolated / "workspace").mkdir()
     for name in ("a", "b", "c"):
-        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 3_500)
+        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 3_000)
     fake_ollama.script(
         Reply.tool_calls(("read_file", {"path": "a.txt"})),
         Reply.tool_calls(("read_file", {"path": "b.txt"})),
@@ -321,3 +321,13 @@ async def test_prose_followed_by_a_json_tool_call_runs_it(fake_ollama: FakeOllam
     events = await run(make_agent(fake_ollama), "sqrt 144")
     assert [c.output for c in calls(events)] == ["12.0"]
     assert completed(events).content == "Let me compute that:\n\nIt is 12."
+
+
+async def test_the_model_reads_quantities_as_engineers_write_them(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(
+        Reply.tool_calls(("beam_analysis", {"span": "6 m", "load": "12 kN/m"})), Reply.text("M = 54 kN·m.")
+    )
+    await run(make_agent(fake_ollama), "Moment of a 6 m beam under 12 kN/m?")
+    sent = tool_messages(fake_ollama.chat_requests[1])[0]["content"]
+    assert '"max_moment":"54 kN·m"' in sent and "12 kN/m" in sent
+    assert " * " not in sent and "**" not in sent

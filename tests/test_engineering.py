@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tools import ToolContext, run_tool
+from tools.quantity_text import engineering_units
 from tools.units import parse_quantity
 
 DISPLAY_TOLERANCE = 1e-3
@@ -262,16 +263,16 @@ def test_results_come_in_the_conventional_units_of_the_inputs() -> None:
     si = calculate(
         "beam_analysis", span="6 m", load="12 kN/m", elastic_modulus="200 GPa", moment_of_inertia="8.5e7 mm**4"
     )
-    assert si["results"]["max_moment"].endswith("kN * m") and si["results"]["max_deflection"].endswith(" mm")
+    assert si["results"]["max_moment"].endswith("kN·m") and si["results"]["max_deflection"].endswith(" mm")
     us = calculate(
         "beam_analysis", span="20 ft", load="1.5 klf", elastic_modulus="29000 ksi", moment_of_inertia="300 in**4"
     )
-    assert us["results"]["max_moment"].endswith("kip * ft") and us["results"]["max_deflection"].endswith(" in")
+    assert us["results"]["max_moment"].endswith("kip·ft") and us["results"]["max_deflection"].endswith(" in")
     mixed = calculate("beam_analysis", span="20 ft", load="20 kN/m")
-    assert mixed["results"]["max_moment"].endswith("kN * m"), "mixed inputs come out in SI"
+    assert mixed["results"]["max_moment"].endswith("kN·m"), "mixed inputs come out in SI"
     assert calculate("evaluate_quantity", expression="12 kN/m * (6 m)**2 / 8", result_unit="kip*ft")["results"][
         "result"
-    ].endswith("kip * ft")
+    ].endswith("kip·ft")
 
 
 def test_beam_formula_substitution_reference_and_checks() -> None:
@@ -279,8 +280,7 @@ def test_beam_formula_substitution_reference_and_checks() -> None:
         "beam_analysis", span="6 m", load="12 kN/m", elastic_modulus="200 GPa", moment_of_inertia="8.5e7 mm**4"
     )
     assert (
-        data["formula"].startswith("M = wL²/8")
-        and data["substituted"] == "M = wL²/8 = 12 kN / m × (6 m)² / 8 = 54 kN * m"
+        data["formula"].startswith("M = wL²/8") and data["substituted"] == "M = wL²/8 = 12 kN/m × (6 m)² / 8 = 54 kN·m"
     )
     assert "AISC" in data["reference"]
     (check,) = data["checks"]
@@ -299,8 +299,37 @@ def test_beam_diagram_along_the_span() -> None:
 
 def test_the_model_sees_a_compact_result_without_diagram_or_full_precision() -> None:
     outcome = run_tool("beam_analysis", {"span": "6 m", "load": "12 kN/m"}, ToolContext())
-    assert '"max_moment":"54 kN * m"' in outcome.output
+    assert '"max_moment":"54 kN·m"' in outcome.output
     assert "diagram" not in outcome.output and "precise" not in outcome.output and len(outcome.output) < 1200
+
+
+@pytest.mark.parametrize(
+    ("pint_text", "engineers_text"),
+    [
+        ("54 kN * m", "54 kN·m"),
+        ("12 kN / m", "12 kN/m"),
+        ("4.8 m ** 3", "4.8 m³"),
+        ("1.5 kN / m ** 2", "1.5 kN/m²"),
+        ("8.5e7 mm ** 4", "8.5e7 mm⁴"),
+        ("2 m ** -1", "2 m⁻¹"),
+        ("x ** 0.5", "x ** 0.5"),
+    ],
+)
+def test_units_are_written_as_engineers_write_them_and_read_back(pint_text: str, engineers_text: str) -> None:
+    assert engineering_units(pint_text) == engineers_text
+    if not pint_text.startswith("x"):
+        assert parse_quantity(engineers_text) == parse_quantity(pint_text)
+
+
+def test_results_in_engineers_notation_are_read_back_by_the_unit_tools() -> None:
+    moment = calculate("beam_analysis", span="6 m", load="12 kN/m")["results"]["max_moment"]
+    assert moment == "54 kN·m"
+    converted = calculate("convert_units", quantity=moment, to_unit="kip·ft")["results"]["result"]
+    assert converted == "39.83 kip·ft"
+    per_metre = calculate("evaluate_quantity", expression="54 kN·m/m * 2 m", result_unit="kN·m")["results"]
+    assert per_metre["result"] == "108 kN·m"
+    area = calculate("convert_units", quantity="10 m²", to_unit="ft²")["results"]["result"]
+    assert area == "107.6 ft²"
 
 
 def test_structural_integrity_unsafe_case() -> None:

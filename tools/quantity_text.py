@@ -1,4 +1,9 @@
-"""Reading model-written quantities without `eval`: pint's tokens, our operators, bounded work.
+"""Quantities as text: written as engineers write them, and read back without `eval`.
+
+`engineering_units` writes pint's "kN * m", "m ** 3" and "kN / m ** 2" as
+"kN·m", "m³" and "kN/m²" — in the tools' results (what the model reads and
+repeats) and in everything the faces show; `normalise` and `evaluate` read
+that notation back.
 
 Text such as "12 kN/m * (6 m)**2 / 8" is preprocessed (feet-and-inches, "per",
 superscripts), tokenised, checked against an allowlist (numbers, names and
@@ -23,6 +28,15 @@ _FEET_INCHES = re.compile(
 )
 _LONE_FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'")
 _LONE_INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*\"")
+
+_POWER = re.compile(r" ?\*\* ?(-?\d+)(?![\d.])")
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def engineering_units(text: str) -> str:
+    """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³", "kN / m ** 2" → "kN/m²" (read back by `normalise`)."""
+    text = _POWER.sub(lambda power: power.group(1).translate(_SUPERSCRIPTS), text)
+    return text.replace(" * ", "·").replace(" / ", "/")
 
 
 def normalise(text: str) -> str:

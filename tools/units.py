@@ -14,7 +14,7 @@ import threading
 from functools import cache
 from typing import Any, Literal
 
-from tools.quantity_text import MAX_MAGNITUDE, check_magnitude, evaluate, normalise, pint_message
+from tools.quantity_text import MAX_MAGNITUDE, check_magnitude, engineering_units, evaluate, normalise, pint_message
 
 System = Literal["SI", "US"]
 
@@ -218,14 +218,14 @@ def significant(value: float, figures: int = SIGNIFICANT_FIGURES) -> str:
 
 
 def show(quantity: Any, figures: int = SIGNIFICANT_FIGURES) -> str:
-    """ "54 kN * m": what pint parses back, rounded for display."""
+    """ "54 kN·m", "4.8 m³": rounded, in the engineers' notation (which `parse_quantity` reads back)."""
     if _plain_number(quantity):
         return significant(float(quantity.to("dimensionless").magnitude), figures)
-    return f"{significant(float(quantity.magnitude), figures)} {format(quantity.units, '~')}"
+    return f"{significant(float(quantity.magnitude), figures)} {engineering_units(format(quantity.units, '~'))}"
 
 
 def precise(quantity: Any) -> str:
-    """The same, at full precision (for the stored record)."""
+    """The value at full precision in pint's own notation, "54.0 kN * m" (for the stored record)."""
     if _plain_number(quantity):
         return repr(float(quantity.to("dimensionless").magnitude))
     return f"{float(quantity.magnitude)!r} {format(quantity.units, '~')}"

@@ -1,0 +1,83 @@
+"""How much fits in a model's context: its size, and tokens counted without the model's tokenizer.
+
+The context is the smallest of NUM_CTX, the model's trained context length and a
+`num_ctx` in its Modelfile (`/api/show`). Tokens are estimated from the length
+of a request as JSON: three characters a token until the server has counted a
+request of ours (`prompt_eval_count`), then the ratio it showed, smoothed and
+kept within sane bounds, per model. A count that cannot be of the whole request
+(some servers leave cached tokens out) is not learnt from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+CHARS_PER_TOKEN = 3.0  # the documented estimate before the first measurement
+MIN_CHARS_PER_TOKEN = 1.0  # dense text (CJK, numbers) can come near one character a token
+MAX_CHARS_PER_TOKEN = 8.0
+PLAUSIBLE_CHARS_PER_TOKEN = (0.5, 12.0)  # outside this, a count is not of our whole request
+SMOOTHING = 0.5  # the weight of a new measurement against the ratio so far
+FULL_SHARE = 0.95  # a count this close to the context may be of a prompt the server cut short
+MIN_MEASURED_TOKENS = 16
+
+
+def json_chars(value: Any) -> int:
+    """Characters of `value` written as JSON, the unit every estimate here is made in."""
+    return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def request_chars(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> int:
+    """Characters of a chat request's messages and tool schemas, measured as `json_chars`."""
+    return sum(json_chars(message) for message in messages) + (json_chars(list(tools)) if tools else 0)
+
+
+@dataclass(frozen=True)
+class ContextWindow:
+    """The tokens a request may fill, what sets that limit (for messages), and characters per token."""
+
+    tokens: int
+    limit: str
+    chars_per_token: float = CHARS_PER_TOKEN
+
+    def tokens_in(self, chars: int) -> int:
+        return math.ceil(chars / self.chars_per_token)
+
+    def chars_in(self, tokens: int) -> int:
+        return int(tokens * self.chars_per_token)
+
+
+def context_window(
+    num_ctx: int, model: str, model_context: int | None, chars_per_token: float = CHARS_PER_TOKEN
+) -> ContextWindow:
+    """NUM_CTX, or the model's own context when that is smaller."""
+    if model_context and model_context < num_ctx:
+        return ContextWindow(model_context, f"{model}'s context of {model_context:,} tokens", chars_per_token)
+    return ContextWindow(num_ctx, f"NUM_CTX={num_ctx:,}", chars_per_token)
+
+
+@dataclass
+class CharsPerToken:
+    """The characters a token holds for one model, learnt from the server's counts of our requests."""
+
+    value: float = CHARS_PER_TOKEN
+    measured: bool = False
+
+    def learn(self, chars: int, prompt_tokens: int, context_tokens: int) -> None:
+        """Take in a request of `chars` that the server counted as `prompt_tokens` in a context of `context_tokens`."""
+        if chars <= 0 or prompt_tokens < MIN_MEASURED_TOKENS:
+            return
+        sample = chars / prompt_tokens
+        if not PLAUSIBLE_CHARS_PER_TOKEN[0] <= sample <= PLAUSIBLE_CHARS_PER_TOKEN[1]:
+            return
+        sample = min(max(sample, MIN_CHARS_PER_TOKEN), MAX_CHARS_PER_TOKEN)
+        if prompt_tokens >= context_tokens * FULL_SHARE:
+            self.value = min(self.value, sample)  # the count may be of a cut prompt: it can only lower the ratio
+        elif self.measured:
+            self.value = SMOOTHING * sample + (1 - SMOOTHING) * self.value
+        else:
+            self.value = sample
+        self.measured = True

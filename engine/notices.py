@@ -1,0 +1,66 @@
+"""The sentences a turn tells the user besides the answer: warnings, and the error of an empty answer."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from domain.events import AgentError, WarningEvent
+from domain.records import ToolCall
+from engine.context_window import ContextWindow
+
+CONTEXT_FULL_SHARE = 0.9
+
+
+def tools_unsupported(model: str) -> WarningEvent:
+    return WarningEvent(
+        code="TOOLS_UNSUPPORTED",
+        message=f"The model {model} cannot use tools, so it will answer without calculations "
+        "or file access; choose a model with tool support (such as qwen3) for those.",
+    )
+
+
+def context_trimmed(dropped_turns: int, context: ContextWindow) -> WarningEvent:
+    return WarningEvent(
+        code="CONTEXT_TRIMMED",
+        message=f"{dropped_turns} earlier turns of this workspace are left out of the model's view because "
+        f"they do not fit its context ({context.limit}); it still sees the summary and the newest turns.",
+    )
+
+
+def context_full(prompt_tokens: int, context: ContextWindow) -> WarningEvent | None:
+    if prompt_tokens < context.tokens * CONTEXT_FULL_SHARE:
+        return None
+    return WarningEvent(
+        code="CONTEXT_FULL",
+        message=f"The prompt filled the model's context ({prompt_tokens:,} of {context.tokens:,} tokens; "
+        f"{context.limit}), so the server may have cut its oldest part; raise NUM_CTX or start a new workspace.",
+    )
+
+
+def answer_cut() -> WarningEvent:
+    return WarningEvent(code="ANSWER_CUT", message="The answer reached the model's length limit and was cut off.")
+
+
+def step_limit(max_tool_rounds: int, tool_calls: Sequence[ToolCall], answered: bool) -> WarningEvent:
+    """What the model did before the step limit stopped it, and how to allow more."""
+    ran = Counter(call.name for call in tool_calls)
+    done = ", ".join(f"{name} ×{count}" for name, count in ran.items())
+    calls = f"{len(tool_calls)} tool call{'s' if len(tool_calls) != 1 else ''}"
+    then = (
+        "so the model answered without further tools; raise MAX_TOOL_ROUNDS to let it do more."
+        if answered
+        else "and the model gave no answer after them; raise MAX_TOOL_ROUNDS to let it finish, "
+        "or ask a narrower question."
+    )
+    return WarningEvent(
+        code="STEP_LIMIT",
+        message=f"The step limit was reached (MAX_TOOL_ROUNDS={max_tool_rounds}) after {calls} ({done}), {then}",
+    )
+
+
+def empty_answer(model: str) -> AgentError:
+    return AgentError(
+        "EMPTY_ANSWER",
+        f"The model {model} returned nothing — try again, rephrase the question, or choose another model.",
+    )
