@@ -71,7 +71,11 @@ class TurnRunner:
             raise LookupError("That workspace no longer exists (it was deleted in another window); choose another.")
         if regenerate and (turns := self.store.get_turns(chat_id, limit=1)):
             self.store.supersede_turn(turns[-1].turn_id)
-        self.agent.set_context(chat.context_summary, self.store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY))
+        self.agent.set_context(
+            chat.context_summary,
+            self.store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY),
+            workspace_key=chat_id,
+        )
         self.agent.tool_context = replace(self.agent.tool_context, edits=self.edits.for_workspace(chat_id))
 
     def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:

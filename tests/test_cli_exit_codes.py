@@ -61,13 +61,13 @@ def test_1_when_the_model_answers_nothing(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.text(""))
     result = run_cli("--once", "hi", "--server", fake_ollama.url)
     assert result.returncode == EXIT_FAILED and result.stdout == ""
-    assert "qwen3:4b returned an empty answer" in result.stderr and "another model" in result.stderr
+    assert "qwen3:4b returned nothing" in result.stderr and "another model" in result.stderr
 
 
 def test_an_empty_answer_is_said_at_the_prompt_too(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.text(""), Reply.text("Here it is."))
     result = run_cli("--server", fake_ollama.url, stdin="hi\nhi again\n/exit\n")
-    assert result.stdout.count("returned an empty answer") == 1 and "Here it is." in result.stdout
+    assert result.stdout.count("returned nothing") == 1 and "Here it is." in result.stdout
 
 
 def test_1_when_the_chat_history_cannot_be_opened(isolated: Path) -> None:

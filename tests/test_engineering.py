@@ -313,12 +313,18 @@ def test_the_model_sees_a_compact_result_without_diagram_or_full_precision() -> 
         ("8.5e7 mm ** 4", "8.5e7 mm⁴"),
         ("2 m ** -1", "2 m⁻¹"),
         ("x ** 0.5", "x ** 0.5"),
+        ("(6 m)**2", "(6 m)²"),
     ],
 )
 def test_units_are_written_as_engineers_write_them_and_read_back(pint_text: str, engineers_text: str) -> None:
     assert engineering_units(pint_text) == engineers_text
     if not pint_text.startswith("x"):
         assert parse_quantity(engineers_text) == parse_quantity(pint_text)
+
+
+@pytest.mark.parametrize("markdown", ["The root is **12**.", "**2** bays at **6 m**", "* a list\n  * item", "a *b* c"])
+def test_markdown_in_a_models_text_is_not_taken_for_units(markdown: str) -> None:
+    assert engineering_units(markdown) == markdown
 
 
 def test_results_in_engineers_notation_are_read_back_by_the_unit_tools() -> None:

@@ -29,14 +29,17 @@ _FEET_INCHES = re.compile(
 _LONE_FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'")
 _LONE_INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*\"")
 
-_POWER = re.compile(r" ?\*\* ?(-?\d+)(?![\d.])")
+# A power of a unit or a bracket, `m**2` or `m ** 2`: spaced on both sides or on neither, so that
+# Markdown bold in a model's text (`is **12**`) is never taken for one.
+_POWER = re.compile(r"(?<=[A-Za-z)])(?: \*\* |\*\*)(-?\d+)(?![\d.*])")
+_PRODUCT = re.compile(r"(?<=[\w)]) \* (?=[\w(])")
 _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def engineering_units(text: str) -> str:
     """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³", "kN / m ** 2" → "kN/m²" (read back by `normalise`)."""
     text = _POWER.sub(lambda power: power.group(1).translate(_SUPERSCRIPTS), text)
-    return text.replace(" * ", "·").replace(" / ", "/")
+    return _PRODUCT.sub("·", text).replace(" / ", "/")
 
 
 def normalise(text: str) -> str:

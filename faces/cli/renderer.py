@@ -100,13 +100,6 @@ def is_empty(completed: TurnCompleted) -> bool:
     return not completed.content.strip()
 
 
-def empty_answer_sentence(model: str) -> str:
-    return (
-        f"{printable(model)} returned an empty answer. Ask again, rephrase the question, "
-        "or try another model (--model, or /model at the prompt)."
-    )
-
-
 class Renderer:
     """Prints the agent's events: the answer on `out`, tool lines and notices on `notes`, the wait on `waiting`."""
 
@@ -125,7 +118,6 @@ class Renderer:
         self.answer = answer or PlainAnswer(out)
         self.thinking = PlainAnswer(out, Style(out), "2")
         self.completed: TurnCompleted | None = None
-        self.notice_last = False  # the last event was an error or a warning: the turn's end is already explained
         self._model = "the model"
         self._thinking_started = False
 
@@ -139,7 +131,6 @@ class Renderer:
 
     def render(self, event: AgentEvent) -> None:
         self._show(event)
-        self.notice_last = isinstance(event, (WarningEvent, ErrorEvent))
 
     def _show(self, event: AgentEvent) -> None:
         if isinstance(event, TextDelta):
@@ -172,8 +163,6 @@ class Renderer:
         self.completed = event
         if event.stop_reason == "stopped":
             self._line(self.notes, self.note_style("2", "[stopped]"))
-        elif is_empty(event) and event.stop_reason != "error" and not self.notice_last:
-            self._line(self.notes, self.note_style("33", empty_answer_sentence(event.model)))
         self._end_lines()
 
     def tick(self) -> None:
