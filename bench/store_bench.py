@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import tempfile
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -16,9 +20,12 @@ from bench.harness import Result, single, summarise, timed_ms
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama, Reply, is_summary_request
 from history import ChatHistoryDB
+from store import store_files
+from store.schema import SCHEMA_VERSION
 
 CALLS = [ToolCall(name="beam_analysis", arguments={"span": "6 m", "load": "12 kN/m"}, output="{}" * 200)] * 3
 ANSWER = "The maximum moment is wL²/8 = 54 kN·m. " * 30
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def workspace_of(path: Path, name: str, turns: int) -> int:
@@ -78,7 +85,7 @@ def run(quick: bool) -> list[Result]:
             write = timed_ms(partial(db.add_to_history, chat_id, "q", ANSWER, tool_calls=CALLS), runs)
             results.append(summarise(f"add_to_history with 3 tool calls, {size:,} turns", write, "ms", "≤ 5 ms", 5))
         results += switching(Path(folder), runs)
-    return results
+    return results + at_scale(quick)
 
 
 def switching(folder: Path, runs: int) -> list[Result]:
@@ -128,3 +135,160 @@ def _back_and_forth(spaces: WorkspaceService, first: int, second: int) -> None:
 async def _switch_twice(spaces: WorkspaceService, first: int, second: int) -> None:
     await spaces.switch(second)
     await spaces.switch(first)
+
+
+# At scale: search, the earlier-turns check and export, 1,000 to 1,000,000 turns ----------------------------
+
+FILL_VERSION = 1
+CACHE = Path(tempfile.gettempdir()) / "chat-store-bench"
+SMALL_WORKSPACES = 48
+SMALL_TURNS = 20
+SEARCHES = {
+    "a common word": "beam",
+    "one letter": "b",
+    "a rare pair": "question 777",
+    "an absent word": "zebra",
+    "a unit": "kN·m",
+    "symbols only": "=",
+}
+EXPORT = """
+import json, resource, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from agent import AIAgent
+from app.service import WorkspaceService
+from history import ChatHistoryDB
+service = WorkspaceService(ChatHistoryDB(sys.argv[2]), AIAgent("m", "http://127.0.0.1:9", "s"))
+started = time.perf_counter()
+EXPORT_ONE
+seconds = time.perf_counter() - started
+print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+EXPORT_ONE = "Path(sys.argv[4]).write_text(service.export_markdown(int(sys.argv[3])), encoding='utf-8')"
+
+
+def _small_turns(chat_id: int, number: int) -> list[tuple[int, str, str]]:
+    extra = " The transfer beam above it is fine." if number % 2 == 0 else ""
+    answer = f"Bearing pressure is 180 kPa, below the allowable 200 kPa; 12 bars each way.{extra}"
+    return [
+        (chat_id, f"Footing F{number}-{j} under column C{number}: bearing check", answer) for j in range(SMALL_TURNS)
+    ]
+
+
+def _bulk(raw: sqlite3.Connection, turns: list[tuple[int, str, str]], next_id: int) -> int:
+    """Insert turns (one tool call each) with ids from `next_id`; returns the next free id."""
+    ids = range(next_id, next_id + len(turns))
+    call = CALLS[0]
+    with raw:
+        raw.executemany(
+            "INSERT INTO history (id, chat_id, user, assistant, created_at) VALUES (?, ?, ?, ?, datetime('now'))",
+            [(turn_id, *turn) for turn_id, turn in zip(ids, turns, strict=True)],
+        )
+        raw.executemany(
+            "INSERT INTO tool_calls (turn_id, position, name, arguments, output) VALUES (?, 0, ?, ?, ?)",
+            [(turn_id, call.name, json.dumps(call.arguments), call.output) for turn_id in ids],
+        )
+    return next_id + len(turns)
+
+
+def _fill(path: Path, size: int) -> None:
+    """Small workspaces before and after one of `size` turns; activity follows each one's latest turn."""
+    store = ChatHistoryDB(path)
+    small = [store.create_chat(f"Project {number}") for number in range(SMALL_WORKSPACES)]
+    tower = store.create_chat("Tower A")
+    store.close()
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA synchronous=OFF")
+    next_id = 1
+    for number, chat_id in enumerate(small[: SMALL_WORKSPACES // 2]):
+        next_id = _bulk(raw, _small_turns(chat_id, number), next_id)
+    for start in range(0, size, 10_000):
+        block = [
+            (tower, f"Question {i} about the transfer beam", ANSWER) for i in range(start, min(size, start + 10_000))
+        ]
+        next_id = _bulk(raw, block, next_id)
+    for number, chat_id in enumerate(small[SMALL_WORKSPACES // 2 :], start=SMALL_WORKSPACES // 2):
+        next_id = _bulk(raw, _small_turns(chat_id, number), next_id)
+    with raw:
+        raw.execute(
+            """UPDATE chats SET activity_seq = (SELECT COUNT(*) FROM chats AS other
+                   WHERE (SELECT MAX(id) FROM history WHERE chat_id = other.chat_id)
+                      <= (SELECT MAX(id) FROM history WHERE chat_id = chats.chat_id))"""
+        )
+    raw.close()
+
+
+def filled(size: int) -> tuple[Path, int]:
+    """A store with a `size`-turn workspace (and 48 small ones), cached between runs; the big one's id."""
+    path = CACHE / f"scale-{size}-f{FILL_VERSION}.sqlite"
+    if path.exists() and sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
+        path.unlink()  # written by a newer version of the store
+    if not path.exists():
+        CACHE.mkdir(exist_ok=True)
+        part = path.with_name(path.name + ".part")
+        for stale in store_files(part):
+            stale.unlink(missing_ok=True)
+        _fill(part, size)
+        os.replace(part, path)
+    return path, SMALL_WORKSPACES + 1
+
+
+def at_scale(quick: bool) -> list[Result]:
+    sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000, 1_000_000]
+    results: list[Result] = []
+    for size in sizes:
+        path, tower = filled(size)
+        store = ChatHistoryDB(path)
+        spaces = WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+        results += searching(spaces, size, 3 if size >= 1_000_000 else 5 if quick else 20)
+        results += earlier_turns(spaces, tower, size, 3 if size >= 1_000_000 else 20 if quick else 100)
+        spaces.close()
+    for size in sizes[-2:]:
+        results += exporting(*filled(size), size)
+    return results
+
+
+def searching(spaces: WorkspaceService, size: int, runs: int) -> list[Result]:
+    """Each kind of word; the common word's line, and the slowest kind's."""
+    medians = {}
+    for kind, text in SEARCHES.items():
+        samples = timed_ms(partial(spaces.search, text), runs)
+        medians[kind] = summarise(f"search, {kind} ({text!r}), {size:,} turns", samples, "ms", "≤ 50 ms", 50)
+    slowest = max(medians.values(), key=lambda result: result.median)
+    worst = replace(slowest, name=f"search, slowest of {len(SEARCHES)} kinds: " + slowest.name.removeprefix("search, "))
+    return [medians["a common word"], worst]
+
+
+def earlier_turns(spaces: WorkspaceService, tower: int, size: int, runs: int) -> list[Result]:
+    """What every rerun of the page asks: are there turns before the 50 shown?"""
+    window = spaces.turns(tower, limit=50)
+
+    def check() -> bool:
+        return spaces.count_turns(tower) > len(window)
+
+    samples = timed_ms(check, runs)
+    return [summarise(f"earlier turns to show? (count_turns), {size:,} turns", samples, "ms", "≤ 1 ms", 1)]
+
+
+def exporting(path: Path, tower: int, size: int) -> list[Result]:
+    """Markdown export of the big workspace to a file, in a process of its own: time and peak memory."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "export.md"
+        code = EXPORT.replace("EXPORT_ONE", EXPORT_ONE)
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(ROOT), str(path), str(tower), str(out)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    measured = json.loads(done.stdout)
+    return [
+        single(f"export to Markdown, {size:,} turns: time", measured["seconds"], "s", "(reference)", None),
+        single(
+            f"export to Markdown, {size:,} turns: peak memory",
+            measured["peak_mb"],
+            "MB",
+            "≤ 100 MB",
+            measured["peak_mb"] <= 100,
+        ),
+    ]
