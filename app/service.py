@@ -288,6 +288,10 @@ class WorkspaceService:
         path.write_text(self.calculation_report(chat_id), encoding="utf-8")
         return path
 
+    def has_earlier_turns(self, chat_id: int, before_turn_id: int) -> bool:
+        """Whether the workspace has turns older than `before_turn_id` (one index lookup, unlike `count_turns`)."""
+        return self._store.has_turns_before(chat_id, before_turn_id)
+
     def backup(self, path: Path) -> Path:
         """Copy every workspace into a new SQLite file (SQLite's online backup; writing may go on)."""
         self._store.backup(path)

@@ -107,6 +107,14 @@ class TurnStore(StoreBase):
         with self._read() as db:
             return self._select_turns(db, chat_id, limit, before_turn_id=before_turn_id)
 
+    def has_turns_before(self, chat_id: int, turn_id: int) -> bool:
+        """Whether the workspace has a turn older than `turn_id` (one index lookup, whatever its length)."""
+        with self._lock, self._translated_errors():
+            row = self._db.execute(
+                "SELECT EXISTS (SELECT 1 FROM history WHERE chat_id = ? AND id < ?)", (chat_id, turn_id)
+            ).fetchone()
+        return bool(row[0])
+
     def _select_turns(
         self,
         db: sqlite3.Connection,
@@ -145,6 +153,7 @@ class TurnStore(StoreBase):
             db.execute("UPDATE history SET status = 'superseded' WHERE id = ?", (turn_id,))
 
     def count_turns(self, chat_id: int) -> int:
+        """How many turns the workspace has (counted: it grows with the history; see `has_turns_before`)."""
         with self._lock, self._translated_errors():
             return int(self._db.execute("SELECT COUNT(*) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0])
 

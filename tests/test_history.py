@@ -319,3 +319,20 @@ def test_two_processes_write_at_once_and_a_held_lock_is_waited_for(tmp_path: Pat
     raw = sqlite3.connect(path)
     assert raw.execute("SELECT COUNT(*) FROM tool_calls").fetchone()[0] == 300
     assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_earlier_turns_are_known_without_counting_them(db: ChatHistoryDB) -> None:
+    chat, other = db.create_chat("w"), db.create_chat("other")
+    db.add_to_history(other, "older, elsewhere", "a")
+    assert not db.has_turns_before(chat, 2**62), "no turns yet; another workspace's do not count"
+    ids = [db.add_to_history(chat, f"q{i}", f"a{i}") for i in range(120)]
+    window = db.get_turns(chat, limit=50)
+    assert db.has_turns_before(chat, window[0].turn_id)
+    assert not db.has_turns_before(chat, ids[0]), "the oldest turn has none before it"
+    assert db.has_turns_before(chat, ids[1])
+    db.clear_history(chat)
+    assert not db.has_turns_before(chat, 2**62)
+    first = db.add_to_history(chat, "after the clear", "a")
+    assert not db.has_turns_before(chat, first) and db.has_turns_before(chat, first + 1)
+    db.delete_chat(other)
+    assert db.has_turns_before(chat, first + 1) and not db.has_turns_before(other, 2**62)
