@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.records import Turn
 from store.schema import timestamp
-from store.turns import TurnStore
+from store.turns import HAS_CONTENT, TurnStore
 
 
 class SummaryStore(TurnStore):
@@ -31,22 +31,27 @@ class SummaryStore(TurnStore):
         return row[0] if row else None
 
     def count_unsummarised_turns(self, chat_id: int) -> int:
-        """How many turns the workspace's summary does not cover yet."""
+        """How many turns the workspace's summary does not cover yet (turns that failed before any answer aside)."""
         with self._lock, self._translated_errors():
             row = self._db.execute(
-                """SELECT COUNT(*) FROM history JOIN chats USING (chat_id)
-                   WHERE chat_id = ? AND history.id > COALESCE(chats.summary_turn_id, 0)""",
+                f"""SELECT COUNT(*) FROM history JOIN chats USING (chat_id)
+                    WHERE chat_id = ? AND history.id > COALESCE(chats.summary_turn_id, 0)
+                      AND {HAS_CONTENT}""",  # noqa: S608 - a fixed condition
                 (chat_id,),
             ).fetchone()
         return int(row[0])
 
     def turns_since_summary(self, chat_id: int, limit: int) -> tuple[list[Turn], int]:
-        """The newest `limit` turns the summary does not cover yet, and how many such turns exist."""
+        """The newest `limit` turns the summary does not cover yet, and how many such turns exist.
+
+        Turns that failed before any answer are no content to summarise: they are neither returned nor counted.
+        """
         with self._read() as db:
             row = db.execute("SELECT COALESCE(summary_turn_id, 0) FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
             after = int(row[0]) if row else 0
             total = db.execute(
-                "SELECT COUNT(*) FROM history WHERE chat_id = ? AND id > ?", (chat_id, after)
+                f"SELECT COUNT(*) FROM history WHERE chat_id = ? AND id > ? AND {HAS_CONTENT}",  # noqa: S608
+                (chat_id, after),
             ).fetchone()[0]
-            turns = self._select_turns(db, chat_id, limit, after_turn_id=after) if total else []
+            turns = self._select_turns(db, chat_id, limit, after_turn_id=after, content_only=True) if total else []
         return turns, int(total)

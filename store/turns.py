@@ -12,6 +12,9 @@ from store.schema import timestamp
 
 _TURN_COLUMNS = """id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
                    completion_tokens, duration_ms, error, thinking"""
+# A turn that failed before any answer (the model could not be reached) is kept in the record, but it is
+# no change to the workspace: it neither needs summarising nor names the workspace.
+HAS_CONTENT = "NOT (status = 'error' AND assistant = '')"
 
 
 def _tool_call_row(turn_id: int, position: int, call: ToolCall) -> tuple[object, ...]:
@@ -115,6 +118,15 @@ class TurnStore(StoreBase):
             ).fetchone()
         return bool(row[0])
 
+    def has_answered_turns(self, chat_id: int) -> bool:
+        """Whether the workspace holds a turn other than those that failed before any answer."""
+        with self._lock, self._translated_errors():
+            row = self._db.execute(
+                f"SELECT EXISTS (SELECT 1 FROM history WHERE chat_id = ? AND {HAS_CONTENT})",  # noqa: S608
+                (chat_id,),
+            ).fetchone()
+        return bool(row[0])
+
     def _select_turns(
         self,
         db: sqlite3.Connection,
@@ -122,11 +134,19 @@ class TurnStore(StoreBase):
         limit: int | None,
         before_turn_id: int | None = None,
         after_turn_id: int = 0,
+        content_only: bool = False,
     ) -> list[Turn]:
         rows = db.execute(
             f"""SELECT {_TURN_COLUMNS} FROM history
-               WHERE chat_id = ? AND id > ? AND id < ? ORDER BY id DESC LIMIT ?""",  # noqa: S608 - fixed columns
-            (chat_id, after_turn_id, before_turn_id if before_turn_id is not None else 2**62, limit or -1),
+               WHERE chat_id = ? AND id > ? AND id < ? AND (? OR {HAS_CONTENT})
+               ORDER BY id DESC LIMIT ?""",  # noqa: S608 - fixed columns and condition
+            (
+                chat_id,
+                after_turn_id,
+                2**62 if before_turn_id is None else before_turn_id,
+                not content_only,
+                limit or -1,
+            ),
         ).fetchall()
         calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
         return [
