@@ -1,11 +1,20 @@
-"""A workspace as documents: the calculation report, ready to check and sign, and the whole record in Markdown."""
+"""A workspace as documents: the calculation report, ready to check and sign, and the whole record in Markdown.
+
+Each document is built as an iterator of text pieces, a turn at a time, so a
+workspace of any length can be written to a file in constant memory
+(`write_atomically`); `calculation_report` and `workspace_markdown` join the
+pieces for a workspace small enough to hold.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Iterable
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from app.formatting import pretty_units, usage_caption
@@ -54,12 +63,38 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
     return [*lines, ""] if data.get("notes") else lines
 
 
-def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | None = None) -> str:
-    """Markdown listing each calculation in order, with the question that led to it."""
-    turns = list(turns)
-    models = sorted({turn.model for turn in turns if turn.model})
+def _document(chunks: Iterable[list[str]]) -> Iterator[str]:
+    """The lines of `chunks` as `"\\n".join(lines).rstrip() + "\\n"` would give them, piece by piece.
+
+    Whitespace at the end of what has been given is held back until more text
+    follows, so the document's trailing whitespace is dropped as `rstrip` would.
+    """
+    held = ""
+    separator = ""
+    for lines in chunks:
+        text = separator + "\n".join(lines)
+        separator = "\n"
+        body = text.rstrip()
+        if body:
+            yield held + body
+            held = text[len(body) :]
+        else:
+            held += text
+    yield "\n"
+
+
+def report_pieces(
+    chat: Chat, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None = None
+) -> Iterator[str]:
+    """The calculation report in pieces: each calculation in order, with the question that led to it."""
+    return _document(_report_chunks(chat, turns, models, generated))
+
+
+def _report_chunks(
+    chat: Chat, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None
+) -> Iterator[list[str]]:
     stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
-    lines = [
+    yield [
         f"# Calculation report: {chat.chat_name}",
         "",
         f"Workspace {chat.chat_id} · generated {stamp} · model {', '.join(models) or 'unknown'}",
@@ -78,12 +113,18 @@ def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | 
                 skipped += 1
                 continue
             number += 1
-            lines += _calculation(number, turn, call)
+            yield _calculation(number, turn, call)
     if number == 0:
-        lines += ["*This workspace has no calculations yet.*", ""]
+        yield ["*This workspace has no calculations yet.*", ""]
     if skipped:
-        lines += [f"*{skipped} tool calls that ended in an error are not listed.*", ""]
-    return "\n".join(lines).rstrip() + "\n"
+        yield [f"*{skipped} tool calls that ended in an error are not listed.*", ""]
+
+
+def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | None = None) -> str:
+    """Markdown listing each calculation in order, with the question that led to it."""
+    turns = list(turns)
+    models = sorted({turn.model for turn in turns if turn.model})
+    return "".join(report_pieces(chat, turns, models, generated))
 
 
 def _fenced(text: str, language: str = "") -> str:
@@ -113,9 +154,13 @@ def _turn_markdown(number: int, turn: Turn) -> list[str]:
     return lines
 
 
-def workspace_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
-    """The whole workspace as a Markdown document: summary, then every turn with its tool calls."""
-    lines = [
+def workspace_pieces(chat: Chat, turns: Iterable[Turn]) -> Iterator[str]:
+    """The whole workspace as Markdown, in pieces: summary, then every turn with its tool calls."""
+    return _document(_workspace_chunks(chat, turns))
+
+
+def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
+    yield [
         f"# {chat.chat_name}",
         "",
         f"Created {(chat.created_at or '')[:19]} UTC.",
@@ -124,9 +169,31 @@ def workspace_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
         "",
     ]
     if chat.context_summary:
-        lines += [f"*Updated {(chat.context_updated_at or '')[:19]} UTC.*", "", chat.context_summary, ""]
+        yield [f"*Updated {(chat.context_updated_at or '')[:19]} UTC.*", "", chat.context_summary, ""]
     else:
-        lines += ["*No summary yet.*", ""]
+        yield ["*No summary yet.*", ""]
     for number, turn in enumerate(turns, start=1):
-        lines += _turn_markdown(number, turn)
-    return "\n".join(lines).rstrip() + "\n"
+        yield _turn_markdown(number, turn)
+
+
+def workspace_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
+    """The whole workspace as a Markdown document: summary, then every turn with its tool calls."""
+    return "".join(workspace_pieces(chat, turns))
+
+
+def write_atomically(path: Path, pieces: Iterable[str]) -> None:
+    """Write `pieces` to `path` in UTF-8 through a new file beside it, put in place only once complete.
+
+    A reader never sees half a document, and a failure part way leaves any
+    earlier file at `path` as it was.
+    """
+    partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
+    try:
+        with partial.open("x", encoding="utf-8") as out:  # created new, with the usual permissions
+            out.writelines(pieces)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise

@@ -15,12 +15,12 @@ model, and a question asked meanwhile goes to the workspace it was asked in.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from app.approvals import EditApprovals, FileEditMode
-from app.exports import calculation_report, workspace_markdown
+from app.exports import report_pieces, workspace_pieces, write_atomically
 from app.settings import Settings, SettingsError, check_paths
 from app.summaries import SummaryWriter, SwitchOutcome
 from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
@@ -274,23 +274,46 @@ class WorkspaceService:
     # Documents --------------------------------------------------------------------
 
     def export_markdown(self, chat_id: int) -> str:
-        """The whole workspace as Markdown: its summary, then every turn with its tool calls."""
-        return workspace_markdown(self._chat(chat_id), self._store.get_turns(chat_id))
+        """The whole workspace as Markdown: its summary, then every turn with its tool calls.
+
+        Joined in memory; `write_export` writes a workspace of any length in constant memory.
+        """
+        return "".join(self.export_pieces(chat_id))
 
     def calculation_report(self, chat_id: int) -> str:
-        """Every calculation of the workspace, in order, as Markdown."""
-        return calculation_report(self._chat(chat_id), self._store.get_turns(chat_id))
+        """Every calculation of the workspace, in order, as Markdown (joined in memory; see `write_report`)."""
+        return "".join(self.report_pieces(chat_id))
 
     def write_report(self, chat_id: int, path: Path) -> Path:
-        """Write the calculation report to `path` (never over the chat history's own files)."""
-        if self._store.owns(path):
-            raise PermissionError(f"{path} is a file of the chat history itself; choose another file for the report")
-        path.write_text(self.calculation_report(chat_id), encoding="utf-8")
+        """Write the calculation report to `path`, a batch of turns at a time (never over the chat history's files).
+
+        The file appears complete or not at all: it is written beside `path` and then put in its place.
+        """
+        self._refuse_store_file(path, "report")
+        write_atomically(path, self.report_pieces(chat_id))
         return path
+
+    def write_export(self, chat_id: int, path: Path) -> Path:
+        """Write the whole workspace as Markdown to `path`, as `write_report` writes the report."""
+        self._refuse_store_file(path, "export")
+        write_atomically(path, self.export_pieces(chat_id))
+        return path
+
+    def export_pieces(self, chat_id: int) -> Iterator[str]:
+        """The Markdown export in pieces, read from the store a batch of turns at a time."""
+        return workspace_pieces(self._chat(chat_id), self._store.iter_turns(chat_id))
+
+    def report_pieces(self, chat_id: int) -> Iterator[str]:
+        """The calculation report in pieces, read from the store a batch of turns at a time."""
+        return report_pieces(self._chat(chat_id), self._store.iter_turns(chat_id), self._store.turn_models(chat_id))
 
     def has_earlier_turns(self, chat_id: int, before_turn_id: int) -> bool:
         """Whether the workspace has turns older than `before_turn_id` (one index lookup, unlike `count_turns`)."""
         return self._store.has_turns_before(chat_id, before_turn_id)
+
+    def _refuse_store_file(self, path: Path, what: str) -> None:
+        if self._store.owns(path):
+            raise PermissionError(f"{path} is a file of the chat history itself; choose another file for the {what}")
 
     def backup(self, path: Path) -> Path:
         """Copy every workspace into a new SQLite file (SQLite's online backup; writing may go on)."""

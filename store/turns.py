@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from domain.records import ToolCall, Turn, TurnStatus
 from store.base import StoreBase
@@ -110,6 +110,29 @@ class TurnStore(StoreBase):
         with self._read() as db:
             return self._select_turns(db, chat_id, limit, before_turn_id=before_turn_id)
 
+    def iter_turns(self, chat_id: int, batch: int = 500) -> Iterator[Turn]:
+        """Every turn of a workspace with its tool calls, oldest first, read `batch` turns at a time.
+
+        Memory stays bounded however long the history is. Each batch is read in a
+        short transaction of its own, so other windows may write meanwhile; turns
+        added after the first batch was read are left out.
+        """
+        with self._lock, self._translated_errors():
+            last = self._db.execute("SELECT MAX(id) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0]
+        after = 0
+        while last is not None and after < last:
+            with self._read() as db:
+                rows = db.execute(
+                    f"""SELECT {_TURN_COLUMNS} FROM history
+                        WHERE chat_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?""",  # noqa: S608 - fixed columns
+                    (chat_id, after, last, batch),
+                ).fetchall()
+                turns = self._with_tool_calls(db, rows)
+            if not turns:
+                return
+            yield from turns
+            after = turns[-1].turn_id
+
     def has_turns_before(self, chat_id: int, turn_id: int) -> bool:
         """Whether the workspace has a turn older than `turn_id` (one index lookup, whatever its length)."""
         with self._lock, self._translated_errors():
@@ -126,6 +149,14 @@ class TurnStore(StoreBase):
                 (chat_id,),
             ).fetchone()
         return bool(row[0])
+
+    def turn_models(self, chat_id: int) -> list[str]:
+        """The models that answered in the workspace, by name."""
+        with self._lock, self._translated_errors():
+            rows = self._db.execute(
+                "SELECT DISTINCT model FROM history WHERE chat_id = ? AND model != '' ORDER BY model", (chat_id,)
+            ).fetchall()
+        return [str(row[0]) for row in rows]
 
     def _select_turns(
         self,
@@ -148,10 +179,11 @@ class TurnStore(StoreBase):
                 limit or -1,
             ),
         ).fetchall()
+        return self._with_tool_calls(db, list(reversed(rows)))
+
+    def _with_tool_calls(self, db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[Turn]:
         calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
-        return [
-            Turn.model_validate({**dict(row), "tool_calls": calls.get(row["turn_id"], [])}) for row in reversed(rows)
-        ]
+        return [Turn.model_validate({**dict(row), "tool_calls": calls.get(row["turn_id"], [])}) for row in rows]
 
     @staticmethod
     def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[ToolCall]]:
