@@ -22,6 +22,7 @@ from fakes.ollama import FakeOllama, Reply, is_summary_request
 from history import ChatHistoryDB
 from store import store_files
 from store.schema import SCHEMA_VERSION
+from store.words import index_words
 
 CALLS = [ToolCall(name="beam_analysis", arguments={"span": "6 m", "load": "12 kN/m"}, output="{}" * 200)] * 3
 ANSWER = "The maximum moment is wL²/8 = 54 kN·m. " * 30
@@ -139,7 +140,7 @@ async def _switch_twice(spaces: WorkspaceService, first: int, second: int) -> No
 
 # At scale: search, the earlier-turns check and export, 1,000 to 1,000,000 turns ----------------------------
 
-FILL_VERSION = 1
+FILL_VERSION = 1  # files of an older schema are upgraded by the store when opened
 CACHE = Path(tempfile.gettempdir()) / "chat-store-bench"
 SMALL_WORKSPACES = 48
 SMALL_TURNS = 20
@@ -188,6 +189,8 @@ def _bulk(raw: sqlite3.Connection, turns: list[tuple[int, str, str]], next_id: i
             "INSERT INTO tool_calls (turn_id, position, name, arguments, output) VALUES (?, 0, ?, ?, ?)",
             [(turn_id, call.name, json.dumps(call.arguments), call.output) for turn_id in ids],
         )
+        words = set().union(*(index_words(user + "\n" + assistant) for _, user, assistant in turns))
+        raw.executemany("INSERT OR IGNORE INTO search_terms (term) VALUES (?)", [(word,) for word in words])
     return next_id + len(turns)
 
 

@@ -1,20 +1,33 @@
-"""The store's search: workspaces by name and by the words of their messages (SQLite FTS5)."""
+"""The store's search: workspaces by name and by the words of their messages, ranked and limited in SQL.
+
+Workspaces are visited most recently active first, and each is asked for its
+newest matching turn only until `limit` are found, so the cost follows the
+workspaces shown, not the number of matching turns. The newest matches overall
+are read first (a bounded, lazy query): when that covers every match, no
+workspace needs asking. Snippets are made for the rows shown only.
+"""
 
 from __future__ import annotations
 
+import sqlite3
+
 from domain.records import SearchHit
 from store.base import StoreBase
+from store.words import in_workspace, words_query
 
-_FTS_MATCHES = """
-    SELECT history.chat_id AS chat_id, snippet(history_fts, -1, '', '', '…', 12) AS snippet
-    FROM history_fts JOIN history ON history.id = history_fts.rowid WHERE history_fts MATCH :match"""
-_LITERAL_MATCHES = """
-    SELECT chat_id, substr(user, 1, 80) AS snippet FROM history
-    WHERE user LIKE :pattern ESCAPE '\\' OR assistant LIKE :pattern ESCAPE '\\'"""
+NEWEST_MATCHES = 500  # matching turns read newest first before asking workspace by workspace
+LITERAL_WINDOW = 5_000  # text without letters or digits is looked for in this many newest turns
+SNIPPET_TOKENS = 12
+_CHATS = """SELECT chat_id, chat_name, chat_name LIKE :pattern ESCAPE '\\' AS named FROM chats
+            ORDER BY activity_seq DESC, chat_id DESC"""
 
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 class SearchStore(StoreBase):
@@ -24,26 +37,84 @@ class SearchStore(StoreBase):
         """Workspaces whose name or messages contain `text`, most recently active first.
 
         Every word is quoted, so FTS operators (`OR`, `NEAR(`, `*`, `"`) and LIKE
-        wildcards (`%`, `_`) in the user's text are matched as plain text. Text with
-        no letters or digits (which the index does not hold) is looked up literally.
+        wildcards (`%`, `_`) in the user's text are matched as plain text; each
+        word matches as a prefix. Text with no letters or digits (which the index
+        does not hold) is looked up literally in the newest turns.
         """
         if not text.split():
             return []
-        has_words = any(character.isalnum() for character in text)
-        mentioned = _FTS_MATCHES if has_words else _LITERAL_MATCHES
-        parameters = {
-            "pattern": "%" + _escape_like(text.strip()) + "%",
-            "match": " ".join('"' + word.replace('"', '""') + '"*' for word in text.split()),
-            "limit": limit,
-        }
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
-                f"""WITH mentioned AS ({mentioned})
-                    SELECT chat_id, chat_name,
-                           (SELECT snippet FROM mentioned WHERE mentioned.chat_id = chats.chat_id LIMIT 1)
-                    FROM chats
-                    WHERE chat_name LIKE :pattern ESCAPE '\\' OR chat_id IN (SELECT chat_id FROM mentioned)
-                    ORDER BY activity_seq DESC LIMIT :limit""",  # noqa: S608 - two fixed subqueries, no user text
-                parameters,
-            ).fetchall()
-        return [SearchHit(chat_id=r[0], chat_name=r[1], snippet=r[2]) for r in rows]
+        pattern = "%" + _escape_like(text.strip()) + "%"
+        with self._read() as db:
+            if any(character.isalnum() for character in text):
+                return self._by_words(db, text, pattern, limit)
+            return self._literally(db, text.strip(), pattern, limit)
+
+    def _by_words(self, db: sqlite3.Connection, text: str, pattern: str, limit: int) -> list[SearchHit]:
+        query = words_query(db, text)
+        chats = db.execute(_CHATS, {"pattern": pattern}).fetchall()
+        if query is None:
+            return [SearchHit(chat_id=row[0], chat_name=row[1]) for row in chats if row[2]][:limit]
+        newest, complete = self._newest_matches(db, query)
+        hits = []
+        for chat_id, name, named in chats:
+            turn_id = newest.get(chat_id) if complete or chat_id in newest else self._newest_in(db, chat_id, query)
+            if turn_id is not None or named:
+                snippet = self._snippet(db, query, turn_id) if turn_id is not None else None
+                hits.append(SearchHit(chat_id=chat_id, chat_name=name, snippet=snippet))
+            if len(hits) == limit:
+                break
+        return hits
+
+    @staticmethod
+    def _newest_matches(db: sqlite3.Connection, query: str) -> tuple[dict[int, int], bool]:
+        """The newest matching turn of each workspace among the newest matches; and whether those were all."""
+        rows = db.execute(
+            """SELECT history.chat_id, history.id FROM turn_search JOIN history ON history.id = turn_search.rowid
+               WHERE turn_search MATCH ? ORDER BY turn_search.rowid DESC LIMIT ?""",
+            (query, NEWEST_MATCHES),
+        ).fetchall()
+        newest: dict[int, int] = {}
+        for chat_id, turn_id in rows:
+            newest.setdefault(chat_id, turn_id)
+        return newest, len(rows) < NEWEST_MATCHES
+
+    @staticmethod
+    def _newest_in(db: sqlite3.Connection, chat_id: int, query: str) -> int | None:
+        row = db.execute(
+            "SELECT rowid FROM turn_search WHERE turn_search MATCH ? ORDER BY rowid DESC LIMIT 1",
+            (in_workspace(chat_id, query),),
+        ).fetchone()
+        return int(row[0]) if row else None
+
+    @staticmethod
+    def _snippet(db: sqlite3.Connection, query: str, turn_id: int) -> str | None:
+        row = db.execute(
+            "SELECT snippet(turn_search, -1, '', '', '…', ?) FROM turn_search WHERE turn_search MATCH ? AND rowid = ?",
+            (SNIPPET_TOKENS, query, turn_id),
+        ).fetchone()
+        return _one_line(row[0]) if row and row[0] else None
+
+    def _literally(self, db: sqlite3.Connection, text: str, pattern: str, limit: int) -> list[SearchHit]:
+        """Text of symbols only, in the workspace names and the newest turns (the index holds no symbols)."""
+        rows = db.execute(
+            """WITH recent AS (SELECT id, chat_id, user, assistant FROM history ORDER BY id DESC LIMIT :window),
+                    found AS (SELECT chat_id, MAX(id) AS turn_id FROM recent
+                              WHERE instr(user, :text) OR instr(assistant, :text) GROUP BY chat_id)
+               SELECT chats.chat_id, chat_name, found.turn_id FROM chats LEFT JOIN found USING (chat_id)
+               WHERE found.turn_id IS NOT NULL OR chat_name LIKE :pattern ESCAPE '\\'
+               ORDER BY activity_seq DESC, chats.chat_id DESC LIMIT :limit""",
+            {"window": LITERAL_WINDOW, "text": text, "pattern": pattern, "limit": limit},
+        ).fetchall()
+        return [
+            SearchHit(chat_id=chat_id, chat_name=name, snippet=self._around(db, turn_id, text) if turn_id else None)
+            for chat_id, name, turn_id in rows
+        ]
+
+    @staticmethod
+    def _around(db: sqlite3.Connection, turn_id: int, text: str) -> str:
+        """About 80 characters of the question or answer around the first occurrence of `text`."""
+        user, assistant = db.execute("SELECT user, assistant FROM history WHERE id = ?", (turn_id,)).fetchone()
+        source = user if text in user else assistant
+        start = max(0, source.index(text) - 40)
+        excerpt = _one_line(source[start : start + 80])
+        return ("…" if start else "") + excerpt + ("…" if start + 80 < len(source) else "")

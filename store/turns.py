@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from domain.records import ToolCall, Turn, TurnStatus
 from store.base import StoreBase
 from store.schema import timestamp
+from store.words import index_words
 
 _TURN_COLUMNS = """id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
                    completion_tokens, duration_ms, error, thinking"""
@@ -102,6 +103,10 @@ class TurnStore(StoreBase):
                 """UPDATE chats SET last_active_at = :now, activity_seq = (SELECT MAX(activity_seq) FROM chats) + 1
                    WHERE chat_id = :chat_id""",
                 turn,
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO search_terms (term) VALUES (?)",
+                [(word,) for word in index_words(user + "\n" + assistant)],
             )
         return int(turn_id)
 

@@ -1,7 +1,8 @@
-"""The documents on real SQLite files of a few thousand turns.
+"""The store's search and the documents on real SQLite files of a few thousand turns.
 
-The documents are built a batch of turns at a time; these tests hold them to the
-results of the plain, whole-list way.
+Search asks each workspace for its newest match once the newest matches overall
+run past a bound, and the documents are built a batch of turns at a time; these
+tests hold both to the results of the plain, whole-list ways.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from app.exports import FILE_TOOLS, _calculation, _turn_markdown, report_pieces,
 from app.service import WorkspaceService
 from domain.records import Chat, ToolCall, Turn
 from history import ChatHistoryDB, HistoryError
+from store.search import NEWEST_MATCHES
 
 BEAM = ToolCall(
     name="beam_analysis",
@@ -39,6 +41,89 @@ def store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
 @pytest.fixture
 def service(store: ChatHistoryDB) -> WorkspaceService:
     return WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+
+
+def girder_store(store: ChatHistoryDB) -> dict[str, int]:
+    """30 workspaces, 21 of them mention girders: one in 1,500 turns, the most active one only long ago."""
+    ids = {"early": store.create_chat("Early mention")}
+    store.add_to_history(ids["early"], "Is the Girder G1 deep enough?", "Yes: 900 mm for an 18 m span.")
+    for i in range(27):
+        if i == 6:
+            ids["tower"] = store.create_chat("Tower")
+            for case in range(1_500):
+                question = f"Load case {case} on girder G2?"
+                store.add_to_history(ids["tower"], question, '{"raw": "tool output"}\nGirders carry it.')
+        ids[f"p{i}"] = store.create_chat(f"Project {i}")
+        text = "the girders span 12 m" if i % 3 else "the slab spans 6 m"
+        store.add_to_history(ids[f"p{i}"], f"Question {i}", f"In project {i}, {text}.")
+    ids["named"] = store.create_chat("Girder schedule")  # no turns: found by its name
+    store.add_to_history(ids["early"], "And the footing?", "A 2 m pad.")  # now the most active
+    return ids
+
+
+def with_word(store: ChatHistoryDB, word: str) -> list[int]:
+    """Workspaces whose name or turns contain `word`, most recently active first: the plain way."""
+    found = []
+    for chat_id, name, _ in store.list_chats():
+        texts = [name] + [u + " " + a for u, a in store.load_history(chat_id)]
+        if any(word in text.lower() for text in texts):
+            found.append(chat_id)
+    return found
+
+
+@pytest.mark.parametrize("word", ["girder", "GIRD", "gi"])
+def test_a_common_word_finds_the_most_active_workspaces_with_readable_snippets(store: ChatHistoryDB, word: str) -> None:
+    ids = girder_store(store)
+    assert store.count_turns(ids["tower"]) > 2 * NEWEST_MATCHES, "more matches than are read newest first"
+    hits = store.search_chats(word)
+    expected = with_word(store, "gi" if word == "gi" else "gird")[:20]
+    assert [hit.chat_id for hit in hits] == expected
+    assert len(hits) == 20 and hits[0].chat_id == ids["early"], "active now, its only match long ago"
+    assert hits[0].snippet == "Is the Girder G1 deep enough?", "its best (and only) matching message"
+    assert ids["named"] in expected and next(h for h in hits if h.chat_id == ids["named"]).snippet is None
+    for hit in hits:
+        if hit.chat_id != ids["named"]:
+            assert hit.snippet is not None and "gird" in hit.snippet.lower(), hit
+            assert "\n" not in hit.snippet and "{" not in hit.snippet, hit.snippet
+    tower = next(hit for hit in hits if hit.chat_id == ids["tower"])
+    assert tower.snippet == "Load case 1499 on girder G2?", "from the newest matching message"
+
+
+def test_words_match_together_within_one_turn_and_absent_words_find_nothing(store: ChatHistoryDB) -> None:
+    ids = girder_store(store)
+    assert [hit.chat_id for hit in store.search_chats("girder 1499")] == [ids["tower"]]
+    assert [hit.chat_id for hit in store.search_chats("load case 14")] == [ids["tower"]]
+    assert store.search_chats("zebra") == []
+    assert [hit.chat_id for hit in store.search_chats("schedule")] == [ids["named"]]
+
+
+def test_symbols_only_are_found_literally_with_the_text_around_them(store: ChatHistoryDB) -> None:
+    chat = store.create_chat("w")
+    store.create_chat("other")
+    store.add_to_history(chat, "Ratio?", "The utilisation is " + "x " * 60 + "≤ 1.0 everywhere.")
+    (hit,) = store.search_chats("≤")
+    assert hit.chat_id == chat and hit.snippet is not None and "≤ 1.0 everywhere." in hit.snippet
+    assert hit.snippet.startswith("…")
+
+
+def test_a_file_of_the_previous_schema_is_searched_by_prefix_after_its_upgrade(tmp_path: Path) -> None:
+    import sqlite3
+
+    from store.schema import MIGRATIONS, SCHEMA_VERSION
+
+    path = tmp_path / "v6.sqlite"
+    raw = sqlite3.connect(path)
+    for migration in MIGRATIONS[:6]:
+        migration(raw)
+    raw.execute("INSERT INTO chats (chat_name, created_at, activity_seq) VALUES ('Bridge', '2026-01-01', 1)")
+    raw.execute("INSERT INTO history (chat_id, user, assistant) VALUES (1, 'Prestressed box girder?', 'Yes.')")
+    raw.execute("PRAGMA user_version = 6")
+    raw.commit()
+    raw.close()
+    store = ChatHistoryDB(path)
+    assert [hit.snippet for hit in store.search_chats("prestress")] == ["Prestressed box girder?"]
+    store.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 # The documents, a batch at a time ---------------------------------------------------------------------------
