@@ -1,10 +1,12 @@
 """The store's search: workspaces by name and by the words of their messages, ranked and limited in SQL.
 
-Workspaces are visited most recently active first, and each is asked for its
-newest matching turn only until `limit` are found, so the cost follows the
-workspaces shown, not the number of matching turns. The newest matches overall
-are read first (a bounded, lazy query): when that covers every match, no
-workspace needs asking. Snippets are made for the rows shown only.
+Workspaces are visited most recently active first, and asked for their newest
+matching turn only until `limit` are found, so the cost follows the workspaces
+shown, not the number of matching turns. The newest matches overall are read
+first (a bounded, lazy query): when that covers every match, no workspace needs
+asking. Otherwise the workspaces not seen yet are asked 50 at a time in one
+bounded query, and one by one only when a long workspace fills that bound.
+Snippets are made for the rows shown only.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import sqlite3
 
 from domain.records import SearchHit
 from store.base import StoreBase
-from store.words import in_workspace, words_query
+from store.words import in_workspaces, words_query
 
-NEWEST_MATCHES = 500  # matching turns read newest first before asking workspace by workspace
+NEWEST_MATCHES = 500  # matching turns read newest first in one query
+ASKED_AT_ONCE = 50  # workspaces asked for their newest match in one query
 LITERAL_WINDOW = 5_000  # text without letters or digits is looked for in this many newest turns
 SNIPPET_TOKENS = 12
 _CHATS = """SELECT chat_id, chat_name, chat_name LIKE :pattern ESCAPE '\\' AS named FROM chats
@@ -56,8 +59,12 @@ class SearchStore(StoreBase):
             return [SearchHit(chat_id=row[0], chat_name=row[1]) for row in chats if row[2]][:limit]
         newest, complete = self._newest_matches(db, query)
         hits = []
-        for chat_id, name, named in chats:
-            turn_id = newest.get(chat_id) if complete or chat_id in newest else self._newest_in(db, chat_id, query)
+        for index, (chat_id, name, named) in enumerate(chats):
+            if not complete and chat_id not in newest:
+                unseen = [row[0] for row in chats[index : index + ASKED_AT_ONCE] if row[0] not in newest]
+                newest.update(dict.fromkeys(unseen))
+                newest.update(self._newest_in(db, unseen, query))
+            turn_id = newest.get(chat_id)
             if turn_id is not None or named:
                 snippet = self._snippet(db, query, turn_id) if turn_id is not None else None
                 hits.append(SearchHit(chat_id=chat_id, chat_name=name, snippet=snippet))
@@ -66,25 +73,29 @@ class SearchStore(StoreBase):
         return hits
 
     @staticmethod
-    def _newest_matches(db: sqlite3.Connection, query: str) -> tuple[dict[int, int], bool]:
+    def _newest_matches(db: sqlite3.Connection, query: str) -> tuple[dict[int, int | None], bool]:
         """The newest matching turn of each workspace among the newest matches; and whether those were all."""
         rows = db.execute(
             """SELECT history.chat_id, history.id FROM turn_search JOIN history ON history.id = turn_search.rowid
                WHERE turn_search MATCH ? ORDER BY turn_search.rowid DESC LIMIT ?""",
             (query, NEWEST_MATCHES),
         ).fetchall()
-        newest: dict[int, int] = {}
+        newest: dict[int, int | None] = {}
         for chat_id, turn_id in rows:
             newest.setdefault(chat_id, turn_id)
         return newest, len(rows) < NEWEST_MATCHES
 
-    @staticmethod
-    def _newest_in(db: sqlite3.Connection, chat_id: int, query: str) -> int | None:
-        row = db.execute(
-            "SELECT rowid FROM turn_search WHERE turn_search MATCH ? ORDER BY rowid DESC LIMIT 1",
-            (in_workspace(chat_id, query),),
-        ).fetchone()
-        return int(row[0]) if row else None
+    def _newest_in(self, db: sqlite3.Connection, chat_ids: list[int], query: str) -> dict[int, int | None]:
+        """The newest matching turn of each of these workspaces that has one."""
+        found, complete = self._newest_matches(db, in_workspaces(chat_ids, query))
+        if not complete:  # one long workspace filled the bound and may hide another's matches: ask the rest alone
+            for chat_id in [chat_id for chat_id in chat_ids if chat_id not in found]:
+                row = db.execute(
+                    "SELECT rowid FROM turn_search WHERE turn_search MATCH ? ORDER BY rowid DESC LIMIT 1",
+                    (in_workspaces([chat_id], query),),
+                ).fetchone()
+                found[chat_id] = int(row[0]) if row else None
+        return found
 
     @staticmethod
     def _snippet(db: sqlite3.Connection, query: str, turn_id: int) -> str | None:

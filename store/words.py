@@ -63,6 +63,6 @@ def words_query(db: sqlite3.Connection, text: str) -> str | None:
     return "{user assistant} : (" + " AND ".join(parts) + ")" if parts else None
 
 
-def in_workspace(chat_id: int, query: str) -> str:
-    """`query`, limited to the turns of one workspace."""
-    return f'workspace : "w{chat_id:d}" AND {query}'
+def in_workspaces(chat_ids: list[int], query: str) -> str:
+    """`query`, limited to the turns of these workspaces."""
+    return "workspace : (" + " OR ".join(f'"w{chat_id:d}"' for chat_id in chat_ids) + f") AND {query}"

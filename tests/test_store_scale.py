@@ -89,6 +89,24 @@ def test_a_common_word_finds_the_most_active_workspaces_with_readable_snippets(s
     assert tower.snippet == "Load case 1499 on girder G2?", "from the newest matching message"
 
 
+def test_a_match_hidden_behind_two_long_workspaces_is_still_found(store: ChatHistoryDB) -> None:
+    early = store.create_chat("Early mention")
+    store.add_to_history(early, "Girder depth?", "900 mm.")
+    older, newer = store.create_chat("Older tower"), store.create_chat("Newer tower")
+    for chat_id in (older, newer):
+        for case in range(NEWEST_MATCHES + 100):
+            store.add_to_history(chat_id, f"Case {case} on girder G{chat_id}?", "Fine.")
+    store.add_to_history(early, "Footing?", "2 m pad.")
+    store.add_to_history(older, "Anything else?", "No.")
+    hits = store.search_chats("girder")
+    assert [hit.chat_id for hit in hits] == [older, early, newer]
+    assert [hit.snippet for hit in hits] == [
+        f"Case {NEWEST_MATCHES + 99} on girder G{older}?",
+        "Girder depth?",
+        f"Case {NEWEST_MATCHES + 99} on girder G{newer}?",
+    ]
+
+
 def test_words_match_together_within_one_turn_and_absent_words_find_nothing(store: ChatHistoryDB) -> None:
     ids = girder_store(store)
     assert [hit.chat_id for hit in store.search_chats("girder 1499")] == [ids["tower"]]
