@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -144,6 +145,7 @@ FILL_VERSION = 1  # files of an older schema are upgraded by the store when open
 CACHE = Path(tempfile.gettempdir()) / "chat-store-bench"
 SMALL_WORKSPACES = 48
 SMALL_TURNS = 20
+MANY_WORKSPACES = 500
 SEARCHES = {
     "a common word": "beam",
     "one letter": "b",
@@ -215,6 +217,27 @@ def _fill(path: Path, size: int) -> None:
         next_id = _bulk(raw, block, next_id)
     for number, chat_id in enumerate(small[SMALL_WORKSPACES // 2 :], start=SMALL_WORKSPACES // 2):
         next_id = _bulk(raw, _small_turns(chat_id, number), next_id)
+    _order_by_latest_turn(raw)
+
+
+def _fill_many(path: Path, turns_each: int) -> None:
+    """500 workspaces of `turns_each` turns; three of them, spread in time, speak of girders in every turn."""
+    store = ChatHistoryDB(path)
+    ids = [store.create_chat(f"Building {number}") for number in range(MANY_WORKSPACES)]
+    store.close()
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA synchronous=OFF")
+    next_id = 1
+    for number, chat_id in enumerate(ids):
+        part = "girder" if number % (MANY_WORKSPACES // 3) == 1 else "slab"
+        turns = [
+            (chat_id, f"Level {j} of building {number}: {part} check", f"The {part} passes.") for j in range(turns_each)
+        ]
+        next_id = _bulk(raw, turns, next_id)
+    _order_by_latest_turn(raw)
+
+
+def _order_by_latest_turn(raw: sqlite3.Connection) -> None:
     with raw:
         raw.execute(
             """UPDATE chats SET activity_seq = (SELECT COUNT(*) FROM chats AS other
@@ -224,9 +247,9 @@ def _fill(path: Path, size: int) -> None:
     raw.close()
 
 
-def filled(size: int) -> tuple[Path, int]:
-    """A store with a `size`-turn workspace (and 48 small ones), cached between runs; the big one's id."""
-    path = CACHE / f"scale-{size}-f{FILL_VERSION}.sqlite"
+def cached(name: str, fill: Callable[[Path], None]) -> Path:
+    """The store `fill` writes, kept in the temp folder between runs."""
+    path = CACHE / f"{name}-f{FILL_VERSION}.sqlite"
     if path.exists() and sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] > SCHEMA_VERSION:
         path.unlink()  # written by a newer version of the store
     if not path.exists():
@@ -234,9 +257,14 @@ def filled(size: int) -> tuple[Path, int]:
         part = path.with_name(path.name + ".part")
         for stale in store_files(part):
             stale.unlink(missing_ok=True)
-        _fill(part, size)
+        fill(part)
         os.replace(part, path)
-    return path, SMALL_WORKSPACES + 1
+    return path
+
+
+def filled(size: int) -> tuple[Path, int]:
+    """A store with a `size`-turn workspace (and 48 small ones), cached between runs; the big one's id."""
+    return cached(f"scale-{size}", partial(_fill, size=size)), SMALL_WORKSPACES + 1
 
 
 def at_scale(quick: bool) -> list[Result]:
@@ -249,9 +277,20 @@ def at_scale(quick: bool) -> list[Result]:
         results += searching(spaces, size, 3 if size >= 1_000_000 else 5 if quick else 20)
         results += earlier_turns(spaces, tower, size, 3 if size >= 1_000_000 else 20 if quick else 100)
         spaces.close()
+    results.append(spread_out(200 if not quick else 20, 5 if quick else 20))
     for size in sizes[-2:]:
         results += exporting(*filled(size), size)
     return results
+
+
+def spread_out(turns_each: int, runs: int) -> Result:
+    """A word in many turns of three workspaces among 500: the others are asked, 50 at a time."""
+    path = cached(f"many-{turns_each}", partial(_fill_many, turns_each=turns_each))
+    spaces = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+    samples = timed_ms(partial(spaces.search, "girder"), runs)
+    spaces.close()
+    total = MANY_WORKSPACES * turns_each
+    return summarise(f"search, a word in 3 of 500 workspaces ({total:,} turns)", samples, "ms", "≤ 50 ms", 50)
 
 
 def searching(spaces: WorkspaceService, size: int, runs: int) -> list[Result]:
