@@ -165,7 +165,12 @@ service = WorkspaceService(ChatHistoryDB(sys.argv[2]), AIAgent("m", "http://127.
 started = time.perf_counter()
 WRITE_DOCUMENT
 seconds = time.perf_counter() - started
-print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+try:  # this process's own peak (ru_maxrss may start from the parent's, which forked it)
+    status = Path("/proc/self/status").read_text()
+    peak_kb = int(status.split("VmHWM:")[1].split()[0])
+except (OSError, IndexError):
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024}))
 """
 DOCUMENTS = {
     "export to Markdown": "service.write_export(int(sys.argv[3]), Path(sys.argv[4]))",
