@@ -179,9 +179,12 @@ def test_backup_copies_every_workspace_and_report_never_overwrites_the_history(
         "--server",
         fake_ollama.url,
         stdin="A question\n/backup copy.sqlite\n/backup copy.sqlite\n/backup nowhere/sub/b.sqlite\n"
-        "/report chat_history.sqlite\n/exit\n",
+        "/report chat_history.sqlite\n/export chat_history.sqlite-wal\n/export tower.md\n/exit\n",
     )
     assert "Copied every workspace into copy.sqlite." in result.stdout
+    assert "Wrote the workspace to tower.md." in result.stdout
+    assert (isolated / "tower.md").read_text(encoding="utf-8").startswith("# A question")
+    assert result.stdout.count("is a file of the chat history itself") == 2
     assert "copy.sqlite already exists" in result.stdout
     assert "The backup cannot be written to nowhere/sub/b.sqlite" in result.stdout and result.returncode == 0
     assert "is a file of the chat history itself" in result.stdout

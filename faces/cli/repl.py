@@ -26,6 +26,7 @@ HELP = """Commands:
   /summary [update]  show the workspace's summary, or update it now
   /model NAME        use another model      /models  list the server's models
   /report [FILE]     write the workspace's calculation report (Markdown)
+  /export [FILE]     write the whole workspace, every turn and tool call (Markdown)
   /backup FILE       copy every workspace into a new SQLite file
   /undo              undo the last file edit applied in this workspace
   /tools             list the tools the model can use
@@ -56,6 +57,7 @@ class Repl:
             "/models": self.models,
             "/tools": self.tools,
             "/report": self.report,
+            "/export": self.export,
             "/backup": self.backup,
             "/undo": self.undo,
         }
@@ -263,6 +265,11 @@ class Repl:
         chat = self._current("report on")
         path = Path(argument or f"calculations-{chat.chat_id}.md").expanduser()
         self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
+
+    def export(self, argument: str) -> None:
+        chat = self._current("export")
+        path = Path(argument or f"workspace-{chat.chat_id}.md").expanduser()
+        self.say(f"Wrote the workspace to {self.service.write_export(chat.chat_id, path)}.")
 
     def backup(self, argument: str) -> None:
         if not argument:
