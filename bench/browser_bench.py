@@ -56,10 +56,21 @@ def web_app(folder: Path, fake: FakeOllama) -> Iterator[str]:
         process.wait(timeout=10)
 
 
+SHOWN = "text => document.body.innerText.includes(text)"
+# From the user's action as the page received it (a pointer press, a key press; for a page load,
+# the navigation itself) to the frame in which the text is on the screen, both in the page's clock.
+MARK_ACTION = """() => {
+  window.__actionAt = null;
+  const mark = () => { if (window.__actionAt === null) window.__actionAt = performance.now(); };
+  document.addEventListener("pointerdown", mark, {capture: true, once: true});
+  document.addEventListener("keydown", mark, {capture: true, once: true});
+}"""
+ELAPSED = """([text, count]) => document.body.innerText.split(text).length > count
+  && performance.now() - (window.__actionAt === undefined || window.__actionAt === null ? 0 : window.__actionAt)"""
+
+
 def until_shown(page: Page, text: str, timeout_ms: float = 30_000) -> None:
-    """Wait for `text` on the screen, or for `?chat=N` in the address when `text` is that."""
-    check = "location.search" if text.startswith("?chat=") else "document.body.innerText"
-    page.wait_for_function(f"text => {check}.includes(text)", arg=text, polling="raf", timeout=timeout_ms)
+    page.wait_for_function(SHOWN, arg=text, polling="raf", timeout=timeout_ms)
 
 
 def idle(page: Page) -> None:
@@ -72,10 +83,34 @@ def idle(page: Page) -> None:
 
 
 def timed(action: Callable[[], None], page: Page, text: str) -> float:
-    started = time.perf_counter()
+    """Milliseconds from `action` (as the page saw it) to `text` on the screen."""
+    page.evaluate(MARK_ACTION)
     action()
-    until_shown(page, text)
-    return (time.perf_counter() - started) * 1000
+    elapsed = page.wait_for_function(ELAPSED, arg=[text, 1], polling="raf", timeout=30_000).json_value()
+    return float(elapsed)
+
+
+STOPPED = """text => document.body.innerText.includes(text)
+  && !Array.from(document.querySelectorAll("button")).some(b => /\\bStop$/.test(b.innerText.trim()))
+  && performance.now() - window.__actionAt"""
+
+
+def stopped(page: Page, partial_answer: str) -> float:
+    """Milliseconds from clicking Stop to the page drawn again without it, the partial answer kept."""
+    page.evaluate(MARK_ACTION)
+    click(page, "Stop")()
+    return float(page.wait_for_function(STOPPED, arg=partial_answer, polling="raf", timeout=30_000).json_value())
+
+
+def loaded(page: Page, url: str, text: str) -> float:
+    """Milliseconds from navigating to `url` to `text` on the screen (the page's own clock starts there)."""
+    page.goto(url)
+    return float(page.wait_for_function(ELAPSED, arg=[text, 1], polling="raf", timeout=30_000).json_value())
+
+
+def click(page: Page, name: str) -> Callable[[], None]:
+    button = page.get_by_role("button", name=name, exact=True).first
+    return lambda: button.click()
 
 
 def send(page: Page, text: str) -> None:
@@ -93,16 +128,11 @@ def respond(body: dict[str, Any]) -> Reply:
     return Reply.then(f"First words for {question}", Pause(0.5))
 
 
-def click(page: Page, name: str) -> Callable[[], None]:
-    button = page.get_by_role("button", name=name, exact=True).first
-    return lambda: button.click()
-
-
 def measure(page: Page, url: str, ids: dict[int, int], runs: int) -> list[Result]:
     samples: dict[str, list[float]] = {key: [] for key in ("load", "open300", "open10k", "first", "stop", "switch")}
     for run in range(runs):
         page.goto("about:blank")
-        samples["load"].append(timed(partial(page.goto, f"{url}/?chat={ids[300]}"), page, "Question 299 about"))
+        samples["load"].append(loaded(page, f"{url}/?chat={ids[300]}", "Question 299 about"))
         idle(page)
         for size, key in ((300, "open300"), (10_000, "open10k")):
             click(page, "Other")()
@@ -110,15 +140,15 @@ def measure(page: Page, url: str, ids: dict[int, int], runs: int) -> list[Result
             idle(page)
             samples[key].append(timed(click(page, f"Tower {size}"), page, f"Question {size - 1} about"))
             idle(page)
-        click(page, "Tower 300")()
-        until_shown(page, "Question 299 about")
+        click(page, "Busy 300")()
+        until_shown(page, "Busy 300")
         idle(page)
         question = f"q{run}"
         samples["first"].append(timed(partial(send, page, question), page, f"First words for {question}"))
         idle(page)
         send(page, f"stop {run}")
         until_shown(page, f"Partial stop {run}")
-        samples["stop"].append(timed(click(page, "Stop"), page, "Stopped before the end of the answer."))
+        samples["stop"].append(stopped(page, f"Partial stop {run}"))
         idle(page)
         samples["switch"].append(timed(click(page, "Other"), page, "No turns here yet"))
         idle(page)
@@ -139,6 +169,7 @@ def run(quick: bool) -> list[Result]:
         folder = Path(name)
         fake.responder = respond
         ids = {size: workspace_of(folder / "web.sqlite", f"Tower {size}", size) for size in (300, 10_000)}
+        workspace_of(folder / "web.sqlite", "Busy 300", 300)  # where questions are sent and stopped
         ChatHistoryDB(folder / "web.sqlite").create_chat("Other")
         with web_app(folder, fake) as url, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])

@@ -14,7 +14,7 @@ from faces.web.state import loop, show_earlier, state, sync_url
 from faces.web.sync_bridge import iterate_sync
 from faces.web.view import LiveView, past_turn
 
-WAIT_TICK_SECONDS = 0.25
+WAIT_TICK_SECONDS = 0.1
 FINISH_WAIT_SECONDS = 5.0
 
 

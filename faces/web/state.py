@@ -9,7 +9,7 @@ import streamlit as st
 
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
 
-PAGE_TURNS = 20
+PAGE_TURNS = 10
 NoticeKind = Literal["success", "info", "warning", "error"]
 
 state = st.session_state

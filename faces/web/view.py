@@ -55,7 +55,7 @@ def answer_footer(turn: Turn) -> None:
         if turn.assistant:
             with st.popover("Copy", icon=":material/content_copy:", type="tertiary", key=f"copy-{turn.turn_id}"):
                 st.caption("The answer as Markdown: the button at the top right of the box copies it.")
-                st.code(outside_code(turn.assistant, pretty_units), language="markdown", wrap_lines=True)
+                st.code(outside_code(turn.assistant, pretty_units), language=None, wrap_lines=True)
         when = hover_time(turn.created_at, zone_named(st.context.timezone))
         usage = usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms)
         st.caption(usage or "Answered", help=f"Answered {when}" if when else None, width="content")
