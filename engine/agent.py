@@ -346,7 +346,7 @@ class AIAgent:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
-                    sent = request_chars(messages, tools)
+                    sent = request_chars(messages, tools_chars(tuple(self.tool_names)) if tools else 0)
                     self._chars_per_token_now().learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()

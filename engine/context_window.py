@@ -30,9 +30,9 @@ def json_chars(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str))
 
 
-def request_chars(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> int:
-    """Characters of a chat request's messages and tool schemas, measured as `json_chars`."""
-    return sum(json_chars(message) for message in messages) + (json_chars(list(tools)) if tools else 0)
+def request_chars(messages: Sequence[dict[str, Any]], tools_size: int) -> int:
+    """Characters of a chat request's messages, measured as `json_chars`, plus its tool schemas' (measured once)."""
+    return sum(json_chars(message) for message in messages) + tools_size
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from domain.events import ErrorEvent, WarningEvent
-from engine.context_window import CHARS_PER_TOKEN, CharsPerToken, request_chars
+from engine.context_window import CHARS_PER_TOKEN, CharsPerToken, json_chars, request_chars
 from engine.ollama_server import model_context_length
 from engine.prompt import answer_reserve
 from fakes.ollama import FakeOllama, Reply
@@ -21,7 +21,10 @@ def history_questions(request: dict[str, Any]) -> list[str]:
 
 
 def estimated_tokens(request: dict[str, Any], chars_per_token: float = CHARS_PER_TOKEN) -> float:
-    return request_chars(request["messages"], request.get("tools")) / chars_per_token
+    return (
+        request_chars(request["messages"], json_chars(request["tools"]) if request.get("tools") else 0)
+        / chars_per_token
+    )
 
 
 async def test_a_model_context_smaller_than_num_ctx_is_the_one_filled(fake_ollama: FakeOllama) -> None:
@@ -61,7 +64,7 @@ async def test_older_turns_left_out_are_announced_once_per_workspace(fake_ollama
 
 async def test_the_servers_token_count_calibrates_the_next_request(fake_ollama: FakeOllama) -> None:
     fake_ollama.responder = lambda body: Reply.text(
-        "ok", prompt_tokens=request_chars(body["messages"], body.get("tools")) // 2
+        "ok", prompt_tokens=request_chars(body["messages"], json_chars(body["tools"]) if body.get("tools") else 0) // 2
     )
     agent = make_agent(fake_ollama, num_ctx=8192, tool_names=["sqrt"])
     for _ in range(2):
