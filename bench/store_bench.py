@@ -103,6 +103,7 @@ def switching(folder: Path, runs: int) -> list[Result]:
             spaces.open(tower)
             before = len(fake.chat_requests)
             asyncio.run(spaces.switch(other))
+            spaces.wait_for_summaries(60)  # written in the background
             summaries = [r for r in fake.chat_requests[before:] if is_summary_request(r)]
             size_chars = sum(len(m["content"]) for m in summaries[0]["messages"]) if summaries else 0
             results.append(
@@ -116,6 +117,7 @@ def switching(folder: Path, runs: int) -> list[Result]:
             )
             if size == 10_000:
                 asyncio.run(spaces.switch(tower))
+                spaces.wait_for_summaries(60)
                 quiet = timed_ms(partial(_back_and_forth, spaces, tower, other), runs // 4)
                 calls = len(fake.chat_requests) - before - 1
                 results.append(
