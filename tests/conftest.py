@@ -5,13 +5,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from app.settings import Settings  # noqa: E402
 from fakes.ollama import FakeOllama  # noqa: E402
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 # Every setting the application reads (derived, so a new one cannot leak in), and what the ollama client reads.
 SETTING_KEYS = tuple(name.upper() for name in Settings.model_fields) + ("OLLAMA_HOST", "OLLAMA_API_KEY")
@@ -30,3 +35,12 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def fake_ollama() -> Iterator[FakeOllama]:
     with FakeOllama() as fake:
         yield fake
+
+
+@pytest.fixture
+def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The web page under Streamlit's AppTest, against the fake Ollama, in the test's own folder."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    return AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=20)

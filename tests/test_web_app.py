@@ -14,12 +14,6 @@ from history import ChatHistoryDB
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
 
-@pytest.fixture
-def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
-    return AppTest.from_file(APP, default_timeout=20)
-
-
 def store(isolated: Path) -> ChatHistoryDB:
     return ChatHistoryDB(isolated / "chat_history.sqlite")
 

@@ -12,18 +12,10 @@ from streamlit.testing.v1 import AppTest
 
 from faces.web.dates import activity_group, group_of, hover_time
 from faces.web.snippets import hit_snippet
-from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
 
-APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 TODAY = date(2026, 11, 23)
 PARIS = ZoneInfo("Europe/Paris")
-
-
-@pytest.fixture
-def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
-    return AppTest.from_file(APP, default_timeout=20)
 
 
 def store(isolated: Path) -> ChatHistoryDB:

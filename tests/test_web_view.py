@@ -16,14 +16,7 @@ from faces.web.view import model_text
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 
-APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 FAILING_BEAM = {"span": "6 m", "load": "12 kN/m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2e7 mm**4"}
-
-
-@pytest.fixture
-def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
-    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
-    return AppTest.from_file(APP, default_timeout=20)
 
 
 def ask(at: AppTest, text: str) -> AppTest:
