@@ -2,8 +2,8 @@
 
 Each document is built as an iterator of text pieces, a turn at a time, so a
 workspace of any length can be written to a file in constant memory
-(`write_atomically`); `calculation_report` and `workspace_markdown` join the
-pieces for a workspace small enough to hold.
+(`write_atomically`); the service joins the pieces for a workspace small enough
+to hold.
 """
 
 from __future__ import annotations
@@ -174,11 +174,6 @@ def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
         yield ["*No summary yet.*", ""]
     for number, turn in enumerate(turns, start=1):
         yield _turn_markdown(number, turn)
-
-
-def workspace_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
-    """The whole workspace as a Markdown document: summary, then every turn with its tool calls."""
-    return "".join(workspace_pieces(chat, turns))
 
 
 def write_atomically(path: Path, pieces: Iterable[str]) -> None:

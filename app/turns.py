@@ -86,7 +86,7 @@ class TurnRunner:
         """
         answered = completed.stop_reason != "error" and bool(completed.content.strip())
         chat = self.store.get_chat(chat_id) if answered else None
-        if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME:
+        if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME and not self.store.has_answered_turns(chat_id):
             self.store.rename_chat(chat_id, name_from_message(question))
         return self.store.add_to_history(
             chat_id,

@@ -293,3 +293,15 @@ async def test_a_failed_turn_does_not_name_the_workspace(
     assert chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME
     await ask(service, "Size the pad footing for column C3")
     assert db.get_chat(chat.chat_id).chat_name == "Size the pad footing for column C3"
+
+
+async def test_only_the_first_answered_question_names_a_workspace(
+    service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.script(Reply.text("A 2 x 2 m footing."), Reply.text("C30/37."))
+    await ask(service, "Size the pad footing for column C3")
+    chat = service.current
+    assert chat is not None
+    service.rename(chat.chat_id, DEFAULT_WORKSPACE_NAME)  # the user's own choice of name
+    await ask(service, "Which concrete class?")
+    assert db.get_chat(chat.chat_id).chat_name == DEFAULT_WORKSPACE_NAME

@@ -51,10 +51,6 @@ class Waiting:
         self._drawn = False
         self._said = False  # the one plain line has been written
 
-    @property
-    def active(self) -> bool:
-        return self._label is not None
-
     def start(self, label: str, plain: str | None = None) -> None:
         """Wait with `label` from now; off a terminal, `plain` is the line to write if the wait grows long."""
         self._label, self._plain, self._since = label, plain, self._clock()

@@ -32,12 +32,11 @@ def conversation(service: WorkspaceService) -> None:
     chat = service.current
     state.shown_chat_id = chat.chat_id if chat else None
     st.subheader(escape_markdown(chat.chat_name) if chat else "New workspace", anchor=False)
-    turns = service.turns(chat.chat_id, limit=state.turn_window + 1) if chat else []
+    turns = service.turns(chat.chat_id, limit=state.turn_window) if chat else []
     if not turns:
         empty_workspace()
         return
-    if len(turns) > state.turn_window:
-        turns = turns[1:]
+    if service.has_earlier_turns(turns[0].chat_id, turns[0].turn_id):
         st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
     for turn in turns[:-1]:
         past_turn(turn)
