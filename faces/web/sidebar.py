@@ -15,6 +15,7 @@ from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
 from faces.web.workspace_menu import workspace_menu
 
+NAME_IN_ROW = 24
 LISTED_WORKSPACES = 30
 STATUS_SECONDS = 15
 
@@ -44,10 +45,12 @@ def sidebar(service: WorkspaceService) -> None:
 def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, label: str | None = None) -> None:
     """The workspace's button (the open one highlighted) and its "⋮" menu."""
     current = chat_id == service.current_id
+    shown = name if len(name) <= NAME_IN_ROW else name[: NAME_IN_ROW - 1] + "…"  # a longer one pushes ⋮ off the row
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
-            label or escape_markdown(name),
+            label or escape_markdown(shown),
             key=key,
+            help=escape_markdown(name) if shown != name else None,
             on_click=actions.ask,
             args=("switch", chat_id),
             width="stretch",
