@@ -202,7 +202,7 @@ def beam_analysis(
         reference=f"{BEAM_TABLES}: {case.title}",
         checks=checks,
         notes=notes,
-        diagram=_diagram(case, L, q, system),
+        diagram=beam_diagram(case, L, q, system),
     )
 
 
@@ -224,9 +224,8 @@ def _deflection_check(deflection: Any, length: Any, support: str) -> Check:  # p
     return Check(name=f"deflection ≤ L/{divisor}", value=show(deflection), limit=show(limit), status=status)
 
 
-def _diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:
-    ureg = registry()
-    x_unit, shear_unit, moment_unit = ("m", "kN", "kN*m") if system == "SI" else ("ft", "kip", "kip*ft")
+def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:
+    """Shear and moment along a single span (SI magnitudes in), in the system's units."""
     xs = [L * i / (DIAGRAM_POINTS - 1) for i in range(DIAGRAM_POINTS)]
     shears = [case.shear(x, L, q) for x in xs]
     left_of_middle = case.shear(L / 2 - L * 1e-9, L, q)
@@ -234,10 +233,17 @@ def _diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:
         middle = xs.index(L / 2)
         xs.insert(middle, L / 2)
         shears.insert(middle, left_of_middle)
+    return diagram_data(xs, shears, [case.moment(x, L, q) for x in xs], system)
+
+
+def diagram_data(xs: list[float], shears: list[float], moments: list[float], system: str) -> dict[str, Any]:
+    """The faces' diagram record from positions (m), shears (N) and sagging-positive moments (N·m)."""
+    ureg = registry()
+    x_unit, shear_unit, moment_unit = ("m", "kN", "kN*m") if system == "SI" else ("ft", "kip", "kip*ft")
     return {
         "x": [round((x * ureg.m).to(x_unit).magnitude, 6) for x in xs],
         "shear": [round((shear * ureg.N).to(shear_unit).magnitude, 6) for shear in shears],
-        "moment": [round((case.moment(x, L, q) * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for x in xs],
+        "moment": [round((moment * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for moment in moments],
         "x_unit": x_unit,
         "shear_unit": shear_unit,
         "moment_unit": moment_unit,

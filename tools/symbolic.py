@@ -39,8 +39,8 @@ def solve_equation(equation: str, variable: str = "x") -> CalcResult:
     answer = worker.request({"op": "solve", "equation": equation, "variable": variable})
     solutions = answer["solutions"]
     shown = ", ".join(solutions) if solutions else "no solution"
-    results = {"solutions": shown}
-    precise = {"solutions": shown}
+    results: dict[str, str | list[str]] = {"solutions": shown}
+    precise: dict[str, str | list[str]] = {"solutions": shown}
     if any(answer["decimals"]):
         results["decimals"] = ", ".join(d or s for d, s in zip(answer["decimals"], solutions, strict=True))
         precise["decimals"] = ", ".join(d or s for d, s in zip(answer["decimals_precise"], solutions, strict=True))

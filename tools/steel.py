@@ -1,0 +1,228 @@
+"""Steel sections and member checks: `section_properties` and `steel_beam_check`.
+
+The shapes come from `tools.steel_tables`; the clauses from `tools.aisc360` and
+`tools.en1993`; the code-specific verdicts from `tools.beam_verdicts`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from tools.beam_verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
+from tools.beams import CASES, beam_diagram
+from tools.calc import CalcResult, calc_result
+from tools.i_member import i_member
+from tools.steel_tables import find_shape
+from tools.units import conventional, registry, require, show, system_of
+
+PINNED_KEYS = (
+    "area", "depth", "I_major", "I_minor", "S_major", "Z_major", "r_major", "r_minor", "J", "mass_per_length",
+)  # fmt: skip
+EXTRA_KEYS = (
+    "width",
+    "web_thickness",
+    "flange_thickness",
+    "wall_thickness",
+    "root_radius",
+    "S_minor",
+    "Z_minor",
+    "r_z",
+    "warping_constant",
+)
+COMBINATIONS = {"AISC360-LRFD": (1.2, 1.6), "AISC360-ASD": (1.0, 1.0), "EN1993": (1.35, 1.5)}
+COMBINATION_NAMES = {
+    "AISC360-LRFD": "1.2D + 1.6L (ASCE 7-22 2.3.1)",
+    "AISC360-ASD": "D + L (ASCE 7-22 2.4.1)",
+    "EN1993": "1.35G + 1.5Q (EN 1990 eq. 6.10)",
+}
+AISC_GRADES_KSI = {
+    "A992": 50.0,
+    "A36": 36.0,
+    "A572-50": 50.0,
+    "A572-65": 65.0,
+    "A588": 50.0,
+    "A913-50": 50.0,
+    "A913-65": 65.0,
+}
+CodeName = Literal["AISC360-LRFD", "AISC360-ASD", "EN1993"]
+
+
+def section_properties(designation: str) -> CalcResult:
+    """Look up a standard rolled steel shape's properties in the published tables: never guess a section's properties.
+
+    Use this first whenever a question names a steel section (W18x50, HSS6x6x1/4, IPE 300, HEB 200,
+    UB 457x191x67), before any calculation that needs its area, I, S, Z or weight.
+
+    Args:
+        designation: The section as engineers write it: "W18X50" or "W18x50", "HSS6X6X1/4", "C10X15.3", "L4X4X1/2",
+            "IPE 300", "HEA 300", "HEB 200", "UB 457x191x67".
+    """
+    shape = find_shape(designation)
+    ureg = registry()
+    keys = [key for key in (*PINNED_KEYS, *EXTRA_KEYS) if key in shape.properties]
+    values = {key: shape.properties[key] * ureg.parse_units(shape.unit(key)) for key in keys}
+    notes = []
+    if shape.family in ("HSS", "HSS_R", "PIPE"):
+        notes.append("The weight is the table's nominal figure; properties use the design wall thickness (0.93 t).")
+    if shape.family == "L":
+        notes.append("I_major and I_minor are about the geometric axes; r_z is the least (principal) radius.")
+    if shape.system == "SI":
+        notes.append("mass_per_length is A × 7850 kg/m³, as the tables define it.")
+    return calc_result(
+        values,
+        text={"designation": shape.designation},
+        formula=None,
+        reference=shape.table,
+        notes=notes,
+    )
+
+
+def steel_beam_check(
+    designation: str,
+    span: str,
+    dead_load: str,
+    live_load: str,
+    code: str = "AISC360-LRFD",
+    unbraced_length: str | None = None,
+    grade: str | None = None,
+    load_position: Literal["top_flange", "shear_centre"] = "top_flange",
+) -> CalcResult:
+    """Check a simply supported steel I beam under uniform dead and live load to AISC 360 or EN 1993: bending with
+    lateral-torsional buckling, shear and live-load deflection, each against its clause with OK/NG and the ratio.
+
+    Use this (not mental arithmetic) whenever the question is whether a beam works, is OK, passes or is adequate.
+
+    Args:
+        designation: The rolled I or H section: "W18X50", "IPE 300", "HEB 200", "UB 457x191x67".
+        span: The span, such as "35 ft" or "6 m".
+        dead_load: Unfactored dead (permanent) line load including self-weight, such as "0.45 kip/ft" or "8 kN/m".
+        live_load: Unfactored live (imposed) line load, such as "0.75 kip/ft" or "6 kN/m".
+        code: "AISC360-LRFD", "AISC360-ASD" or "EN1993" (Eurocode 3).
+        unbraced_length: Spacing of lateral braces to the compression flange from the left support, such as "11.67 ft";
+            omit when the flange is braced continuously (a slab or deck).
+        grade: Steel grade: "A992" (default for AISC, Fy 50 ksi), "A36", "A572-50"; "S355" (default for EN 1993),
+            "S275", "S235"; or a yield stress such as "345 MPa".
+        load_position: EN 1993 only: where the load acts for M_cr; "top_flange" is destabilising (the safe choice).
+    """
+    code_name = code_key(code)
+    member = i_member(_i_shape(designation))
+    length = require(span, "span", "length")
+    dead = require(dead_load, "dead_load", "force per length", positive=False)
+    live = require(live_load, "live_load", "force per length", positive=False)
+    brace = require(unbraced_length, "unbraced_length", "length") if unbraced_length else None
+    system = system_of(length, dead, live)
+    gamma_dead, gamma_live = COMBINATIONS[code_name]
+    loading = Loading(
+        span=length.to("m").magnitude,
+        dead=dead.to("N/m").magnitude,
+        live=live.to("N/m").magnitude,
+        factored=gamma_dead * dead.to("N/m").magnitude + gamma_live * live.to("N/m").magnitude,
+        brace=None if brace is None else brace.to("m").magnitude,
+        system=system,
+    )
+    if loading.factored <= 0:
+        raise ValueError("the factored load is zero or upward; give the gravity dead and live loads")
+    if code_name == "EN1993":
+        verdict = eurocode_verdict(member, loading, _grade_en(grade), load_position == "top_flange")
+    else:
+        verdict = aisc_verdict(member, loading, _grade_aisc(grade), code_name.split("-")[1])
+    return _result(verdict, loading, code_name, (gamma_dead, gamma_live), (dead, live, length))
+
+
+def code_key(code: str) -> CodeName:
+    """ "AISC 360-22 LRFD", "lrfd" → "AISC360-LRFD"; "Eurocode 3", "EN 1993-1-1", "EC3" → "EN1993"."""
+    text = re.sub(r"[\s_\-.:]+", "", code.upper())
+    if "ASD" in text:
+        return "AISC360-ASD"
+    if "LRFD" in text or text in ("AISC", "AISC360", "AISC36022", "AISC36016"):
+        return "AISC360-LRFD"
+    if text.startswith(("EN1993", "EUROCODE3", "EC3", "EUROCODE")):
+        return "EN1993"
+    raise ValueError(f"code must be AISC360-LRFD, AISC360-ASD or EN1993; got {code!r}")
+
+
+def _i_shape(designation: str) -> Any:
+    shape = find_shape(designation)
+    if not shape.is_i_shape:
+        raise ValueError(
+            f"steel_beam_check covers rolled I and H shapes (W, M, S, HP, IPE, HE, UB); {shape.designation} is "
+            f"a {shape.family} shape. Use section_properties and beam_analysis for it."
+        )
+    return shape
+
+
+def _grade_aisc(grade: str | None) -> tuple[str, float]:
+    """(name, Fy in Pa)."""
+    if grade is None:
+        return "A992", 50 * 6.894757293168361e6
+    key = re.sub(r"\s+|GR\.?|GRADE", "", grade.upper()).replace("/", "-")
+    if key in AISC_GRADES_KSI:
+        return key, AISC_GRADES_KSI[key] * 6.894757293168361e6
+    return _stress_grade(grade, ", ".join(AISC_GRADES_KSI))
+
+
+def _grade_en(grade: str | None) -> tuple[str, float | None]:
+    """(name, fy in Pa, or None to take it from Table 3.1 by thickness)."""
+    if grade is None:
+        return "S355", None
+    match = re.match(r"^\s*(S\d{3})", grade.upper())
+    if match and match.group(1) in ("S235", "S275", "S355", "S420", "S450", "S460"):
+        return match.group(1), None
+    return _stress_grade(grade, "S235, S275, S355, S420, S450, S460")
+
+
+def _stress_grade(grade: str, known: str) -> tuple[str, float]:
+    try:
+        stress = require(grade, "grade", "pressure or stress")
+    except ValueError:
+        raise ValueError(
+            f"grade {grade!r} is not one this check knows ({known}); or give the yield stress, such as '50 ksi'"
+        ) from None
+    return f"Fy = {show(stress)}", stress.to("Pa").magnitude
+
+
+def _result(
+    verdict: Verdict, loading: Loading, code: str, factors: tuple[float, float], inputs: tuple[Any, ...]
+) -> CalcResult:
+    ureg = registry()
+    dead, live, length = inputs
+    system = loading.system
+    values = {
+        "required_moment": conventional(verdict.required_moment * ureg.N * ureg.m, system),
+        "design_moment": conventional(verdict.design_moment * ureg.N * ureg.m, system),
+        "required_shear": conventional(verdict.required_shear * ureg.N, system),
+        "design_shear": conventional(verdict.design_shear * ureg.N, system),
+        "live_deflection": conventional(verdict.live_deflection * ureg.m, system),
+        "factored_load": conventional(loading.factored * ureg.N / ureg.m, system),
+    }
+    moment_ratio = verdict.required_moment / verdict.design_moment
+    shear_ratio = verdict.required_shear / verdict.design_shear
+    text = {
+        "moment_ratio": f"{moment_ratio:.3f}",
+        "shear_ratio": f"{shear_ratio:.3f}",
+        "governing": verdict.governing,
+        "verdict": "OK" if all(c.status == "OK" for c in verdict.checks) else "NG",
+        "grade": verdict.grade,
+    }
+    w = show(values["factored_load"])
+    span_moment = conventional(loading.factored * loading.span**2 / 8 * ureg.N * ureg.m, system)
+    required, resistance = verdict.symbols
+    substituted = (
+        f"w = {factors[0]:g} × {show(dead)} + {factors[1]:g} × {show(live)} = {w}; "
+        f"{required} = {w} × ({show(length)})² / 8 = {show(span_moment)}; "
+        f"{resistance} = {show(values['design_moment'])} ({verdict.governing}); ratio {moment_ratio:.3f}"
+    )
+    return calc_result(
+        values,
+        text=text,
+        formula=f"w = {COMBINATION_NAMES[code]}; M = wL²/8; V = wL/2; Δ_L = 5 w_L L⁴/(384 E I); {verdict.formula}",
+        substituted=substituted,
+        reference=verdict.reference,
+        checks=verdict.checks,
+        notes=verdict.notes,
+        diagram=beam_diagram(CASES[("simply_supported", "udl")], loading.span, loading.factored, system),
+    )
+
+
+TOOLS = [section_properties, steel_beam_check]
