@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.formatting import pretty_units, usage_caption
+from app.formatting import pretty_units, result_text, usage_caption
 from domain.records import Chat, ToolCall, Turn
 
 FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})
@@ -52,15 +52,36 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
     if data.get("substituted"):
         lines += [f"**Substituted:** {pretty_units(data['substituted'])}", ""]
     precise = data.get("precise", {})
-    rows = [[key, pretty_units(value), precise.get(key, value)] for key, value in data.get("results", {}).items()]
+    rows = [
+        [key, result_text(value), _joined(precise.get(key, value))] for key, value in data.get("results", {}).items()
+    ]
     lines += ["**Results**", ""] + _table(["result", "value", "full precision"], rows)
     if data.get("checks"):
-        checks = [[c["name"], pretty_units(c["value"]), pretty_units(c["limit"]), c["status"]] for c in data["checks"]]
-        lines += ["**Checks**", ""] + _table(["check", "value", "limit", "status"], checks)
+        checks = [
+            [
+                c["name"],
+                pretty_units(c["value"]),
+                pretty_units(c["limit"]),
+                _ratio(c),
+                c["status"],
+                c.get("clause") or "",
+            ]
+            for c in data["checks"]
+        ]
+        lines += ["**Checks**", ""] + _table(["check", "value", "limit", "ratio", "status", "clause"], checks)
     if data.get("reference"):
         lines += [f"**Reference:** {data['reference']}", ""]
     lines += [f"- {note}" for note in data.get("notes", [])]
     return [*lines, ""] if data.get("notes") else lines
+
+
+def _joined(value: str | list[str]) -> str:
+    return ", ".join(value) if isinstance(value, list) else value
+
+
+def _ratio(check: dict[str, Any]) -> str:
+    ratio = check.get("ratio")
+    return f"{ratio:.3f}" if isinstance(ratio, int | float) else ""
 
 
 def _document(chunks: Iterable[list[str]]) -> Iterator[str]:

@@ -12,6 +12,17 @@ def pretty_units(text: str) -> str:
     return engineering_units(text)
 
 
+def result_text(value: str | list[str]) -> str:
+    """One result for reading: a quantity, or a list of them (a continuous beam's reactions) joined in order."""
+    return ", ".join(map(pretty_units, value)) if isinstance(value, list) else pretty_units(value)
+
+
+def check_ratio(check: dict[str, Any]) -> str:
+    """ " · ratio 0.87 (87 %)", or nothing when the check carries no ratio."""
+    ratio = check.get("ratio")
+    return f" · ratio {ratio:.2f} ({ratio:.0%})".replace("%", " %") if isinstance(ratio, int | float) else ""
+
+
 def calculation_lines(data: dict[str, Any]) -> list[str]:
     """A calculation result as short lines: formula, substitution, results, checks, reference."""
     lines = []
@@ -19,12 +30,14 @@ def calculation_lines(data: dict[str, Any]) -> list[str]:
         lines.append(pretty_units(data["substituted"]))
     elif data.get("formula"):
         lines.append(data["formula"])
-    results = " · ".join(f"{key} {pretty_units(value)}" for key, value in data.get("results", {}).items())
+    results = " · ".join(f"{key} {result_text(value)}" for key, value in data.get("results", {}).items())
     if results:
         lines.append(results)
     for check in data.get("checks", []):
+        clause = f" [{check['clause']}]" if check.get("clause") else ""
         lines.append(
             f"{check['status']}: {check['name']} ({pretty_units(check['value'])} vs {pretty_units(check['limit'])})"
+            f"{check_ratio(check)}{clause}"
         )
     if data.get("reference"):
         lines.append(f"[{data['reference']}]")

@@ -84,7 +84,10 @@ def test_a_failed_check_is_red_with_its_ratio_and_the_diagrams_span_the_beam(
     assert not app.exception
     (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
     lines = [plain(m.value) for m in assistant.markdown if ":red[" in m.value]
-    assert lines == [":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.04)]"]
+    assert lines == [
+        ":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.04)"
+        " · IBC 2021 Table 1604.3 (floor members)]"
+    ]
     specs = [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
     assert [s["encoding"]["x"]["scale"]["domain"] for s in specs] == [[0, 6.0], [0, 6.0]]
     assert [s["layer"][-1]["data"]["values"][0]["label"] for s in specs] == ["max |V| = 36 kN", "max |M| = 54 kN·m"]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tools.calc import CalcResult, Check, calc_result
+from tools.calc import CalcResult, Check, calc_result, check
 from tools.units import conventional, registry, require, show, system_of
 
 Support = Literal["simply_supported", "cantilever", "fixed_fixed"]
@@ -220,8 +220,7 @@ def _stiffness(elastic_modulus: str | None, moment_of_inertia: str | None) -> tu
 def _deflection_check(deflection: Any, length: Any, support: str) -> Check:  # pint quantities
     divisor = 180 if support == "cantilever" else 360  # a cantilever's limit is 2L/360
     limit = (length / divisor).to(deflection.units)
-    status: Literal["OK", "NG"] = "OK" if deflection.magnitude <= limit.magnitude else "NG"
-    return Check(name=f"deflection ≤ L/{divisor}", value=show(deflection), limit=show(limit), status=status)
+    return check(f"deflection ≤ L/{divisor}", deflection, limit, "IBC 2021 Table 1604.3 (floor members)")
 
 
 def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:

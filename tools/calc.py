@@ -67,7 +67,7 @@ def check(name: str, value: Any, limit: Any, clause: str | None = None) -> Check
         value=show(value),
         limit=show(limit.to(value.units)),
         status=status,
-        ratio=round(share, 4),
+        ratio=round(share, 6),
         clause=clause,
     )
 

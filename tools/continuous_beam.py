@@ -22,17 +22,14 @@ NOMINAL_MODULUS, NOMINAL_INERTIA = 200e9, 1e-4
 def continuous_beam(
     spans: list[str], load: str, elastic_modulus: str | None = None, moment_of_inertia: str | None = None
 ) -> CalcResult:
-    """Reactions, support moments, span moments and (with E and I) deflection of a continuous beam on pinned supports
-    with the same uniform load on every span, solved by the stiffness method (PyniteFEA).
-
-    Use this for any beam over more than one span ("two-span beam", "three equal spans", "continuous over supports").
+    """Reactions, support moments and span moments of a beam continuous over two or more spans on pinned supports,
+    the same uniform load on every span; with E and I also the deflection.
 
     Args:
-        spans: The span lengths from left to right, each with its unit, such as ["6 m", "6 m"]
-            or ["20 ft", "25 ft", "20 ft"].
-        load: The uniform load on every span, as force per length, such as "10 kN/m" or "1.2 kip/ft".
-        elastic_modulus: Young's modulus E, such as "200 GPa" or "29000 ksi"; with I, gives the deflection.
-        moment_of_inertia: Second moment of area I, such as "8356 cm**4" or "800 in**4"; with E, gives the deflection.
+        spans: Span lengths from left to right, such as ["6 m", "6 m"] or ["20 ft", "25 ft"].
+        load: The uniform load on every span, such as "10 kN/m" or "1.2 kip/ft".
+        elastic_modulus: Young's modulus E, such as "200 GPa"; with I, gives the deflection.
+        moment_of_inertia: Second moment of area I, such as "8356 cm**4"; with E, gives the deflection.
     """
     if not 1 <= len(spans) <= MAX_SPANS:
         raise ValueError(f"give between 1 and {MAX_SPANS} spans; got {len(spans)}")

@@ -49,14 +49,12 @@ CodeName = Literal["AISC360-LRFD", "AISC360-ASD", "EN1993"]
 
 
 def section_properties(designation: str) -> CalcResult:
-    """Look up a standard rolled steel shape's properties in the published tables: never guess a section's properties.
+    """Properties of a standard rolled steel section from the published tables (area, I, S, Z, r, J, weight).
 
-    Use this first whenever a question names a steel section (W18x50, HSS6x6x1/4, IPE 300, HEB 200,
-    UB 457x191x67), before any calculation that needs its area, I, S, Z or weight.
+    Use it whenever a question names a section, before any calculation that needs its properties; never guess them.
 
     Args:
-        designation: The section as engineers write it: "W18X50" or "W18x50", "HSS6X6X1/4", "C10X15.3", "L4X4X1/2",
-            "IPE 300", "HEA 300", "HEB 200", "UB 457x191x67".
+        designation: As engineers write it: "W18X50", "HSS6X6X1/4", "L4X4X1/2", "IPE 300", "HEB 200", "UB 457x191x67".
     """
     shape = find_shape(designation)
     ureg = registry()
@@ -88,22 +86,18 @@ def steel_beam_check(
     grade: str | None = None,
     load_position: Literal["top_flange", "shear_centre"] = "top_flange",
 ) -> CalcResult:
-    """Check a simply supported steel I beam under uniform dead and live load to AISC 360 or EN 1993: bending with
-    lateral-torsional buckling, shear and live-load deflection, each against its clause with OK/NG and the ratio.
-
-    Use this (not mental arithmetic) whenever the question is whether a beam works, is OK, passes or is adequate.
+    """Code check of a simply supported steel I beam under uniform dead and live load: bending with lateral-torsional
+    buckling, shear and deflection, each with its clause, ratio and OK/NG. Use it whenever asked if a beam works.
 
     Args:
-        designation: The rolled I or H section: "W18X50", "IPE 300", "HEB 200", "UB 457x191x67".
+        designation: The rolled I or H section: "W18X50", "IPE 300", "UB 457x191x67".
         span: The span, such as "35 ft" or "6 m".
-        dead_load: Unfactored dead (permanent) line load including self-weight, such as "0.45 kip/ft" or "8 kN/m".
-        live_load: Unfactored live (imposed) line load, such as "0.75 kip/ft" or "6 kN/m".
-        code: "AISC360-LRFD", "AISC360-ASD" or "EN1993" (Eurocode 3).
-        unbraced_length: Spacing of lateral braces to the compression flange from the left support, such as "11.67 ft";
-            omit when the flange is braced continuously (a slab or deck).
-        grade: Steel grade: "A992" (default for AISC, Fy 50 ksi), "A36", "A572-50"; "S355" (default for EN 1993),
-            "S275", "S235"; or a yield stress such as "345 MPa".
-        load_position: EN 1993 only: where the load acts for M_cr; "top_flange" is destabilising (the safe choice).
+        dead_load: Unfactored dead line load including self-weight, such as "0.45 kip/ft" or "8 kN/m".
+        live_load: Unfactored live line load, such as "0.75 kip/ft" or "6 kN/m".
+        code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
+        unbraced_length: Spacing of lateral braces from the left support, such as "11.67 ft"; omit if braced throughout.
+        grade: "A992" (AISC default), "A36", "S355" (EN default), "S275", or a yield stress such as "345 MPa".
+        load_position: EN1993 only: "top_flange" (destabilising, the default) or "shear_centre".
     """
     code_name = code_key(code)
     member = i_member(_i_shape(designation))

@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.formatting import pretty_units
+from app.formatting import pretty_units, result_text
 from faces.web.markdown import escape_markdown
 
 DIAGRAM_HEIGHT = 180
@@ -30,7 +30,7 @@ def calculation_card(data: dict[str, Any]) -> None:
     if data.get("substituted"):
         st.code(pretty_units(data["substituted"]), language=None, wrap_lines=True)
     results = data.get("results", {})
-    st.table({"result": list(results), "value": [pretty_units(value) for value in results.values()]})
+    st.table({"result": list(results), "value": [result_text(value) for value in results.values()]})
     checks = governing_first(data.get("checks", []))
     for check in checks:
         st.markdown(check_line(check, governs=len(checks) > 1 and check is checks[0]))
@@ -48,6 +48,8 @@ def _amount(text: str) -> tuple[float, str] | None:
 
 def ratio(check: dict[str, Any]) -> float | None:
     """How much of its limit the check uses (over 1: it fails); None when value and limit do not compare."""
+    if isinstance(check.get("ratio"), int | float):
+        return float(check["ratio"])
     value, limit = _amount(str(check.get("value", ""))), _amount(str(check.get("limit", "")))
     if value is None or limit is None or value[1] != limit[1]:
         return None
@@ -76,6 +78,7 @@ def check_line(check: dict[str, Any], governs: bool = False) -> str:
         f"limit {escape_markdown(pretty_units(str(check.get('limit', ''))))}"
         + (f" (ratio {share:.2f})" if share is not None else "")
         + (" · **governs**" if governs else "")
+        + (f" · {escape_markdown(str(check['clause']))}" if check.get("clause") else "")
     )
     return f":material/cancel: :red[{text}]" if failed(check) else f":material/check_circle: {text}"
 

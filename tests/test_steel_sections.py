@@ -1,0 +1,105 @@
+"""`section_properties` against the published tables: 24 shapes from the three systems.
+
+Sources of the expected figures:
+- AISC: Steel Construction Manual, 16th edition (2023), Tables 1-1 (W), 1-5 (C), 1-7 (L), 1-12 (HSS),
+  i.e. the AISC Shapes Database v16.0.
+- European: ArcelorMittal, "Sections and Merchant Bars" sales programme (IPE, HE A/B).
+- British: SCI P363, "Steel building design: design data" (the Blue Book), universal beams.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tools import ToolContext, run_tool
+from tools.steel import section_properties
+
+# designation: (area, I_major, S_major, Z_major, mass_per_length) in the table's own units
+AISC = {
+    "W18X50": (14.7, 800, 88.9, 101, 50),
+    "W24X62": (18.2, 1550, 131, 153, 62),
+    "W14X90": (26.5, 999, 143, 157, 90),
+    "W12X26": (7.65, 204, 33.4, 37.2, 26),
+    "W21X44": (13.0, 843, 81.6, 95.4, 44),
+    "W16X26": (7.68, 301, 38.4, 44.2, 26),
+    "W10X33": (9.71, 171, 35.0, 38.8, 33),
+    "W8X31": (9.13, 110, 27.5, 30.4, 31),
+    "W14X22": (6.49, 199, 29.0, 33.2, 22),
+    "C10X15.3": (4.48, 67.3, 13.5, 15.9, 15.3),
+}
+EUROPEAN = {
+    "IPE 200": (28.48, 1943, 194.3, 220.6, 22.4),
+    "IPE 300": (53.81, 8356, 557.1, 628.4, 42.2),
+    "IPE 330": (62.61, 11770, 713.1, 804.3, 49.1),
+    "IPE 400": (84.46, 23130, 1156, 1307, 66.3),
+    "IPE 500": (115.5, 48200, 1928, 2194, 90.7),
+    "HEA 200": (53.83, 3692, 388.6, 429.5, 42.3),
+    "HEA 300": (112.5, 18260, 1260, 1383, 88.3),
+    "HEB 200": (78.08, 5696, 569.6, 642.5, 61.3),
+    "HEB 300": (149.1, 25170, 1678, 1869, 117),
+}
+BRITISH = {
+    "UB 457x191x67": (85.5, 29400, 1300, 1470, 67.1),
+    "UB 305x165x40": (51.3, 8500, 560, 623, 40.3),
+    "UB 533x210x92": (117, 55200, 2070, 2360, 92.1),
+    "UB 254x146x31": (39.7, 4410, 351, 393, 31.1),
+    "UB 406x178x54": (69.0, 18700, 930, 1050, 54.1),
+}
+KEYS = ("area", "I_major", "S_major", "Z_major", "mass_per_length")
+
+
+def number(text: str | list[str]) -> float:
+    assert isinstance(text, str)
+    return float(text.split()[0])
+
+
+@pytest.mark.parametrize(("designation", "published"), AISC.items())
+def test_aisc_shapes_carry_the_published_figures(designation: str, published: tuple[float, ...]) -> None:
+    results = section_properties(designation).results
+    for key, value in zip(KEYS, published, strict=True):
+        assert number(results[key]) == pytest.approx(value, rel=0.005), key
+
+
+@pytest.mark.parametrize(("designation", "published"), {**EUROPEAN, **BRITISH}.items())
+def test_european_and_british_shapes_agree_with_their_catalogues(
+    designation: str, published: tuple[float, ...]
+) -> None:
+    results = section_properties(designation).results
+    for key, value in zip(KEYS, published, strict=True):
+        assert number(results[key]) == pytest.approx(value, rel=0.01), key
+
+
+def test_units_are_the_tables_own_and_the_reference_names_the_edition() -> None:
+    w = section_properties("W18x50")
+    assert w.results["I_major"] == "800 in⁴" and w.results["mass_per_length"] == "50 plf"
+    assert w.reference is not None and "AISC Shapes Database v16.0" in w.reference
+    ipe = section_properties("IPE300")
+    assert ipe.results["I_major"].endswith("cm⁴") and ipe.results["depth"] == "300 mm"
+    assert ipe.results["mass_per_length"].endswith("kg/m") and ipe.reference and "EN 10365" in ipe.reference
+
+
+def test_every_spelling_of_a_designation_finds_the_same_shape() -> None:
+    same = {section_properties(name).results["designation"] for name in ("W18X50", "W18x50", "w 18 x 50", "W18×50")}
+    assert same == {"W18X50"}
+    assert {section_properties(n).results["designation"] for n in ("IPE 300", "IPE300", "ipe 300")} == {"IPE 300"}
+    assert section_properties("HE 300 A").results["designation"] == "HEA 300"
+    assert section_properties("457x191x67 UB").results["designation"] == "UB 457x191x67"
+
+
+def test_an_hss_weight_is_the_tables_nominal_figure_not_area_times_density() -> None:
+    hss = section_properties("HSS6X6X1/4")  # Manual Table 1-12: 19.02 lb/ft, A = 5.24 in² (design wall 0.233 in)
+    assert hss.results["mass_per_length"] == "19.02 plf" and hss.results["area"] == "5.24 in²"
+    assert 5.24 * 490 / 144 != pytest.approx(19.02, rel=0.01)  # what area × density would have said: 17.8
+
+
+def test_the_torsion_constant_of_computed_sections_is_within_three_percent() -> None:
+    for designation, published in (("IPE 300", 20.12), ("IPE 330", 28.15), ("UB 457x191x67", 37.1), ("HEB 200", 59.28)):
+        assert number(section_properties(designation).results["J"]) == pytest.approx(published, rel=0.03)
+
+
+def test_an_unknown_designation_names_the_nearest_and_invents_nothing() -> None:
+    outcome = run_tool("section_properties", {"designation": "W18x51"}, ToolContext())
+    assert outcome.error and "'W18x51' is not in the shape tables" in outcome.error
+    assert "W18X50, W18X55" in outcome.error and outcome.data is None
+    uc = run_tool("section_properties", {"designation": "UC 254x254x73"}, ToolContext())
+    assert uc.error and "UC sections are not in this product's tables yet" in uc.error
