@@ -7,14 +7,16 @@ The shapes come from `tools.steel_tables`; the clauses from `tools.aisc360` and
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, Literal
 
 from tools.beam_verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
 from tools.beams import CASES, beam_diagram
 from tools.calc import CalcResult, calc_result
 from tools.i_member import i_member
+from tools.quantity_text import engineering_units
 from tools.steel_tables import find_shape
-from tools.units import conventional, registry, require, show, system_of
+from tools.units import conventional, registry, require, show, significant, system_of
 
 PINNED_KEYS = (
     "area", "depth", "I_major", "I_minor", "S_major", "Z_major", "r_major", "r_minor", "J", "mass_per_length",
@@ -57,9 +59,13 @@ def section_properties(designation: str) -> CalcResult:
         designation: As engineers write it: "W18X50", "HSS6X6X1/4", "L4X4X1/2", "IPE 300", "HEB 200", "UB 457x191x67".
     """
     shape = find_shape(designation)
-    ureg = registry()
     keys = [key for key in (*PINNED_KEYS, *EXTRA_KEYS) if key in shape.properties]
-    values = {key: shape.properties[key] * ureg.parse_units(shape.unit(key)) for key in keys}
+    results: dict[str, str | list[str]] = {"designation": shape.designation}
+    full: dict[str, str | list[str]] = {"designation": shape.designation}
+    for key in keys:  # the table's own units, written directly: a lookup stays well under a millisecond
+        value, unit = shape.properties[key], shape.unit(key)
+        results[key] = f"{significant(value)} {_unit_text(unit)}"
+        full[key] = f"{value!r} {unit}"
     notes = []
     if shape.family in ("HSS", "HSS_R", "PIPE"):
         notes.append("The weight is the table's nominal figure; properties use the design wall thickness (0.93 t).")
@@ -67,13 +73,12 @@ def section_properties(designation: str) -> CalcResult:
         notes.append("I_major and I_minor are about the geometric axes; r_z is the least (principal) radius.")
     if shape.system == "SI":
         notes.append("mass_per_length is A × 7850 kg/m³, as the tables define it.")
-    return calc_result(
-        values,
-        text={"designation": shape.designation},
-        formula=None,
-        reference=shape.table,
-        notes=notes,
-    )
+    return CalcResult(results=results, precise=full, reference=shape.table, notes=notes)
+
+
+@cache
+def _unit_text(unit: str) -> str:
+    return engineering_units(unit)
 
 
 def steel_beam_check(

@@ -1,0 +1,64 @@
+"""The steel tools: a section lookup once the tables are read, a code check, a continuous beam, and
+whether the solver stays off the start-up path."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.harness import Result, single, summarise, timed_ms
+from tools import ToolContext, run_tool
+
+ROOT = Path(__file__).resolve().parents[1]
+DESIGNATIONS = ("W18X50", "IPE 300", "UB 457x191x67", "HSS6X6X1/4", "HEB 200", "W14x90", "L4X4X1/2", "C10X15.3")
+START_UP = "import sys, time; t = time.perf_counter(); import main, agent, history, faces.web.page; " \
+    "print(time.perf_counter() - t, 'Pynite' in sys.modules, 'numpy' in sys.modules)"  # fmt: skip
+
+
+def first_call_ms(code: str) -> float:
+    """Milliseconds of `code`'s last statement in a fresh interpreter (its first call, tables unread)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
+    return float(out.stdout.split()[-1]) * 1000
+
+
+def run(quick: bool) -> list[Result]:
+    context = ToolContext()
+    runs = 50 if quick else 1000
+    first = first_call_ms(
+        "import time; from tools import ToolContext, run_tool; t = time.perf_counter(); "
+        "run_tool('section_properties', {'designation': 'W18X50'}, ToolContext()); print(time.perf_counter() - t)"
+    )
+    run_tool("section_properties", {"designation": "W18X50"}, context)
+    names = iter(DESIGNATIONS * (runs + 2))
+    lookup = timed_ms(lambda: run_tool("section_properties", {"designation": next(names)}, context), runs)
+    beam = {"designation": "W18x50", "span": "35 ft", "dead_load": "0.45 kip/ft", "live_load": "0.75 kip/ft"}
+    check = timed_ms(
+        lambda: run_tool("steel_beam_check", {**beam, "unbraced_length": "11.67 ft"}, context), runs // 5 or 1
+    )
+    spans = {
+        "spans": ["6 m", "8 m", "6 m"],
+        "load": "10 kN/m",
+        "elastic_modulus": "200 GPa",
+        "moment_of_inertia": "8356 cm**4",
+    }
+    solver_first = first_call_ms(
+        "import time; from tools.continuous_beam import continuous_beam; t = time.perf_counter(); "
+        "continuous_beam(['6 m', '6 m'], '10 kN/m'); print(time.perf_counter() - t)"
+    )
+    continuous = timed_ms(lambda: run_tool("continuous_beam", spans, context), runs // 10 or 1)
+    out = subprocess.run(
+        [sys.executable, "-c", START_UP], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
+    _, pynite, numpy = out.stdout.split()
+    return [
+        single("section_properties, first call (reads the tables)", first, "ms", "—", None),
+        summarise("section_properties, after the first", lookup, "ms", "≤ 1 ms", 1),
+        summarise("steel_beam_check, third-point bracing", check, "ms", "≤ 50 ms", 50),
+        single("continuous_beam, first call (imports Pynite)", solver_first, "ms", "—", None),
+        summarise("continuous_beam, 3 spans, after the first", continuous, "ms", "≤ 100 ms", 100),
+        single("Pynite imported by start-up (main, web page)", float(pynite == "True"), "", "no", pynite == "False"),
+        single("numpy imported by start-up (main, web page)", float(numpy == "True"), "", "—", None),
+    ]
