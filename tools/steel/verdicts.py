@@ -2,7 +2,7 @@
 
 Between lateral braces each segment gets its own moment gradient factor (Cb or C1) from the
 moment diagram, and the segment whose demand uses the largest share of its resistance
-governs. All figures in SI base units; `tools.steel` turns them into a result.
+governs. All figures in SI base units; `sections_and_checks` turns them into a result.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from tools import aisc360, en1993
 from tools.calc import Check, check
-from tools.i_member import IMember
-from tools.moment_gradient import aisc_cb, eurocode_c1, peak
+from tools.steel import aisc360, en1993
+from tools.steel.member import IMember
+from tools.steel.moment_gradient import aisc_cb, eurocode_c1, peak
 from tools.units import System, conventional, registry, show
 
 DEFLECTION_DIVISOR = 360

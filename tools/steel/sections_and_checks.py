@@ -1,7 +1,7 @@
 """Steel sections and member checks: `section_properties` and `steel_beam_check`.
 
-The shapes come from `tools.steel_tables`; the clauses from `tools.aisc360` and
-`tools.en1993`; the code-specific verdicts from `tools.beam_verdicts`.
+The shapes come from `tools.steel.tables`; the clauses from `tools.steel.aisc360` and
+`tools.steel.en1993`; the code-specific verdicts from `tools.steel.verdicts`.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import re
 from functools import cache
 from typing import Any, Literal
 
-from tools.beam_verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
 from tools.beams import CASES, beam_diagram
 from tools.calc import CalcResult, calc_result
-from tools.i_member import i_member
 from tools.quantity_text import engineering_units
-from tools.steel_tables import find_shape
+from tools.steel.member import i_member
+from tools.steel.tables import find_shape
+from tools.steel.verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
 from tools.units import conventional, registry, require, show, significant, system_of
 
 PINNED_KEYS = (
@@ -222,6 +222,3 @@ def _result(
         notes=verdict.notes,
         diagram=beam_diagram(CASES[("simply_supported", "udl")], loading.span, loading.factored, system),
     )
-
-
-TOOLS = [section_properties, steel_beam_check]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.i_member import IMember
+from tools.steel.member import IMember
 
 E_STEEL = 29_000 * 6.894757293168361e6  # 29,000 ksi in Pa (AISC 360-22 Section B4 and Table notes)
 PHI_FLEXURE, OMEGA_FLEXURE = 0.90, 1.67

