@@ -174,7 +174,7 @@ def beam_analysis(
     case = CASES[(support, load_type)]
     length = require(span, "span", "length")
     force = require(load, "load", "force per length" if load_type == "udl" else "force")
-    stiffness = _stiffness(elastic_modulus, moment_of_inertia)
+    stiffness = stiffness_inputs(elastic_modulus, moment_of_inertia)
     system = system_of(length, force, *stiffness)
     L, q = length.to("m").magnitude, force.to_base_units().magnitude
     ureg = registry()
@@ -206,7 +206,8 @@ def beam_analysis(
     )
 
 
-def _stiffness(elastic_modulus: str | None, moment_of_inertia: str | None) -> tuple[Any, ...]:
+def stiffness_inputs(elastic_modulus: str | None, moment_of_inertia: str | None) -> tuple[Any, ...]:
+    """E and I as quantities when both are given, nothing when neither is; one alone is an error."""
     if elastic_modulus is None and moment_of_inertia is None:
         return ()
     if elastic_modulus is None or moment_of_inertia is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.beams import diagram_data
+from tools.beams import diagram_data, stiffness_inputs
 from tools.calc import CalcResult, calc_result
 from tools.units import System, conventional, registry, require, show, system_of
 
@@ -35,7 +35,7 @@ def continuous_beam(
         raise ValueError(f"give between 1 and {MAX_SPANS} spans; got {len(spans)}")
     lengths = [require(text, f"spans[{i}]", "length") for i, text in enumerate(spans)]
     force = require(load, "load", "force per length", positive=False)
-    stiffness = _stiffness(elastic_modulus, moment_of_inertia)
+    stiffness = stiffness_inputs(elastic_modulus, moment_of_inertia)
     system = system_of(*lengths, force, *stiffness)
     metres = [length.to("m").magnitude for length in lengths]
     modulus, inertia = (
@@ -43,17 +43,6 @@ def continuous_beam(
     )
     solved = _solve(metres, force.to("N/m").magnitude, modulus, inertia)
     return _result(solved, metres, force, lengths, system, bool(stiffness))
-
-
-def _stiffness(elastic_modulus: str | None, moment_of_inertia: str | None) -> tuple[Any, ...]:
-    if elastic_modulus is None and moment_of_inertia is None:
-        return ()
-    if elastic_modulus is None or moment_of_inertia is None:
-        raise ValueError("give both elastic_modulus and moment_of_inertia for the deflection, or neither")
-    return (
-        require(elastic_modulus, "elastic_modulus", "pressure or stress"),
-        require(moment_of_inertia, "moment_of_inertia", "second moment of area (length⁴)"),
-    )
 
 
 def _solve(spans: list[float], load: float, modulus: float, inertia: float) -> dict[str, Any]:

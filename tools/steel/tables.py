@@ -39,6 +39,7 @@ UNITS: dict[str, tuple[str, str]] = {
     "width": ("in", "mm"),
     "web_thickness": ("in", "mm"),
     "flange_thickness": ("in", "mm"),
+    "wall_thickness": ("in", "mm"),
     "I_major": ("in**4", "cm**4"),
     "I_minor": ("in**4", "cm**4"),
     "S_major": ("in**3", "cm**3"),
@@ -87,7 +88,6 @@ _AISC_KEYS = {
     "rx": "r_major", "ry": "r_minor", "rz": "r_z", "J": "J", "Cw": "warping_constant",
     "weight": "mass_per_length", "kdes": "k_design", "rts": "r_ts", "ho": "h_o", "tdes": "wall_thickness",
 }  # fmt: skip
-UNITS["wall_thickness"] = ("in", "mm")
 
 
 def key_of(designation: str) -> str:
