@@ -47,6 +47,7 @@ AISC_GRADES_KSI = {
     "A913-50": 50.0,
     "A913-65": 65.0,
 }
+KSI = 6.894757293168361e6  # Pa
 CodeName = Literal["AISC360-LRFD", "AISC360-ASD", "EN1993"]
 
 
@@ -154,10 +155,10 @@ def _i_shape(designation: str) -> Any:
 def _grade_aisc(grade: str | None) -> tuple[str, float]:
     """(name, Fy in Pa)."""
     if grade is None:
-        return "A992", 50 * 6.894757293168361e6
-    key = re.sub(r"\s+|GR\.?|GRADE", "", grade.upper()).replace("/", "-")
+        return "A992", 50 * KSI
+    key = re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", grade.strip().upper())  # A572 Gr. 50
     if key in AISC_GRADES_KSI:
-        return key, AISC_GRADES_KSI[key] * 6.894757293168361e6
+        return key, AISC_GRADES_KSI[key] * KSI
     return _stress_grade(grade, ", ".join(AISC_GRADES_KSI))
 
 
