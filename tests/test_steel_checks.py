@@ -152,6 +152,6 @@ def test_the_code_may_be_written_as_engineers_write_it() -> None:
 def test_grades_are_read_as_engineers_write_them() -> None:
     base = value(steel_beam_check(**W18X50), "design_moment")  # A992, Fy = 50 ksi: φMp = 379 kip-ft
     for grade in ("A572 Gr. 50", "A572-50", "50 ksi"):
-        assert value(steel_beam_check(**W18X50, grade=grade), "design_moment") == pytest.approx(base)
-    assert value(steel_beam_check(**W18X50, grade="A36"), "design_moment") == pytest.approx(base * 36 / 50)
+        assert value(steel_beam_check(**W18X50, grade=grade), "design_moment") == pytest.approx(base, rel=1e-3)
+    assert value(steel_beam_check(**W18X50, grade="A36"), "design_moment") == pytest.approx(base * 36 / 50, rel=1e-3)
     assert steel_beam_check(**W18X50, grade="A572 Grade 65").results["grade"] == "A572-65 (Fy = 65 ksi)"
