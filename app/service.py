@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from app.approvals import EditApprovals, FileEditMode
+from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
 from app.settings import Settings, SettingsError, check_paths
 from app.summaries import SummaryWriter, SwitchOutcome
@@ -27,6 +28,7 @@ from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
 from domain.events import AgentEvent
 from domain.records import Chat, SearchHit, Turn
 from engine.agent import AIAgent
+from engine.embeddings import Embedder
 from engine.failures import CallSite
 from engine.ollama_server import ServerStatus, server_status
 from store import ChatHistoryDB
@@ -58,11 +60,15 @@ def agent_from_settings(settings: Settings) -> AIAgent:
 class WorkspaceService:
     """One user's workspaces, turns, summaries, exports and file-edit approvals."""
 
-    def __init__(self, store: ChatHistoryDB, agent: AIAgent, file_edits: FileEditMode = "confirm") -> None:
+    def __init__(
+        self, store: ChatHistoryDB, agent: AIAgent, file_edits: FileEditMode = "confirm", embed_model: str = ""
+    ) -> None:
         self._store = store
         self._agent = agent
         self.current_id: int | None = None
-        agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None)
+        embedder = Embedder(agent.server, embed_model) if embed_model else None
+        self.documents = DocumentLibrary(store, agent.tool_context.workspace_root, embedder)
+        agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None, documents=self.documents)
         self.edits = EditApprovals(store, agent.tool_context, file_edits)
         if file_edits == "off":
             agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
@@ -82,7 +88,7 @@ class WorkspaceService:
                 f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
                 "set WORKSPACE_ROOT to a folder you can write to."
             ) from None
-        return cls(store, agent_from_settings(settings), settings.file_edits)
+        return cls(store, agent_from_settings(settings), settings.file_edits, settings.embed_model)
 
     async def aclose(self) -> None:
         """Close the running event loop's connection to Ollama."""

@@ -57,6 +57,9 @@ class Settings(BaseModel):
     log_level: LogLevel = Field("WARNING", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_file: Path | None = Field(None, description="a file path, or empty for standard error")
     file_edits: Literal["confirm", "auto", "off"] = Field("confirm", description="confirm, auto or off")
+    embed_model: str = Field(
+        "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
+    )
 
     @field_validator("think", mode="before")
     @classmethod

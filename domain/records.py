@@ -76,3 +76,29 @@ class FileEdit(BaseModel):
     status: FileEditStatus
     created_at: str
     decided_at: str | None = None
+
+
+DocumentStatus = Literal["indexed", "skipped"]
+
+
+class DocumentFile(BaseModel):
+    """A file of the workspace folder as the document index knows it: indexed, or skipped and why."""
+
+    path: str  # relative to the workspace folder, with forward slashes
+    size: int
+    mtime_ns: int
+    sha256: str
+    status: DocumentStatus
+    note: str = ""  # why it was skipped, or what was read ("12 pages")
+    passages: int = 0
+    indexed_at: str | None = None
+
+
+class Passage(BaseModel):
+    """A passage of a document and where it came from: the PDF page, the Word heading, the sheet and rows."""
+
+    passage_id: int = 0
+    path: str
+    page: int | None = None
+    location: str
+    text: str

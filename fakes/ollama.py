@@ -12,9 +12,12 @@ a hang, an error or garbage line, a dropped connection) are steps of a reply.
 from __future__ import annotations
 
 import json
+import math
+import re
 import socket
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -51,6 +54,9 @@ class FakeOllama:
         self.record = record  # keep request bodies (turn off for long runs that measure memory)
         self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
+        # /api/embed: a word-hashing embedder in which `synonyms` (word → the word it means) make paraphrases meet
+        self.synonyms: dict[str, str] = {}
+        self.embed_dimensions = 64
         self._replies: list[Reply] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
@@ -84,6 +90,15 @@ class FakeOllama:
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
         return [body for path, _, body in self.requests if path == "/api/chat" and body is not None]
+
+    def embedding(self, text: str) -> list[float]:
+        """A unit vector of the text's words (each mapped through `synonyms`), hashed into a few dimensions."""
+        vector = [0.0] * self.embed_dimensions
+        for word in re.findall(r"[a-z0-9#]+", text.lower()):
+            meaning = self.synonyms.get(word, word)
+            vector[zlib.crc32(meaning.encode()) % self.embed_dimensions] += 1.0
+        length = math.sqrt(sum(v * v for v in vector)) or 1.0
+        return [v / length for v in vector]
 
     def capabilities_of(self, model: str) -> Sequence[str]:
         return self.capabilities.get(model, DEFAULT_CAPABILITIES)
@@ -153,8 +168,21 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             self._show(body or {})
         elif self.path == "/api/chat":
             self._chat(body or {})
+        elif self.path == "/api/embed":
+            self._embed(body or {})
         else:
             self._send_json(404, {"error": "404 page not found"})
+
+    def _embed(self, body: dict[str, Any]) -> None:
+        fake = self.server_fake
+        name = body.get("model", "")
+        if name not in fake.models:
+            self._send_json(404, {"error": f'model "{name}" not found, try pulling it first'})
+            return
+        texts = body.get("input", [])
+        texts = [texts] if isinstance(texts, str) else texts
+        vectors = [fake.embedding(str(text)) for text in texts]
+        self._send_json(200, {"model": name, "embeddings": vectors, "total_duration": 1000, "prompt_eval_count": 1})
 
     def _show(self, body: dict[str, Any]) -> None:
         fake = self.server_fake

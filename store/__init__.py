@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from store.base import BUSY_TIMEOUT_SECONDS, HistoryError, is_store_file, store_files
 from store.chats import ChatStore
+from store.documents import DocumentStore
 from store.file_edits import FileEditStore
 from store.search import SearchStore
 from store.summaries import SummaryStore
@@ -18,5 +19,5 @@ from store.summaries import SummaryStore
 __all__ = ["BUSY_TIMEOUT_SECONDS", "ChatHistoryDB", "HistoryError", "is_store_file", "store_files"]
 
 
-class ChatHistoryDB(ChatStore, SummaryStore, SearchStore, FileEditStore):
-    """Workspaces ("chats"), their turns, digital-twin summaries and file edits, in SQLite."""
+class ChatHistoryDB(ChatStore, SummaryStore, SearchStore, FileEditStore, DocumentStore):
+    """Workspaces ("chats"), their turns, digital-twin summaries, file edits and the document index, in SQLite."""

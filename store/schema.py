@@ -170,6 +170,41 @@ def search_by_workspace(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_document_index(db: sqlite3.Connection) -> None:
+    """Version 8: the workspace folder's documents, their passages (FTS5, Porter stemming) and embeddings."""
+    for statement in (
+        """CREATE TABLE documents (
+            path TEXT PRIMARY KEY,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            status TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            passages INTEGER NOT NULL DEFAULT 0,
+            indexed_at TEXT)""",
+        """CREATE TABLE passages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            path TEXT NOT NULL REFERENCES documents(path) ON DELETE CASCADE,
+            page INTEGER,
+            location TEXT NOT NULL,
+            text TEXT NOT NULL,
+            embedding BLOB,
+            embedding_model TEXT)""",
+        "CREATE INDEX passages_by_path ON passages(path)",
+        """CREATE VIRTUAL TABLE passage_search USING fts5(
+               text, location, content='passages', content_rowid='id',
+               tokenize='porter unicode61 remove_diacritics 2')""",
+        """CREATE TRIGGER passage_search_insert AFTER INSERT ON passages BEGIN
+               INSERT INTO passage_search(rowid, text, location) VALUES (new.id, new.text, new.location);
+           END""",
+        """CREATE TRIGGER passage_search_delete AFTER DELETE ON passages BEGIN
+               INSERT INTO passage_search(passage_search, rowid, text, location)
+               VALUES ('delete', old.id, old.text, old.location);
+           END""",
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -178,5 +213,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_file_edits,
     add_thinking,
     search_by_workspace,
+    add_document_index,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,13 +11,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from tools import beams, continuous_beam, conversions, files, loads, maths, quantities, steel, symbolic
+from tools import beams, continuous_beam, conversions, documents, files, loads, maths, quantities, steel, symbolic
 from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, invoke
 
 __all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
 
 _DOMAINS: list[Sequence[Callable[..., Any]]] = [
-    domain.TOOLS for domain in (maths, conversions, symbolic, beams, steel, continuous_beam, quantities, loads, files)
+    domain.TOOLS
+    for domain in (maths, conversions, symbolic, beams, steel, continuous_beam, quantities, loads, files, documents)
 ]
 
 tool_specs: dict[str, ToolSpec] = {spec.name: spec for spec in (build_spec(f) for d in _DOMAINS for f in d)}

@@ -32,6 +32,14 @@ class FileEditHandler(Protocol):
         ...
 
 
+class DocumentSearcher(Protocol):
+    """The document index the application keeps (`app.documents.DocumentLibrary`)."""
+
+    def search(self, query: str, top_k: int) -> dict[str, Any]:
+        """{"passages": [{"file", "page"?, "location", "text", "score"}, …]}, best first, and maybe a "note"."""
+        ...
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What tools may need from the application; never chosen by the model.
@@ -44,6 +52,7 @@ class ToolContext:
     workspace_root: Path = field(default_factory=lambda: Path("workspace"))
     edits: FileEditHandler | None = None
     protected: tuple[Path, ...] = ()
+    documents: DocumentSearcher | None = None
 
 
 class ToolDefinitionError(TypeError):

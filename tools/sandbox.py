@@ -1,4 +1,5 @@
-"""The parent's side of the maths worker: start it once, time-limit every request, replace it if killed."""
+"""The parent's side of a worker process (the maths worker, the document reader): start it once,
+time-limit every request, replace it if killed."""
 
 from __future__ import annotations
 
@@ -17,10 +18,14 @@ TIME_LIMIT_SECONDS = 2.0
 STARTUP_SECONDS = 60.0
 
 
-class MathsWorker:
-    """One worker process, shared by every thread of this process, used one request at a time."""
+class WorkerProcess:
+    """One worker process (`python -m <module>`), shared by every thread of this process, one request at a time.
 
-    def __init__(self, time_limit: float = TIME_LIMIT_SECONDS) -> None:
+    `too_slow` and `what` word the errors: "it is too expensive to evaluate (stopped after 2 s)…",
+    "the maths worker stopped unexpectedly"."""
+
+    def __init__(self, module: str, what: str, too_slow: str, time_limit: float = TIME_LIMIT_SECONDS) -> None:
+        self.module, self.what, self.too_slow = module, what, too_slow
         self.time_limit = time_limit
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
@@ -37,13 +42,10 @@ class MathsWorker:
                 line = self._lines.get(timeout=self.time_limit)
             except queue.Empty:
                 self.stop()
-                raise ValueError(
-                    f"it is too expensive to evaluate (stopped after {self.time_limit:g} s); "
-                    "simplify it or split it into steps"
-                ) from None
+                raise ValueError(self.too_slow.format(seconds=self.time_limit)) from None
             if line is None:
                 self.stop()
-                raise ValueError("the maths worker stopped unexpectedly; try again")
+                raise ValueError(f"the {self.what} stopped unexpectedly (out of memory?); try again")
         reply = json.loads(line)
         if "error" in reply:
             raise ValueError(reply["error"])
@@ -59,7 +61,7 @@ class MathsWorker:
             "PYTHONPATH": os.pathsep.join([str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")]),
         }
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "tools.sympy_worker"],
+            [sys.executable, "-m", self.module],
             cwd=PROJECT_ROOT,
             env=environment,
             text=True,
@@ -75,7 +77,7 @@ class MathsWorker:
             ready = None
         if ready is None:
             self.stop()
-            raise ValueError("the maths worker could not start; symbolic maths is unavailable")
+            raise ValueError(f"the {self.what} could not start")
         return self._process
 
     def stop(self) -> None:
@@ -92,5 +94,9 @@ def _pump(stream: IO[str] | None, lines: queue.Queue[str | None]) -> None:
     lines.put(None)
 
 
-worker = MathsWorker()
+worker = WorkerProcess(
+    "tools.sympy_worker",
+    "maths worker",
+    "it is too expensive to evaluate (stopped after {seconds:g} s); simplify it or split it into steps",
+)
 atexit.register(worker.stop)

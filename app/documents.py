@@ -1,0 +1,271 @@
+"""The workspace folder's documents: indexed in the background, searched by words and by meaning.
+
+`DocumentLibrary.refresh` starts one indexing thread: it walks the folder (links are not
+followed), reads new and changed files in the reader worker (bounded time and memory),
+drops deleted ones and then embeds new passages with `EMBED_MODEL`. A turn never waits
+for it. `search` (the `search_documents` tool's back end) fuses the full-text ranking
+(FTS5, BM25) and the embedding ranking by reciprocal rank; with no embedding model it
+searches by words alone and says so once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from domain.records import DocumentFile, Passage
+from engine.embeddings import Embedder, EmbeddingUnavailableError
+from store import ChatHistoryDB
+from tools.documents.readers import SUFFIXES
+from tools.documents.reading import read_in_worker
+
+logger = logging.getLogger(__name__)
+MAX_FILE_BYTES = 200 * 1024**2
+CANDIDATES = 50  # from each ranking, before fusion
+RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
+EMBED_BATCH = 64
+
+
+@dataclass
+class IndexProgress:
+    """What the indexing thread is doing, for the faces: files looked at of those found, the one being read."""
+
+    running: bool = False
+    done: int = 0
+    total: int = 0
+    current: str | None = None
+    embedded: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class DocumentLibrary:
+    """The document index of one workspace folder."""
+
+    def __init__(self, store: ChatHistoryDB, root: Path, embedder: Embedder | None) -> None:
+        self._store = store
+        self.root = root
+        self.embedder = embedder
+        self.progress = IndexProgress()
+        self.embedding_problem: str | None = None if embedder else "no EMBED_MODEL is set"
+        self._told_words_only = False
+        self._lock = threading.Lock()
+        self._again = False
+        self._thread: threading.Thread | None = None
+        self._vectors: tuple[int, Any, list[int]] | None = None  # (index version, matrix, passage ids)
+        self._version = 0
+
+    # Indexing -------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Bring the index up to date in the background (a second call while it runs means: once more after)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                self._again = True
+                return
+            self.progress = IndexProgress(running=True)
+            self._thread = threading.Thread(target=self._run, name="document-index", daemon=True)
+            self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for indexing to finish; False if it is still running after `timeout` seconds."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return not (thread is not None and thread.is_alive())
+
+    def files(self) -> list[DocumentFile]:
+        return self._store.document_files()
+
+    def _run(self) -> None:
+        try:
+            with _folder_lock(self.root):  # one indexing run per folder in this process (several tabs)
+                self._index_loop()
+        except Exception as error:  # noqa: BLE001 - the thread must end cleanly and say what happened
+            logger.exception("indexing the workspace folder failed")
+            self.progress.errors.append(f"Indexing stopped: {error}")
+            self.progress.running = False
+
+    def _index_loop(self) -> None:
+        while True:
+            self._index_folder()
+            self._embed_new_passages()
+            with self._lock:
+                if not self._again:
+                    self.progress.running = False
+                    return
+                self._again = False
+
+    def _index_folder(self) -> None:
+        found = dict(self._walk())
+        known = {file.path: file for file in self._store.document_files()}
+        self.progress.total, self.progress.done = len(found), 0
+        gone = [path for path in known if path not in found]
+        if gone:
+            self._store.drop_documents(gone)
+            self._changed()
+        for relative, (absolute, stat) in sorted(found.items()):
+            self.progress.current = relative
+            self._index_file(relative, absolute, stat, known.get(relative))
+            self.progress.done += 1
+        self.progress.current = None
+
+    def _walk(self) -> list[tuple[str, tuple[Path, os.stat_result]]]:
+        """Documents under the root, as (relative path, (path, its stat)); no links, no hidden folders."""
+        found = []
+        root = self.root.resolve()
+        for folder, folders, names in os.walk(root, followlinks=False):
+            folders[:] = sorted(name for name in folders if not name.startswith("."))
+            for name in names:
+                path = Path(folder) / name
+                if name.startswith(".") or path.suffix.lower() not in SUFFIXES:
+                    continue
+                stat = path.lstat()
+                found.append((path.relative_to(root).as_posix(), (path, stat)))
+        return found
+
+    def _index_file(self, relative: str, path: Path, stat: os.stat_result, known: DocumentFile | None) -> None:
+        if known is not None and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            return
+        record = DocumentFile(path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns, sha256="", status="skipped")
+        passages: list[Passage] = []
+        if path.is_symlink():
+            record.note = "a link: links are not followed"
+        elif not path.is_file():
+            record.note = "not a regular file"
+        elif stat.st_size > MAX_FILE_BYTES:
+            record.note = f"larger than {MAX_FILE_BYTES // 1024**2} MB"
+        else:
+            record.sha256 = _sha256(path)
+            if known is not None and known.sha256 == record.sha256:
+                self._store.touch_document(relative, stat.st_size, stat.st_mtime_ns)
+                return
+            passages = self._read(relative, path, record)
+            if (path.stat().st_size, path.stat().st_mtime_ns) != (stat.st_size, stat.st_mtime_ns):
+                record.mtime_ns = 0  # so that the next refresh reads it again
+                record.note = f"{record.note}; it changed while being read and is read again next time"
+        self._store.save_document(record, passages)
+        self._changed()
+
+    def _read(self, relative: str, path: Path, record: DocumentFile) -> list[Passage]:
+        try:
+            pieces, note = read_in_worker(path)
+        except ValueError as why:
+            record.note = str(why)
+            return []
+        record.status, record.note = "indexed", note
+        return [Passage(path=relative, page=page, location=location, text=text) for page, location, text in pieces]
+
+    def _embed_new_passages(self) -> None:
+        if self.embedder is None:
+            return
+        try:
+            while batch := self._store.passages_to_embed(self.embedder.model, EMBED_BATCH):
+                vectors = self.embedder.embed([text for _, text in batch])
+                self._store.save_embeddings(self.embedder.model, zip([i for i, _ in batch], vectors, strict=True))
+                self.progress.embedded += len(batch)
+                self._changed()
+            self.embedding_problem = None
+        except EmbeddingUnavailableError as why:
+            self.embedding_problem = str(why)
+
+    def _changed(self) -> None:
+        self._version += 1
+
+    # Search ---------------------------------------------------------------------
+
+    def search(self, query: str, top_k: int) -> dict[str, Any]:
+        """The best passages for `query`: {"passages": [{file, page?, location, text, score}, …]} (+ "note")."""
+        lexical = [p.passage_id for p, _ in self._store.search_passages(query, CANDIDATES)]
+        semantic = self._nearest(query)
+        fused: dict[int, float] = {}
+        for ranking in (lexical, semantic or []):
+            for rank, passage_id in enumerate(ranking, 1):
+                fused[passage_id] = fused.get(passage_id, 0.0) + 1.0 / (RRF_K + rank)
+        best = sorted(fused, key=lambda i: -fused[i])[:top_k]
+        found = self._store.passages_by_id(best)
+        result: dict[str, Any] = {"passages": [_shown(found[i], fused[i]) for i in best if i in found]}
+        note = self._note(semantic is None)
+        if note:
+            result["note"] = note
+        return result
+
+    def _note(self, words_only: bool) -> str:
+        notes = []
+        if words_only and not self._told_words_only:
+            self._told_words_only = True
+            notes.append(f"Searched by words only ({self.embedding_problem}); paraphrased questions may miss.")
+        if self.progress.running:
+            notes.append(
+                f"The documents are still being indexed ({self.progress.done} of {self.progress.total} files)."
+            )
+        if not self._store.document_files():
+            notes.append(
+                "No documents are indexed: put PDF, Word, Excel, Markdown, text or CSV files in the workspace folder."
+            )
+        return " ".join(notes)
+
+    def _nearest(self, query: str) -> list[int] | None:
+        """Passage ids by cosine similarity to the query's embedding; None when there are no embeddings."""
+        if self.embedder is None or self.embedding_problem is not None:
+            return None
+        try:
+            (blob,) = self.embedder.embed([query])
+        except EmbeddingUnavailableError as why:
+            self.embedding_problem = str(why)
+            return None
+        import numpy as np
+
+        matrix, ids = self._matrix()
+        if not ids:
+            return None
+        vector = np.frombuffer(blob, dtype=np.float32)
+        if matrix.shape[1] != vector.shape[0]:
+            return None
+        scores = matrix @ (vector / (np.linalg.norm(vector) or 1.0))
+        order = np.argsort(-scores)[:CANDIDATES]
+        return [ids[i] for i in order]
+
+    def _matrix(self) -> tuple[Any, list[int]]:
+        """Every passage's unit embedding as one float32 matrix, rebuilt only after the index changes."""
+        import numpy as np
+
+        assert self.embedder is not None
+        cached = self._vectors
+        if cached is None or cached[0] != self._version:
+            rows = self._store.embeddings(self.embedder.model)
+            ids = [passage_id for passage_id, _ in rows]
+            matrix = np.array([np.frombuffer(blob, dtype=np.float32) for _, blob in rows], dtype=np.float32)
+            if len(ids):
+                matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+            cached = self._vectors = (self._version, matrix, ids)
+        return cached[1], cached[2]
+
+
+_FOLDER_LOCKS: dict[Path, threading.Lock] = {}
+_FOLDER_LOCKS_GUARD = threading.Lock()
+
+
+def _folder_lock(root: Path) -> threading.Lock:
+    with _FOLDER_LOCKS_GUARD:
+        return _FOLDER_LOCKS.setdefault(root.resolve(), threading.Lock())
+
+
+def _shown(passage: Passage, score: float) -> dict[str, Any]:
+    shown: dict[str, Any] = {"file": passage.path}
+    if passage.page is not None:
+        shown["page"] = passage.page
+    shown.update({"location": passage.location, "text": passage.text, "score": round(score, 5)})
+    return shown
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1024 * 1024), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,0 +1,110 @@
+"""The document index: the workspace folder's files, their passages (FTS5) and the passages' embeddings."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable
+
+from domain.records import DocumentFile, Passage
+from store.base import StoreBase
+from store.schema import timestamp
+from store.words import fold
+
+MAX_QUERY_WORDS = 24
+# Words that say nothing about which passage is meant; BM25 would weigh them lightly anyway.
+_QUIET_WORDS = frozenset(
+    "a an and are as at be by did do does for from has have how in is it of on or our the this to was we what "
+    "when where which who why will with".split()
+)
+_FILE_COLUMNS = "path, size, mtime_ns, sha256, status, note, passages, indexed_at"
+_PASSAGE_COLUMNS = "passages.id AS passage_id, passages.path, passages.page, passages.location, passages.text"
+
+
+def match_expression(query: str) -> str | None:
+    """The question as an FTS5 query: its telling words, each quoted, any of them (BM25 ranks the best)."""
+    words = [w for w in re.findall(r"[^\W_]+", fold(query)) if w not in _QUIET_WORDS][:MAX_QUERY_WORDS]
+    return " OR ".join(f'"{word}"' for word in dict.fromkeys(words)) or None
+
+
+class DocumentStore(StoreBase):
+    """Files of the workspace folder and their passages; the SQL of `app.documents`."""
+
+    def document_files(self) -> list[DocumentFile]:
+        with self._read() as db:
+            rows = db.execute(f"SELECT {_FILE_COLUMNS} FROM documents ORDER BY path").fetchall()  # noqa: S608
+        return [DocumentFile.model_validate(dict(row)) for row in rows]
+
+    def save_document(self, file: DocumentFile, passages: Iterable[Passage]) -> None:
+        """Replace what the index holds of `file.path`, its passages included, in one transaction."""
+        rows = [(file.path, p.page, p.location, p.text) for p in passages]
+        with self._write() as db:
+            db.execute("DELETE FROM documents WHERE path = ?", (file.path,))
+            db.execute(
+                f"INSERT INTO documents ({_FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",  # noqa: S608
+                (file.path, file.size, file.mtime_ns, file.sha256, file.status, file.note, len(rows), timestamp()),
+            )
+            db.executemany("INSERT INTO passages (path, page, location, text) VALUES (?, ?, ?, ?)", rows)
+
+    def touch_document(self, path: str, size: int, mtime_ns: int) -> None:
+        """The file was written again with the same bytes: keep its passages, note its new time."""
+        with self._write() as db:
+            db.execute("UPDATE documents SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, path))
+
+    def drop_documents(self, paths: Iterable[str]) -> None:
+        with self._write() as db:
+            db.executemany("DELETE FROM documents WHERE path = ?", [(path,) for path in paths])
+
+    def search_passages(self, query: str, limit: int) -> list[tuple[Passage, float]]:
+        """Passages matching the question's words, best first, with BM25 scores (higher is better)."""
+        expression = match_expression(query)
+        if expression is None:
+            return []
+        with self._read() as db:
+            rows = db.execute(
+                f"""SELECT {_PASSAGE_COLUMNS}, -bm25(passage_search, 1.0, 0.5) AS score
+                    FROM passage_search JOIN passages ON passages.id = passage_search.rowid
+                    WHERE passage_search MATCH ? ORDER BY bm25(passage_search, 1.0, 0.5) LIMIT ?""",  # noqa: S608
+                (expression, limit),
+            ).fetchall()
+        return [(_passage(row), float(row["score"])) for row in rows]
+
+    def passages_by_id(self, ids: list[int]) -> dict[int, Passage]:
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT {_PASSAGE_COLUMNS} FROM passages WHERE id IN (SELECT value FROM json_each(?))",  # noqa: S608
+                (f"[{','.join(map(str, ids))}]",),
+            ).fetchall()
+        return {int(row["passage_id"]): _passage(row) for row in rows}
+
+    def passages_to_embed(self, model: str, limit: int) -> list[tuple[int, str]]:
+        """Passages with no embedding from `model` yet, oldest first."""
+        with self._read() as db:
+            rows = db.execute(
+                """SELECT id, location || ': ' || text FROM passages
+                   WHERE embedding IS NULL OR embedding_model IS NOT ? ORDER BY id LIMIT ?""",
+                (model, limit),
+            ).fetchall()
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    def save_embeddings(self, model: str, vectors: Iterable[tuple[int, bytes]]) -> None:
+        with self._write() as db:
+            db.executemany(
+                "UPDATE passages SET embedding = ?, embedding_model = ? WHERE id = ?",
+                [(blob, model, passage_id) for passage_id, blob in vectors],
+            )
+
+    def embeddings(self, model: str) -> list[tuple[int, bytes]]:
+        """Every passage's embedding from `model` (float32 bytes)."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT id, embedding FROM passages WHERE embedding_model = ? AND embedding IS NOT NULL ORDER BY id",
+                (model,),
+            ).fetchall()
+        return [(int(row[0]), bytes(row[1])) for row in rows]
+
+
+def _passage(row: sqlite3.Row) -> Passage:
+    return Passage(
+        passage_id=row["passage_id"], path=row["path"], page=row["page"], location=row["location"], text=row["text"]
+    )

@@ -1,0 +1,8 @@
+"""The project's documents: reading PDF, Word, Excel, Markdown, text and CSV files into passages
+(`readers`, run in a bounded worker process by `reading`), and the `search_documents` tool."""
+
+from tools.documents.search import search_documents
+
+__all__ = ["TOOLS", "search_documents"]
+
+TOOLS = [search_documents]

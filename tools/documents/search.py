@@ -1,0 +1,33 @@
+"""`search_documents`: the passages of the workspace's documents that answer a question, with where they are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.registry import ToolContext
+
+MAX_TOP_K = 10
+OUTPUT_BUDGET = 7_000  # characters of passage text in one answer, so the JSON is never cut
+
+
+def search_documents(context: ToolContext, query: str, top_k: int = 5) -> dict[str, Any]:
+    """Search the project's own documents (specifications, memos, reports, load schedules, drawings' notes in
+    the workspace folder) and return the best passages with file and page. Use it whenever a question is about
+    "the spec", "the drawings", "the memo", "the design basis" or "our project"; cite file and page in the answer.
+
+    Args:
+        query: What to look for, in plain words, such as "lap splice length for #5 bars".
+        top_k: How many passages to return (1 to 10).
+    """
+    if context.documents is None:
+        raise ValueError("the document index is not available here")
+    if not query.strip():
+        raise ValueError("query is empty; say what to look for")
+    found = context.documents.search(query, max(1, min(top_k, MAX_TOP_K)))
+    passages = found.get("passages", [])
+    if passages:
+        room = max(300, OUTPUT_BUDGET // len(passages))
+        for passage in passages:
+            if len(passage["text"]) > room:
+                passage["text"] = passage["text"][:room].rstrip() + " …"
+    return found
