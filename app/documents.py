@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,28 @@ class DocumentLibrary:
 
     def files(self) -> list[DocumentFile]:
         return self._store.document_files()
+
+    def save_upload(self, name: str, data: bytes) -> str:
+        """Put an uploaded file in the workspace folder (replacing one of that name) and index it; its name."""
+        base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+        if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in SUFFIXES:
+            raise ValueError(f"{name!r} cannot be added: give a PDF, Word, Excel, Markdown, text or CSV file")
+        if len(data) > MAX_FILE_BYTES:
+            raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
+        self.root.mkdir(parents=True, exist_ok=True)
+        partial = self.root / f".{base}.{secrets.token_hex(4)}.part"
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        try:
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(partial, self.root / base)  # replaces a link of that name, never what it points to
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        self.refresh()
+        return base
 
     def _run(self) -> None:
         try:

@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-import app.documents as documents_module
+from app import documents as documents_module
 from app.documents import DocumentLibrary
 from engine.embeddings import Embedder
 from fakes.documents import build_document_set, write_pdf
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
 from tools import ToolContext, run_tool
+from tools.documents.reading import read_in_worker
 
 PARAPHRASES = {"overlap": "lap", "rebar": "bars", "joins": "splices", "precipitation": "snow", "top": "roof"}
 
@@ -113,7 +114,7 @@ def test_files_that_cannot_be_read_are_skipped_with_a_reason(folder: Path, isola
 
 def test_updates_are_incremental(folder: Path, isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     read: list[str] = []
-    real = documents_module.read_in_worker
+    real = read_in_worker
 
     def counted(path: Path) -> Any:
         read.append(path.name)
@@ -138,7 +139,7 @@ def test_updates_are_incremental(folder: Path, isolated: Path, monkeypatch: pyte
 def test_a_file_that_changes_while_being_read_is_read_again(
     folder: Path, isolated: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = documents_module.read_in_worker
+    real = read_in_worker
     memo = folder / "memos" / "wellness.txt"
 
     def changing(path: Path) -> Any:

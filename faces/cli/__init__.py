@@ -102,6 +102,7 @@ def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService |
         service.close()
         stderr.write(f"{error} `python main.py` then /list shows the workspaces.\n")
         return EXIT_FAILED
+    service.documents.refresh()  # new and changed documents are read in the background; no turn waits for it
     return service
 
 

@@ -29,6 +29,8 @@ HELP = """Commands:
   /export [FILE]     write the whole workspace, every turn and tool call (Markdown)
   /backup FILE       copy every workspace into a new SQLite file
   /undo              undo the last file edit applied in this workspace
+  /docs              list the workspace folder's documents and how they were indexed
+  /reindex           read new and changed documents again (in the background)
   /tools             list the tools the model can use
   /help              this help              /exit, /quit, Ctrl-D  leave
 Ctrl-C stops a reply in progress."""
@@ -60,6 +62,8 @@ class Repl:
             "/export": self.export,
             "/backup": self.backup,
             "/undo": self.undo,
+            "/docs": self.docs,
+            "/reindex": self.reindex,
         }
 
     def say(self, text: str) -> None:
@@ -275,6 +279,26 @@ class Repl:
         if not argument:
             raise ValueError("Give the backup's file name: /backup FILE")
         self.say(f"Copied every workspace into {self.service.backup(Path(argument).expanduser())}.")
+
+    def docs(self, _: str) -> None:
+        library = self.service.documents
+        files, progress = library.files(), library.progress
+        if progress.running:
+            self.say(f"Indexing: {progress.done} of {progress.total} files read so far.")
+        if not files:
+            self.say(
+                f"No documents indexed in {library.root}; put PDF, Word, Excel, Markdown, text or CSV files there."
+            )
+        for file in files:
+            mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
+            note = f" · {file.note}" if file.note else ""
+            self.say(printable(f"  {mark} {file.path} · {what}{note}"))
+        if library.embedding_problem:
+            self.say(f"Search is by words only: {library.embedding_problem}.")
+
+    def reindex(self, _: str) -> None:
+        self.service.documents.refresh()
+        self.say("Reading new and changed documents in the background; /docs shows how far it got.")
 
     def tools(self, _: str) -> None:
         for line in two_columns(self.service.tools(), terminal_width()):

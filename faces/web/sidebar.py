@@ -10,6 +10,7 @@ from app import ServerStatus, WorkspaceService
 from domain.records import Chat
 from faces.web import actions
 from faces.web.dates import group_of, today_in, zone_named
+from faces.web.documents import documents_panel
 from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown
 from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
@@ -39,6 +40,7 @@ def sidebar(service: WorkspaceService) -> None:
             st.divider()
             digital_twin(service, chat)
         st.divider()
+        documents_panel(service)
         model_and_status(service)
 
 

@@ -17,6 +17,7 @@ from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, Tool
 from domain.records import ToolCall, Turn
 from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
+from faces.web.documents import passages
 from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown
 
 CallState = Literal["done", "running", "cut off"]
@@ -43,6 +44,8 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
             return
         if call.data and not call.error:
             calculation_card(call.data)
+        elif call.name == "search_documents" and not call.error:
+            passages(call.output)
         else:
             st.caption("Error" if call.error else "Result")
             st.code(call.output, language=None, wrap_lines=True)

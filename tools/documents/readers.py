@@ -185,10 +185,11 @@ def read_markdown(path: Path, reading: Reading) -> None:
         else:
             lines.append(line)
     reading.add(None, heading, "\n".join(lines))
+    reading.note = "Markdown"
 
 
 def read_text(path: Path, reading: Reading) -> None:
-    start, lines = 1, list[str]()
+    start, lines, number = 1, list[str](), 0
     for number, line in enumerate(_text(path).splitlines(), 1):
         lines.append(line)
         if sum(map(len, lines)) >= PASSAGE_CHARS:
@@ -197,6 +198,7 @@ def read_text(path: Path, reading: Reading) -> None:
     if lines:
         end = start + len(lines) - 1
         reading.add(None, f"lines {start}-{end}" if end > start else f"line {start}", "\n".join(lines))
+    reading.note = f"{number:,} lines of text" if number else ""
 
 
 def _text(path: Path) -> str:
