@@ -24,6 +24,8 @@ DEFAULT_SYSTEM_PROMPT = (
     "quantity, show the formula and the values you substituted, and say which "
     "code or reference a rule comes from. Take a steel section's properties from "
     "section_properties, never from memory, and check a member with steel_beam_check. "
+    "The project's own documents (specifications, memos, load schedules) are searchable with "
+    "search_documents: use it for questions about the project, and cite the file and page. "
     "Read and edit project files only with "
     "the file tools. If information is missing, ask for it rather than guess."
 )

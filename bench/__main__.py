@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench import agent_bench, app_bench, browser_bench, steel_bench, store_bench
+from bench import agent_bench, app_bench, browser_bench, documents_bench, steel_bench, store_bench
 from bench.harness import HEADER, Result
 
 SUITES: dict[str, Callable[[bool], list[Result]]] = {
@@ -24,6 +24,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "prompt": app_bench.prompt_sizes,
     "tools": app_bench.unit_tools,
     "steel": steel_bench.run,
+    "documents": documents_bench.run,
     "cli": app_bench.cli,
     "web": app_bench.web_rerun,
     "browser": browser_bench.run,

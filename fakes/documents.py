@@ -54,6 +54,26 @@ def write_pdf(path: Path, pages: dict[int, str] | list[str], password: str | Non
     canvas.save()
 
 
+def write_glyph_pdf(path: Path, pages: list[str]) -> None:
+    """A PDF whose text is placed one glyph at a time, as drawing and CAD exports often write it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(path))
+    for text in pages:
+        x, y = 72.0, 720.0
+        for word in text.split():
+            if x + stringWidth(word, "Helvetica", 10) > 540:
+                x, y = 72.0, y - 14
+            for glyph in word:
+                canvas.setFont("Helvetica", 10)
+                canvas.drawString(x, y, glyph)
+                x += stringWidth(glyph, "Helvetica", 10)
+            x += stringWidth(" ", "Helvetica", 10)
+        canvas.showPage()
+    canvas.save()
+
+
 def write_scanned_pdf(path: Path) -> None:
     """A page with a drawing and no text layer, as a scan would have."""
     from reportlab.pdfgen.canvas import Canvas

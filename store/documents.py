@@ -62,9 +62,11 @@ class DocumentStore(StoreBase):
             return []
         with self._read() as db:
             rows = db.execute(
-                f"""SELECT {_PASSAGE_COLUMNS}, -bm25(passage_search, 1.0, 0.5) AS score
-                    FROM passage_search JOIN passages ON passages.id = passage_search.rowid
-                    WHERE passage_search MATCH ? ORDER BY bm25(passage_search, 1.0, 0.5) LIMIT ?""",  # noqa: S608
+                f"""SELECT {_PASSAGE_COLUMNS}, hits.score FROM (
+                        SELECT rowid, -bm25(passage_search, 1.0, 0.5) AS score FROM passage_search
+                        WHERE passage_search MATCH ? ORDER BY score DESC LIMIT ?
+                    ) AS hits JOIN passages ON passages.id = hits.rowid
+                    ORDER BY hits.score DESC""",  # noqa: S608 - rank first, then read only the best rows
                 (expression, limit),
             ).fetchall()
         return [(_passage(row), float(row["score"])) for row in rows]
