@@ -174,3 +174,47 @@ def test_the_tool_answers_in_the_pinned_shape(folder: Path, isolated: Path) -> N
     assert len(answer["passages"]) == 2 and isinstance(answer["passages"][0]["score"], float)
     refused = run_tool("search_documents", {"query": "x"}, ToolContext())
     assert refused.error and "document index is not available" in refused.error
+
+
+def test_an_upload_cannot_leave_the_workspace_folder_or_follow_a_link(isolated: Path) -> None:
+    root = isolated / "workspace"
+    root.mkdir()
+    outside = isolated / "outside.pdf"
+    outside.write_bytes(b"keep me")
+    os.symlink(outside, root / "linked.pdf")
+    docs = DocumentLibrary(ChatHistoryDB(isolated / "chat_history.sqlite"), root, None)
+    assert docs.save_upload("../../evil.md", b"# Evil\ntext") == "evil.md"
+    assert (root / "evil.md").exists() and not (isolated / "evil.md").exists()
+    assert docs.save_upload("linked.pdf", b"%PDF new") == "linked.pdf"
+    assert outside.read_bytes() == b"keep me" and not (root / "linked.pdf").is_symlink()
+    for name in (".env", "notes.exe", "", "..", "a\x00.txt"):
+        with pytest.raises(ValueError, match="cannot be added"):
+            docs.save_upload(name, b"x")
+    assert docs.wait(60)
+
+
+def test_a_file_that_takes_too_long_is_skipped_and_the_reader_recovers(isolated: Path) -> None:
+    from tools.sandbox import WorkerProcess
+
+    write_pdf(isolated / "long.pdf", [f"Page {n}." for n in range(1, 2001)])
+    (isolated / "short.md").write_text("# Short\nQuick to read.")
+    slow = WorkerProcess("tools.documents.reader_worker", "document reader", "took longer than {seconds:g} s", 0.05)
+    try:
+        slow.request({"path": str(isolated / "short.md")})  # started and warm
+        with pytest.raises(ValueError, match="took longer than 0.05 s"):
+            slow.request({"path": str(isolated / "long.pdf")})
+        answer = slow.request({"path": str(isolated / "short.md")})  # a new worker took the killed one's place
+        assert answer["passages"] == [[None, "Short", "Quick to read."]]
+    finally:
+        slow.stop()
+
+
+def test_a_huge_csv_is_read_up_to_its_limit_and_says_so(isolated: Path) -> None:
+    root = isolated / "data"
+    root.mkdir()
+    with (root / "survey.csv").open("w") as out:
+        out.writelines(f"{n},point {n},{n * 0.01:.2f}\n" for n in range(1, 250_001))
+    docs = library(isolated, root, None)
+    (file,) = docs.files()
+    assert file.status == "indexed" and file.note == "only the first 200,000 rows were indexed"
+    assert first(docs.search("point 199990", 3))["location"] == "rows 199976-200000"

@@ -140,7 +140,7 @@ def read_xlsx(path: Path, reading: Reading) -> None:
             where = f"sheet {sheet.title}"
             lines = (" | ".join(str(c) for c in row if c is not None) for row in sheet.iter_rows(values_only=True))
             rows += _add_rows(reading, ((where, i, line) for i, line in enumerate(lines, 1) if line))
-        reading.note = f"{len(workbook.worksheets)} sheets, {rows:,} rows"
+        reading.note = reading.note or f"{len(workbook.worksheets)} sheets, {rows:,} rows"
     finally:
         workbook.close()
 
@@ -149,7 +149,7 @@ def read_csv(path: Path, reading: Reading) -> None:
     with path.open(encoding="utf-8", errors="replace", newline="") as handle:
         rows = csv.reader(handle)
         count = _add_rows(reading, (("", i, " | ".join(r)) for i, r in enumerate(rows, 1) if any(r)))
-    reading.note = f"{count:,} rows"
+    reading.note = reading.note or f"{count:,} rows"
 
 
 def _add_rows(reading: Reading, rows: Iterable[tuple[str, int, str]]) -> int:
@@ -164,10 +164,10 @@ def _add_rows(reading: Reading, rows: Iterable[tuple[str, int, str]]) -> int:
             block.clear()
 
     for row in rows:
-        count += 1
-        if count > MAX_ROWS:
+        if count == MAX_ROWS:
             reading.note = f"only the first {MAX_ROWS:,} rows were indexed"
             break
+        count += 1
         if block and (row[0] != block[0][0] or len(block) >= ROWS_PER_PASSAGE):
             flush()
         block.append(row)
