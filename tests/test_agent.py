@@ -270,7 +270,7 @@ async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> 
 async def test_several_large_tool_results_are_trimmed_not_fatal(fake_ollama: FakeOllama, isolated: Any) -> None:
     (isolated / "workspace").mkdir()
     for name in ("a", "b", "c"):
-        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 2_000)
+        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 1_500)
     fake_ollama.script(
         Reply.tool_calls(("read_file", {"path": "a.txt"})),
         Reply.tool_calls(("read_file", {"path": "b.txt"})),

@@ -11,9 +11,8 @@ OUTPUT_BUDGET = 7_000  # characters of passage text in one answer, so the JSON i
 
 
 def search_documents(context: ToolContext, query: str, top_k: int = 5) -> dict[str, Any]:
-    """Search the project's own documents (specifications, memos, reports, load schedules, drawings' notes in
-    the workspace folder) and return the best passages with file and page. Use it whenever a question is about
-    "the spec", "the drawings", "the memo", "the design basis" or "our project"; cite file and page in the answer.
+    """Search the project's own documents (specs, memos, reports, load schedules) for passages, with file and page.
+    Use it for questions about "the spec", "the drawings", "the memo" or "our project"; cite file and page.
 
     Args:
         query: What to look for, in plain words, such as "lap splice length for #5 bars".
