@@ -1,8 +1,10 @@
-"""The terminal face: `python main.py` for the interactive prompt, `python main.py --once "question"` for one answer.
+"""The terminal face and the protocol server.
 
     python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--env-file FILE]
+    python main.py --once "question"
+    python main.py serve [--host 127.0.0.1] [--port 60100] [--token T]
 
-The face itself lives in `faces/cli`.
+The faces themselves live in `faces/cli` and `faces/server`.
 """
 
 import sys
@@ -10,4 +12,8 @@ import sys
 from faces.cli import main
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"]:
+        from faces.server import main as serve
+
+        sys.exit(serve(sys.argv[2:]))
     sys.exit(main())

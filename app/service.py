@@ -61,14 +61,21 @@ class WorkspaceService:
     """One user's workspaces, turns, summaries, exports and file-edit approvals."""
 
     def __init__(
-        self, store: ChatHistoryDB, agent: AIAgent, file_edits: FileEditMode = "confirm", embed_model: str = ""
+        self,
+        store: ChatHistoryDB,
+        agent: AIAgent,
+        file_edits: FileEditMode = "confirm",
+        embed_model: str = "",
+        documents: DocumentLibrary | None = None,
     ) -> None:
         self._store = store
         self._agent = agent
         self.current_id: int | None = None
-        embedder = Embedder(agent.server, embed_model) if embed_model else None
-        self.documents = DocumentLibrary(store, agent.tool_context.workspace_root, embedder)
-        agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None, documents=self.documents)
+        if documents is None:
+            embedder = Embedder(agent.server, embed_model) if embed_model else None
+            documents = DocumentLibrary(store, agent.tool_context.workspace_root, embedder)
+        self.documents = documents
+        agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None, documents=documents)
         self.edits = EditApprovals(store, agent.tool_context, file_edits)
         if file_edits == "off":
             agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
@@ -89,6 +96,19 @@ class WorkspaceService:
                 "set WORKSPACE_ROOT to a folder you can write to."
             ) from None
         return cls(store, agent_from_settings(settings), settings.file_edits, settings.embed_model)
+
+    def sibling(self) -> WorkspaceService:
+        """Another service on the same store and document index, with an agent of its own, so that turns in
+        different workspaces can run at once (the protocol server keeps one per workspace in use)."""
+        return WorkspaceService(self._store, self._agent.sibling(), self.edits.mode, documents=self.documents)
+
+    def leave(self, chat_id: int) -> bool:
+        """The user is done with `chat_id` for now: refresh its digital twin in the background if it has new turns."""
+        chat = self._store.get_chat(chat_id)
+        if chat is None or not self.needs_summary(chat_id) or self._summaries.is_pending(chat_id):
+            return False
+        self._summaries.submit(chat)
+        return True
 
     async def aclose(self) -> None:
         """Close the running event loop's connection to Ollama."""

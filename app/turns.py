@@ -32,7 +32,8 @@ _TURN_STATUS: dict[StopReason, TurnStatus] = {
 
 def name_from_message(message: str) -> str:
     """A workspace name from its first message: the first line, at most 64 characters."""
-    first_line = " ".join(message.strip().split())
+    lines = message.strip().splitlines()
+    first_line = " ".join(lines[0].split()) if lines else ""
     return first_line[:NAME_LENGTH] or DEFAULT_WORKSPACE_NAME
 
 

@@ -83,6 +83,14 @@ class AIAgent:
             asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
         ] = weakref.WeakKeyDictionary()
 
+    def sibling(self) -> AIAgent:
+        """An agent with the same settings and tools but no state of this one's: for a turn in another workspace."""
+        return AIAgent(
+            self.model, self.server, self.system_prompt, tool_context=self.tool_context, num_ctx=self.num_ctx,
+            max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
+            tool_names=self.tool_names, tool_timeout=self.tool_timeout,
+        )  # fmt: skip
+
     # Context --------------------------------------------------------------------
 
     def set_context(

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from faces.cli import lean_start  # noqa: F401 - first, before `app` imports httpx
+from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
 from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings

@@ -1,4 +1,4 @@
-"""Imported first by the CLI, before anything imports httpx: keep httpx's own command line from loading.
+"""Imported first by the CLI and the server, before anything imports httpx: keep httpx's command line unloaded.
 
 httpx's `__init__` imports `httpx._main`, its command-line tool, whenever click, Rich and
 Pygments are installed (here they are: Streamlit brings click, the CLI's Markdown brings

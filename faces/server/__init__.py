@@ -1,0 +1,88 @@
+"""`python main.py serve`: the protocol server (NDJSON over TCP) on the same application service as the faces."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import signal
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
+from faces.server.server import ProtocolServer
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+DEFAULT_PORT = 60100
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="main.py serve", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default: {DEFAULT_PORT}; 0: any)")
+    parser.add_argument("--token", help="every request must carry this in its token field")
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument("--server", help="Ollama's URL (default: ENDPOINT)")
+    parser.add_argument("--model", help="the model (default: MODEL)")
+    parser.add_argument("--db", help="the chat history file (default: CHAT_HISTORY_DB_PATH)")
+    return parser.parse_args(argv)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    args = parse_args(argv)
+    if not is_loopback(args.host) and not args.token:
+        stderr.write(
+            f"Refusing to listen on {args.host} without --token: anyone who can reach it could use the model and "
+            "read the workspaces. Give --token, or listen on 127.0.0.1.\n"
+        )
+        return EXIT_USAGE
+    try:
+        settings = load_settings(
+            env_file=Path(args.env_file),
+            overrides={"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db},
+        )
+        configure_logging(settings)
+        service = WorkspaceService.from_settings(settings)
+    except SettingsError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    except HistoryError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_FAILED
+    try:
+        return asyncio.run(_serve(service, args, stdout, stderr))
+    finally:
+        service.close()
+
+
+async def _serve(service: WorkspaceService, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    server = ProtocolServer(service, args.token)
+    try:
+        host, port = await server.start(args.host, args.port)
+    except OSError as error:
+        stderr.write(f"Cannot listen on {args.host}:{args.port}: {error.strerror}.\n")
+        return EXIT_FAILED
+    service.documents.refresh()
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stopping.set)
+    stdout.write(f"Listening on {host}:{port}\n")
+    stdout.flush()
+    await stopping.wait()
+    stdout.write("Stopping: finishing the turns in flight…\n")
+    stdout.flush()
+    await server.shutdown()
+    return EXIT_OK

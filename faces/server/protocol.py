@@ -1,0 +1,119 @@
+"""The NDJSON protocol of the Construct operator: requests read and checked, events written.
+
+One JSON object per line both ways. Every event carries `type`, `requestID` (the
+request's `id`, or null when the line could not be read) and `timestamp` (Unix ms).
+See docs/protocol.md for the whole contract.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+MAX_LINE_BYTES = 1024 * 1024
+DEFAULT_AGENT = "assistant"
+AGENTS = (DEFAULT_AGENT,)
+RequestType = Literal["dispatch", "cancel", "list-sessions", "get-session", "delete-session"]
+REQUEST_TYPES: tuple[RequestType, ...] = ("dispatch", "cancel", "list-sessions", "get-session", "delete-session")
+ErrorCode = Literal[
+    "INVALID_REQUEST", "AGENT_NOT_FOUND", "SESSION_NOT_FOUND", "TOOL_ERROR", "PROVIDER_ERROR", "TIMEOUT",
+    "INTERNAL_ERROR", "UNAUTHORIZED",
+]  # fmt: skip
+Event = dict[str, Any]
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def event(kind: str, request_id: str | None, **fields: Any) -> Event:
+    """An event: its type, the request it answers, the time, then its own fields."""
+    return {"type": kind, "requestID": request_id, "timestamp": now_ms(), **fields}
+
+
+def error_event(
+    request_id: str | None,
+    code: ErrorCode,
+    message: str,
+    recoverable: bool = True,
+    details: dict[str, Any] | None = None,
+) -> Event:
+    extra = {"details": details} if details else {}
+    return event("error", request_id, code=code, message=message, recoverable=recoverable, **extra)
+
+
+def encode(payload: Event) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+class RequestError(Exception):
+    """A request that cannot be served: the error event to send instead."""
+
+    def __init__(self, request_id: str | None, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.event = error_event(request_id, code, message)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request that has been read and checked."""
+
+    id: str
+    type: RequestType
+    body: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, key: str) -> str | None:
+        value = self.body.get(key)
+        return value if isinstance(value, str) else None
+
+    def session_id(self, required: bool) -> int | None:
+        """`sessionID` as the workspace id: a string of digits or a number; None when absent and not required."""
+        value = self.body.get("sessionID")
+        if value is None or value == "":
+            if required:
+                raise RequestError(self.id, "INVALID_REQUEST", f"{self.type} needs a sessionID")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().isdigit():
+            raise RequestError(self.id, "SESSION_NOT_FOUND", f"there is no session {value!r}: session IDs are numbers")
+        return int(str(value).strip())
+
+
+def read_request(line: bytes, token: str | None, token_matches: Any) -> Request:
+    """The request on one line, checked; RequestError says what is wrong with it."""
+    try:
+        body = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RequestError(None, "INVALID_REQUEST", f"the line is not JSON ({error})") from None
+    if not isinstance(body, dict):
+        raise RequestError(None, "INVALID_REQUEST", "a request is a JSON object")
+    raw_id = body.get("id")
+    request_id = str(raw_id) if isinstance(raw_id, str | int) and not isinstance(raw_id, bool) else None
+    if token is not None and not token_matches(body.get("token")):
+        raise RequestError(request_id, "UNAUTHORIZED", "the request's token is missing or wrong")
+    if request_id is None or not request_id:
+        raise RequestError(None, "INVALID_REQUEST", "a request needs an id (a string)")
+    kind = body.get("type")
+    if kind is None:
+        raise RequestError(request_id, "INVALID_REQUEST", "a request needs a type")
+    if kind not in REQUEST_TYPES:
+        kinds = ", ".join(REQUEST_TYPES)
+        raise RequestError(request_id, "INVALID_REQUEST", f"unknown type {kind!r}; use one of {kinds}")
+    request = Request(request_id, kind, body)
+    if kind == "dispatch":
+        content = body.get("content")
+        if not isinstance(content, str) or not content.strip():
+            raise RequestError(request_id, "INVALID_REQUEST", "a dispatch needs content: the question, as text")
+        files = body.get("files")
+        if files is not None and not (isinstance(files, list) and all(isinstance(f, str) for f in files)):
+            raise RequestError(request_id, "INVALID_REQUEST", "files must be a list of file names")
+    if kind == "cancel" and not request.text("requestID"):
+        raise RequestError(request_id, "INVALID_REQUEST", "a cancel needs the requestID of the dispatch to stop")
+    agent = body.get("agentID", DEFAULT_AGENT if kind != "dispatch" else None)
+    if kind == "dispatch" and not isinstance(agent, str):
+        raise RequestError(request_id, "INVALID_REQUEST", f"a dispatch needs an agentID ({DEFAULT_AGENT!r})")
+    if agent is not None and agent not in AGENTS:
+        known = ", ".join(AGENTS)
+        raise RequestError(request_id, "AGENT_NOT_FOUND", f"there is no agent {agent!r}; the agents are: {known}")
+    return request

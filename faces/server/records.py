@@ -1,0 +1,116 @@
+"""The application's events and records in the protocol's shapes: turn events, ToolCall, Turn, sessions."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
+
+from domain.events import (
+    AgentEvent,
+    ErrorEvent,
+    TextDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnCompleted,
+    WarningEvent,
+)
+from domain.records import Chat, ToolCall, Turn
+from faces.server.protocol import ErrorCode, Event, error_event, event
+
+# The agent's own failure kinds, as the protocol's codes (the kind goes in `details`).
+ERROR_CODES: dict[str, ErrorCode] = {
+    "TIMEOUT": "TIMEOUT",
+    "TOOL_ERROR": "TOOL_ERROR",
+    "INTERNAL_ERROR": "INTERNAL_ERROR",
+}
+STOP_REASONS = {"end_turn": "end_turn", "max_tool_rounds": "tool_use", "error": "error", "stopped": "cancelled"}
+
+
+def tool_call(call: ToolCall) -> dict[str, Any]:
+    """The seed's ToolCall: {id, name, input, output, error?}."""
+    shown: dict[str, Any] = {"id": call.id, "name": call.name, "input": call.arguments, "output": call.output}
+    if call.error:
+        shown["error"] = call.error
+    return shown
+
+
+def usage(prompt: int | None, completion: int | None) -> dict[str, int]:
+    inputs, outputs = prompt or 0, completion or 0
+    return {"inputTokens": inputs, "outputTokens": outputs, "totalTokens": inputs + outputs}
+
+
+def milliseconds(stamp: str | None) -> int | None:
+    """The store's UTC text time as Unix milliseconds."""
+    if not stamp:
+        return None
+    parsed = datetime.fromisoformat(stamp.replace(" ", "T"))
+    return int(parsed.replace(tzinfo=parsed.tzinfo or UTC).timestamp() * 1000)
+
+
+def turn(record: Turn) -> dict[str, Any]:
+    """The seed's Turn: {id, request: {content}, response: {content}, toolCalls, usage, timestamp}."""
+    return {
+        "id": str(record.turn_id),
+        "request": {"content": record.user},
+        "response": {"content": record.assistant},
+        "toolCalls": [tool_call(call) for call in record.tool_calls],
+        "usage": usage(record.prompt_tokens, record.completion_tokens),
+        "timestamp": milliseconds(record.created_at),
+        "status": record.status,
+    }
+
+
+def session_entry(chat: Chat, turns: int) -> dict[str, Any]:
+    return {
+        "sessionID": str(chat.chat_id),
+        "name": chat.chat_name,
+        "updatedAt": milliseconds(chat.last_active_at or chat.created_at),
+        "turns": turns,
+    }
+
+
+async def turn_events(
+    events: AsyncIterator[AgentEvent], request_id: str, turn_id: str, session_id: str
+) -> AsyncIterator[Event]:
+    """A dispatch's events after `turn-started`: chunks, tool calls and results, errors, and `turn-completed` last."""
+    cut_short = False
+    async for item in events:
+        if isinstance(item, TextDelta):
+            yield event("response-chunk", request_id, delta=item.text)
+        elif isinstance(item, ToolCallStarted):
+            yield event("tool-call", request_id, toolID=item.id, name=item.name, input=item.arguments)
+        elif isinstance(item, ToolCallFinished):
+            yield tool_result(request_id, item.call)
+            if item.call.error:
+                details = {"tool": item.call.name, "toolID": item.call.id}
+                yield error_event(request_id, "TOOL_ERROR", item.call.error, details=details)
+        elif isinstance(item, WarningEvent):
+            cut_short = cut_short or item.code == "ANSWER_CUT"
+        elif isinstance(item, ErrorEvent):
+            code = ERROR_CODES.get(item.code, "PROVIDER_ERROR")
+            yield error_event(request_id, code, item.message, item.recoverable, {"kind": item.code})
+        elif isinstance(item, TurnCompleted):
+            yield completed(request_id, turn_id, session_id, item, cut_short)
+
+
+def tool_result(request_id: str, call: ToolCall) -> Event:
+    extra = {"error": call.error} if call.error else {}
+    return event(
+        "tool-result", request_id, toolID=call.id, output=call.output, duration=round(call.duration_ms), **extra
+    )
+
+
+def completed(request_id: str, turn_id: str, session_id: str, done: TurnCompleted, cut_short: bool) -> Event:
+    reason = "max_tokens" if cut_short and done.stop_reason == "end_turn" else STOP_REASONS[done.stop_reason]
+    return event(
+        "turn-completed",
+        request_id,
+        turnID=turn_id,
+        sessionID=session_id,
+        storedTurnID=None if done.turn_id is None else str(done.turn_id),
+        content=done.content,
+        toolCalls=[tool_call(call) for call in done.tool_calls],
+        usage=usage(done.usage.prompt_tokens, done.usage.completion_tokens),
+        stopReason=reason,
+    )

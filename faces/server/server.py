@@ -1,0 +1,269 @@
+"""The protocol server: NDJSON over TCP on the application service, several clients and requests at once.
+
+Each request runs as a task of its own, so one connection may have several in flight;
+their events are told apart by `requestID`. Each workspace ("session") has its own
+service (and agent) and a lock, so turns in different sessions run at once and a second
+dispatch to a busy session waits its turn, as in the faces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from app import HistoryError, WorkspaceService
+from faces.server.protocol import (
+    DEFAULT_AGENT,
+    MAX_LINE_BYTES,
+    Event,
+    Request,
+    RequestError,
+    encode,
+    error_event,
+    event,
+    read_request,
+)
+from faces.server.records import session_entry, turn, turn_events
+
+logger = logging.getLogger(__name__)
+SHUTDOWN_SECONDS = 15.0
+
+
+@dataclass
+class Flight:
+    """A dispatch in progress: its task, and once its turn has started, the service running it."""
+
+    task: asyncio.Task[Any]
+    service: WorkspaceService | None = None
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's socket: events are written one whole line at a time; a vanished client is written no more."""
+
+    writer: asyncio.StreamWriter
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sessions: set[int] = field(default_factory=set)
+    closed: bool = False
+
+    async def send(self, payload: Event) -> None:
+        if self.closed:
+            return
+        async with self.lock:
+            try:
+                self.writer.write(encode(payload))
+                await self.writer.drain()
+            except (ConnectionError, RuntimeError):
+                self.closed = True
+
+
+class ProtocolServer:
+    """Serves the protocol for one store and workspace folder (one `WorkspaceService` and its siblings)."""
+
+    def __init__(self, service: WorkspaceService, token: str | None = None) -> None:
+        self.root = service
+        self.token = token
+        self._services: dict[int, WorkspaceService] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._flights: dict[str, Flight] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._connections: set[Connection] = set()
+        self._server: asyncio.Server | None = None
+
+    # Listening --------------------------------------------------------------------
+
+    async def start(self, host: str, port: int) -> tuple[str, int]:
+        self._server = await asyncio.start_server(self._serve_connection, host, port, limit=MAX_LINE_BYTES + 1)
+        address = self._server.sockets[0].getsockname()
+        return str(address[0]), int(address[1])
+
+    async def shutdown(self) -> None:
+        """Stop listening; stop the turns in flight (what arrived is stored, marked as stopped) and wait for them."""
+        if self._server is not None:
+            self._server.close()
+        for flight in list(self._flights.values()):
+            if flight.service is not None:
+                flight.service.stop()
+            else:
+                flight.task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=SHUTDOWN_SECONDS)
+        for connection in list(self._connections):  # every turn has ended and been sent: hang up
+            connection.closed = True
+            connection.writer.close()
+        for service in self._services.values():
+            service.skip_summaries()
+            await service.aclose()
+
+    def token_matches(self, given: Any) -> bool:
+        return (
+            isinstance(given, str)
+            and self.token is not None
+            and hmac.compare_digest(given.encode(), self.token.encode())
+        )
+
+    # Connections ------------------------------------------------------------------
+
+    async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = Connection(writer)
+        self._connections.add(connection)
+        try:
+            while not connection.closed:
+                try:
+                    line = await reader.readuntil(b"\n")
+                except asyncio.IncompleteReadError as partial:
+                    line = partial.partial
+                    if not line.strip():
+                        break
+                except asyncio.LimitOverrunError:
+                    message = f"the line is longer than {MAX_LINE_BYTES:,} bytes; the connection is closed"
+                    await connection.send(error_event(None, "INVALID_REQUEST", message, recoverable=False))
+                    break
+                if line.strip():
+                    self._start(self._handle(line, connection))
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._connections.discard(connection)
+            connection.closed = True
+            for chat_id in connection.sessions:  # the client is done with them: refresh their digital twins
+                self._leave(chat_id)
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                writer.close()
+
+    def _start(self, work: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _handle(self, line: bytes, connection: Connection) -> None:
+        try:
+            request = read_request(line, self.token, self.token_matches)
+            handler = {
+                "dispatch": self._dispatch,
+                "cancel": self._cancel,
+                "list-sessions": self._list_sessions,
+                "get-session": self._get_session,
+                "delete-session": self._delete_session,
+            }[request.type]
+            await handler(request, connection)
+        except RequestError as refused:
+            await connection.send(refused.event)
+        except HistoryError as error:
+            await connection.send(error_event(_id(line), "INTERNAL_ERROR", str(error)))
+        except Exception:  # noqa: BLE001 - a bug must not end the connection or the server
+            logger.exception("request failed")
+            await connection.send(
+                error_event(_id(line), "INTERNAL_ERROR", "the server failed on this request; see its log")
+            )
+
+    # Dispatch -------------------------------------------------------------------------
+
+    async def _dispatch(self, request: Request, connection: Connection) -> None:
+        chat_id = request.session_id(required=False)
+        if chat_id is not None and self.root.get(chat_id) is None:
+            raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
+        if chat_id is None:
+            chat_id = self.root.create().chat_id  # named by its first answered question, as in the faces
+        connection.sessions.add(chat_id)
+        current = asyncio.current_task()
+        assert current is not None
+        flight = self._flights[request.id] = Flight(current)
+        try:
+            async with self._locks.setdefault(chat_id, asyncio.Lock()):
+                flight.service = self._service(chat_id)
+                await self._run_turn(request, connection, flight.service, chat_id)
+        except asyncio.CancelledError:
+            if flight.service is not None:
+                raise
+            await connection.send(_cancelled_before_start(request.id, chat_id))  # cancelled while waiting its turn
+        finally:
+            self._flights.pop(request.id, None)
+
+    async def _run_turn(
+        self, request: Request, connection: Connection, service: WorkspaceService, chat_id: int
+    ) -> None:
+        turn_id = f"turn-{uuid.uuid4().hex[:12]}"
+        agent = request.text("agentID") or DEFAULT_AGENT
+        await connection.send(event("turn-started", request.id, turnID=turn_id, agentID=agent, sessionID=str(chat_id)))
+        question = _question(request)
+        async for item in turn_events(service.ask(question, chat_id), request.id, turn_id, str(chat_id)):
+            await connection.send(item)
+
+    async def _cancel(self, request: Request, connection: Connection) -> None:
+        target = request.text("requestID") or ""
+        flight = self._flights.get(target)
+        if flight is None:
+            raise RequestError(request.id, "INVALID_REQUEST", f"no dispatch {target!r} is in progress")
+        if flight.service is not None:
+            flight.service.stop()  # the turn ends now, what arrived is stored, and turn-completed says "cancelled"
+        else:
+            flight.task.cancel()
+        await connection.send(event("cancel-accepted", request.id, target=target))
+
+    def _service(self, chat_id: int) -> WorkspaceService:
+        if chat_id not in self._services:
+            self._services[chat_id] = self.root.sibling()
+        return self._services[chat_id]
+
+    def _leave(self, chat_id: int) -> None:
+        lock = self._locks.get(chat_id)
+        if chat_id in self._services and not (lock and lock.locked()):
+            with contextlib.suppress(HistoryError):
+                self._services[chat_id].leave(chat_id)
+
+    # Sessions ---------------------------------------------------------------------------
+
+    async def _list_sessions(self, request: Request, connection: Connection) -> None:
+        sessions = [session_entry(chat, self.root.count_turns(chat.chat_id)) for chat in self.root.workspaces()]
+        await connection.send(event("sessions", request.id, sessions=sessions))
+
+    async def _get_session(self, request: Request, connection: Connection) -> None:
+        chat_id = request.session_id(required=True)
+        assert chat_id is not None
+        chat = self.root.get(chat_id)
+        if chat is None:
+            raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
+        turns = [turn(record) for record in self.root.turns(chat_id)]
+        shown = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
+        await connection.send(event("session", request.id, **shown))
+
+    async def _delete_session(self, request: Request, connection: Connection) -> None:
+        chat_id = request.session_id(required=True)
+        assert chat_id is not None
+        if self.root.get(chat_id) is None:
+            raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
+        async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
+            self.root.delete(chat_id)
+        await connection.send(event("session-deleted", request.id, sessionID=str(chat_id)))
+
+
+def _question(request: Request) -> str:
+    files = request.body.get("files") or []
+    content = str(request.body["content"])
+    return content if not files else f"{content}\n\n(Files referred to, in the workspace folder: {', '.join(files)})"
+
+
+def _cancelled_before_start(request_id: str, chat_id: int) -> Event:
+    return event(
+        "turn-completed", request_id, turnID=None, sessionID=str(chat_id), content="", toolCalls=[],
+        usage={"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, stopReason="cancelled",
+    )  # fmt: skip
+
+
+def _id(line: bytes) -> str | None:
+    """The request's id, read again for an error found after the request was read."""
+    import json
+
+    try:
+        body = json.loads(line)
+    except ValueError:
+        return None
+    raw = body.get("id") if isinstance(body, dict) else None
+    return str(raw) if isinstance(raw, str | int) and not isinstance(raw, bool) else None

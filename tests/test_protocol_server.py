@@ -1,0 +1,248 @@
+"""The protocol server (`python main.py serve`) over real sockets, against the loopback fake Ollama."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fakes.ollama import FakeOllama, Hang, Reply, free_port, is_summary_request, wait_until
+from history import ChatHistoryDB
+from tests.protocol_client import running_server
+
+ASK = {"type": "dispatch", "agentID": "assistant"}
+
+
+def types(events: list[dict[str, Any]]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def collapse(kinds: list[str]) -> list[str]:
+    """Consecutive response-chunks as one."""
+    return [k for i, k in enumerate(kinds) if not (k == "response-chunk" and i and kinds[i - 1] == k)]
+
+
+def answer_summaries(fake: FakeOllama) -> None:
+    """The digital twin asked for when a client hangs up gets a reply; other requests follow the script."""
+    fake.responder = lambda body: Reply.text("Summary." if is_summary_request(body) else "(unscripted)")
+
+
+def test_a_plain_turn_and_a_tool_turn_in_order(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("Hello there."), Reply.tool_calls(("add", {"a": 2, "b": 3})), Reply.text("It is 5."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        plain = client.request({**ASK, "id": "r1", "content": "Hi"})
+        assert collapse(types(plain)) == ["turn-started", "response-chunk", "turn-completed"]
+        started, done = plain[0], plain[-1]
+        assert started["agentID"] == "assistant" and started["sessionID"] == done["sessionID"] == "1"
+        assert done["turnID"] == started["turnID"] and done["content"] == "Hello there."
+        assert done["stopReason"] == "end_turn" and done["usage"]["totalTokens"] > 0
+        assert all(isinstance(e["timestamp"], int) and e["requestID"] == "r1" for e in plain)
+        tools = client.request({**ASK, "id": "r2", "sessionID": "1", "content": "2+3?"})
+        assert collapse(types(tools)) == [
+            "turn-started",
+            "tool-call",
+            "tool-result",
+            "response-chunk",
+            "turn-completed",
+        ]
+        call, result, done = tools[1], tools[2], tools[-1]
+        assert (call["name"], call["input"], call["toolID"]) == ("add", {"a": 2, "b": 3}, result["toolID"])
+        assert result["output"] == "5.0" and isinstance(result["duration"], int) and "error" not in result
+        assert done["toolCalls"] == [{"id": "call_1", "name": "add", "input": {"a": 2, "b": 3}, "output": "5.0"}]
+        assert done["stopReason"] == "end_turn"
+
+
+def test_a_persistent_connection_continues_the_history(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("The span is 6 m."), Reply.text("wL²/8 = 54 kN·m."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        first = client.request({**ASK, "id": "a", "content": "Beam B1 spans 6 m under 12 kN/m."})
+        session = first[-1]["sessionID"]
+        client.request({**ASK, "id": "b", "sessionID": int(session), "content": "Its moment?"})  # a number is accepted
+        sent = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"]]
+        assert "Beam B1 spans 6 m under 12 kN/m." in sent and "The span is 6 m." in sent
+        listing = client.request({"id": "l", "type": "list-sessions"})[0]["sessions"]
+        assert [(s["sessionID"], s["turns"]) for s in listing] == [(session, 2)]
+
+
+def test_bad_lines_are_answered_and_the_connection_goes_on(fake_ollama: FakeOllama, isolated: Path) -> None:
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        cases: list[tuple[bytes, str | None, str]] = [
+            (b"this is not json\n", None, "INVALID_REQUEST"),
+            (b'{"id": "n1"}\n', "n1", "INVALID_REQUEST"),
+            (b'{"id": "n2", "type": "shout"}\n', "n2", "INVALID_REQUEST"),
+            (b'{"id": "n3", "type": "dispatch", "agentID": "assistant"}\n', "n3", "INVALID_REQUEST"),
+            (b'{"id": "n4", "type": "dispatch", "agentID": "architect", "content": "x"}\n', "n4", "AGENT_NOT_FOUND"),
+            (b'{"id": "n5", "type": "dispatch", "agentID": "assistant", "sessionID": "42", "content": "x"}\n', "n5",
+             "SESSION_NOT_FOUND"),
+        ]  # fmt: skip
+        for line, request_id, code in cases:
+            client.send(line)
+            error = client.read()
+            assert (error["type"], error["requestID"], error["code"], error["recoverable"]) == (
+                "error", request_id, code, True,
+            ), line  # fmt: skip
+        assert client.request({"id": "ok", "type": "list-sessions"})[0]["sessions"] == []
+        assert fake_ollama.chat_requests == [], "no refused dispatch reached the model"
+        assert ChatHistoryDB(isolated / "chat_history.sqlite").list_chats() == [], "nor created a workspace"
+        big = {**ASK, "id": "big", "content": "x" * (1024 * 1024 - 200)}
+        read = client.request(big)  # just under 1 MiB is read; the question is then too long for the model
+        assert types(read) == ["turn-started", "error", "turn-completed"]
+        assert read[1]["details"]["kind"] == "CONTEXT_OVERFLOW" and read[-1]["stopReason"] == "error"
+        client.send(b'{"id": "huge", "content": "' + b"x" * (1024 * 1024 + 10) + b'"}\n')
+        error = client.read()
+        assert (error["code"], error["recoverable"]) == ("INVALID_REQUEST", False)
+        with pytest.raises((EOFError, ConnectionError)):
+            client.read()
+        assert server.connect().request({"id": "again", "type": "list-sessions"})[0]["type"] == "sessions"
+
+
+def test_concurrent_clients_get_their_own_answers(fake_ollama: FakeOllama, isolated: Path) -> None:
+    def echo(body: dict[str, Any]) -> Reply:
+        if is_summary_request(body):
+            return Reply.text("Summary.")
+        question = body["messages"][-1]["content"]
+        return Reply.slow(f"Answer to {question}.", 0.05, pieces=4)
+
+    fake_ollama.responder = echo
+    answers: dict[int, list[dict[str, Any]]] = {}
+    with running_server(fake_ollama.url, isolated) as server:
+
+        def ask(n: int) -> None:
+            client = server.connect()
+            client.send({**ASK, "id": f"q{n}", "content": f"question {n}"})
+            client.send({**ASK, "id": f"q{n}b", "content": f"question {n}b"})  # two in flight on one connection
+            answers[n] = client.until_done(f"q{n}") + client.until_done(f"q{n}b")
+            client.close()
+
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    for n, events in answers.items():
+        finals = [e for e in events if e["type"] == "turn-completed"]
+        assert sorted(e["content"] for e in finals) == [f"Answer to question {n}.", f"Answer to question {n}b."]
+        for final in finals:
+            chunks = "".join(
+                e["delta"] for e in events if e["type"] == "response-chunk" and e["requestID"] == final["requestID"]
+            )
+            assert chunks == final["content"], "no other request's words in this one's chunks"
+    assert len(answers) == 6
+    assert len(ChatHistoryDB(isolated / "chat_history.sqlite").list_chats()) == 12
+
+
+def test_cancel_stops_the_turn_and_keeps_what_arrived(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.then("Part of the", Hang(30)))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        client.send({**ASK, "id": "long", "content": "Tell me everything."})
+        while client.read()["type"] != "response-chunk":
+            pass
+        client.send({"id": "stop", "type": "cancel", "requestID": "long"})
+        events = client.until_done("long")
+        assert events[-1]["stopReason"] == "cancelled" and events[-1]["content"].startswith("Part of the")
+        assert any(e["type"] == "cancel-accepted" and e["requestID"] == "stop" for e in client.seen)
+        turns = client.request({"id": "g", "type": "get-session", "sessionID": "1"})[0]["turns"]
+        assert turns[0]["status"] == "stopped"
+        unknown = client.request({"id": "c2", "type": "cancel", "requestID": "nothing"})[0]
+        assert unknown["code"] == "INVALID_REQUEST"
+
+
+def test_session_requests(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.tool_calls(("add", {"a": 1, "b": 1})), Reply.text("Two."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        client.request({**ASK, "id": "d", "content": "1+1?", "files": ["calcs.md"]})
+        session = client.request({"id": "g", "type": "get-session", "sessionID": "1"})[0]
+        assert (session["sessionID"], session["name"]) == ("1", "1+1?")
+        (turn,) = session["turns"]
+        assert turn["request"]["content"].startswith("1+1?") and "calcs.md" in turn["request"]["content"]
+        assert turn["response"] == {"content": "Two."} and turn["toolCalls"][0]["output"] == "2.0"
+        assert set(turn["usage"]) == {"inputTokens", "outputTokens", "totalTokens"} and isinstance(
+            turn["timestamp"], int
+        )
+        assert client.request({"id": "x", "type": "delete-session", "sessionID": "1"})[0] == {
+            **client.seen[-1], "type": "session-deleted", "sessionID": "1",
+        }  # fmt: skip
+        assert client.request({"id": "g2", "type": "get-session", "sessionID": "1"})[0]["code"] == "SESSION_NOT_FOUND"
+        assert client.request({"id": "l", "type": "list-sessions", "agentID": "nobody"})[0]["code"] == "AGENT_NOT_FOUND"
+
+
+def test_ollama_down_is_a_provider_error_then_the_turn_ends(isolated: Path) -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    with running_server(nowhere, isolated) as server:
+        events = server.connect().request({**ASK, "id": "r", "content": "Anyone there?"})
+    assert types(events) == ["turn-started", "error", "turn-completed"]
+    error = events[1]
+    assert (error["code"], error["details"]["kind"], error["recoverable"]) == (
+        "PROVIDER_ERROR",
+        "PROVIDER_UNAVAILABLE",
+        True,
+    )
+    assert events[-1]["stopReason"] == "error"
+
+
+def test_a_token_is_required_of_every_request(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("Authorised."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated, "--token", "s3cret") as server:
+        client = server.connect()
+        for request in ({**ASK, "id": "a", "content": "x"}, {"id": "b", "type": "list-sessions", "token": "wrong"}):
+            assert client.request(request)[0]["code"] == "UNAUTHORIZED"
+        assert fake_ollama.chat_requests == []
+        assert client.request({**ASK, "id": "c", "content": "x", "token": "s3cret"})[-1]["content"] == "Authorised."
+
+
+def test_a_public_address_without_a_token_refuses_to_start(fake_ollama: FakeOllama, isolated: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.protocol_client import MAIN
+
+    result = subprocess.run(
+        [sys.executable, str(MAIN), "serve", "--host", "0.0.0.0", "--server", fake_ollama.url],
+        capture_output=True, text=True, timeout=30, cwd=isolated,
+    )  # fmt: skip
+    assert result.returncode == 2 and "Refusing to listen on 0.0.0.0 without --token" in result.stderr
+
+
+def test_a_client_that_vanishes_mid_turn_leaves_the_turn_stored(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.slow("Finished without you.", 0.3))
+    answer_summaries(fake_ollama)
+    store = isolated / "chat_history.sqlite"
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        client.send({**ASK, "id": "gone", "content": "Long one"})
+        assert client.read()["type"] == "turn-started"
+        client.close()
+        assert wait_until(lambda: bool(ChatHistoryDB(store).get_turns(1)), timeout=20)
+        (turn,) = ChatHistoryDB(store).get_turns(1)
+        assert (turn.status, turn.assistant) == ("complete", "Finished without you.")
+        assert server.connect().request({"id": "l", "type": "list-sessions"})[0]["sessions"][0]["turns"] == 1
+
+
+def test_sigterm_with_a_turn_in_flight_stores_it_and_exits_cleanly(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.then("Half an answer", Hang(60)))
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        client.send({**ASK, "id": "t", "content": "Think long."})
+        while client.read()["type"] != "response-chunk":
+            pass
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        events = client.until_done("t")
+        assert server.process.wait(timeout=20) == 0 and time.monotonic() - started < 15
+    assert events[-1]["stopReason"] == "cancelled"
+    (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
+    assert (turn.status, turn.assistant) == ("stopped", "Half an answer")
