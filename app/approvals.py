@@ -57,10 +57,11 @@ class WorkspaceApprover:
 class EditApprovals:
     """Proposed, applied, rejected and undone edits of every workspace, decided only here."""
 
-    def __init__(self, store: ChatHistoryDB, context: ToolContext, mode: FileEditMode) -> None:
+    def __init__(self, store: ChatHistoryDB, context: ToolContext, mode: FileEditMode, can_ask: bool = True) -> None:
         self.store = store
         self.context = context
         self.mode = mode
+        self.can_ask = can_ask  # False: nobody can be asked (the protocol server), so FILE_EDITS=confirm refuses
 
     def for_workspace(self, chat_id: int) -> WorkspaceApprover | None:
         """What to put in the tools' context for a turn in `chat_id` (None when edits are off)."""
@@ -70,6 +71,11 @@ class EditApprovals:
         """Keep the model's edit as a proposal (applied at once only under FILE_EDITS=auto); text for the model."""
         if self.mode == "off":
             raise PermissionError("file edits are switched off (FILE_EDITS=off)")
+        if self.mode == "confirm" and not self.can_ask:
+            raise PermissionError(
+                "file edits need the user's approval (FILE_EDITS=confirm), which cannot be asked for over this "
+                "connection; the file was not changed. Make the edit in the web app or the command line"
+            )
         edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed")
         diff = unified_diff(_text(before), _text(after), name)
         if self.mode == "auto":

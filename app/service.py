@@ -67,6 +67,7 @@ class WorkspaceService:
         file_edits: FileEditMode = "confirm",
         embed_model: str = "",
         documents: DocumentLibrary | None = None,
+        can_ask: bool = True,
     ) -> None:
         self._store = store
         self._agent = agent
@@ -76,7 +77,7 @@ class WorkspaceService:
             documents = DocumentLibrary(store, agent.tool_context.workspace_root, embedder)
         self.documents = documents
         agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None, documents=documents)
-        self.edits = EditApprovals(store, agent.tool_context, file_edits)
+        self.edits = EditApprovals(store, agent.tool_context, file_edits, can_ask)
         if file_edits == "off":
             agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
         self._turns = TurnRunner(store, agent, self.edits)
@@ -97,10 +98,12 @@ class WorkspaceService:
             ) from None
         return cls(store, agent_from_settings(settings), settings.file_edits, settings.embed_model)
 
-    def sibling(self) -> WorkspaceService:
+    def sibling(self, can_ask: bool = True) -> WorkspaceService:
         """Another service on the same store and document index, with an agent of its own, so that turns in
-        different workspaces can run at once (the protocol server keeps one per workspace in use)."""
-        return WorkspaceService(self._store, self._agent.sibling(), self.edits.mode, documents=self.documents)
+        different workspaces can run at once (the protocol server keeps one per workspace in use). With
+        `can_ask` False there is nobody to approve a file edit, so under FILE_EDITS=confirm edits are refused."""
+        twin = self._agent.sibling()
+        return WorkspaceService(self._store, twin, self.edits.mode, documents=self.documents, can_ask=can_ask)
 
     def leave(self, chat_id: int) -> bool:
         """The user is done with `chat_id` for now: refresh its digital twin in the background if it has new turns."""

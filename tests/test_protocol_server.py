@@ -246,3 +246,42 @@ def test_sigterm_with_a_turn_in_flight_stores_it_and_exits_cleanly(fake_ollama: 
     assert events[-1]["stopReason"] == "cancelled"
     (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
     assert (turn.status, turn.assistant) == ("stopped", "Half an answer")
+
+
+def test_the_example_client_asks_and_lists(fake_ollama: FakeOllama, isolated: Path) -> None:
+    import subprocess
+    import sys
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "client.py"
+    fake_ollama.script(Reply.tool_calls(("add", {"a": 2, "b": 3})), Reply.text("It is 5."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:
+        port = str(server.port)
+        asked = subprocess.run([sys.executable, str(example), "--port", port, "2+3?"], capture_output=True, text=True)
+        listed = subprocess.run(
+            [sys.executable, str(example), "--port", port, "--list"], capture_output=True, text=True
+        )
+        refused = subprocess.run(
+            [sys.executable, str(example), "--port", port, "--session", "99", "hi"], capture_output=True, text=True
+        )
+    assert asked.returncode == 0 and asked.stdout.startswith("It is 5.") and "(session 1 · end_turn" in asked.stdout
+    assert '→ add({"a": 2, "b": 3})' in asked.stderr and "= 5.0" in asked.stderr
+    assert "1 turns  2+3?" in listed.stdout
+    assert refused.returncode == 1 and "[SESSION_NOT_FOUND] there is no session 99" in refused.stderr
+
+
+def test_file_edits_follow_the_consent_setting(fake_ollama: FakeOllama, isolated: Path) -> None:
+    (isolated / "workspace").mkdir()
+    notes = isolated / "workspace" / "notes.md"
+    notes.write_text("old\n")
+    edit = ("edit_file", {"path": "notes.md", "old_text": "old", "new_text": "new"})
+    fake_ollama.script(Reply.tool_calls(edit), Reply.text("I could not."), Reply.tool_calls(edit), Reply.text("Done."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:  # FILE_EDITS=confirm, the default
+        events = server.connect().request({**ASK, "id": "e", "content": "Change notes.md"})
+    refused = [e for e in events if e["type"] == "error"]
+    assert refused and refused[0]["code"] == "TOOL_ERROR" and "approval" in refused[0]["message"]
+    assert events[-1]["stopReason"] == "end_turn" and notes.read_text() == "old\n"
+    with running_server(fake_ollama.url, isolated, env={"FILE_EDITS": "auto"}) as server:
+        events = server.connect().request({**ASK, "id": "f", "content": "Change notes.md"})
+    assert not [e for e in events if e["type"] == "error"] and notes.read_text() == "new\n"

@@ -209,7 +209,7 @@ class ProtocolServer:
 
     def _service(self, chat_id: int) -> WorkspaceService:
         if chat_id not in self._services:
-            self._services[chat_id] = self.root.sibling()
+            self._services[chat_id] = self.root.sibling(can_ask=False)
         return self._services[chat_id]
 
     def _leave(self, chat_id: int) -> None:
