@@ -32,6 +32,7 @@ from faces.server.records import session_entry, turn, turn_events
 
 logger = logging.getLogger(__name__)
 SHUTDOWN_SECONDS = 15.0
+BEHIND_BYTES = 256 * 1024  # unsent bytes to one client before its events wait for it
 
 
 @dataclass
@@ -52,14 +53,18 @@ class Connection:
     closed: bool = False
 
     async def send(self, payload: Event) -> None:
-        if self.closed:
+        """Queue the event's line at once (one `write` per line, so lines never interleave); wait for the
+        client only when it falls behind."""
+        if self.closed or self.writer.is_closing():
+            self.closed = True
             return
-        async with self.lock:
-            try:
-                self.writer.write(encode(payload))
-                await self.writer.drain()
-            except (ConnectionError, RuntimeError):
-                self.closed = True
+        try:
+            self.writer.write(encode(payload))
+            if self.writer.transport.get_write_buffer_size() > BEHIND_BYTES:
+                async with self.lock:
+                    await self.writer.drain()
+        except (ConnectionError, RuntimeError):
+            self.closed = True
 
 
 class ProtocolServer:
@@ -96,8 +101,10 @@ class ProtocolServer:
         for connection in list(self._connections):  # every turn has ended and been sent: hang up
             connection.closed = True
             connection.writer.close()
-        for service in self._services.values():
+        for service in self._services.values():  # a summary not yet begun is written next time
             service.skip_summaries()
+        for service in self._services.values():
+            await asyncio.to_thread(service.wait_for_summaries, SHUTDOWN_SECONDS)
             await service.aclose()
 
     def token_matches(self, given: Any) -> bool:
