@@ -28,10 +28,14 @@ def running_server(ollama_url: str, folder: Path, *args: str, env: dict[str, str
         env={**os.environ, "EMBED_MODEL": "", **(env or {})},
     )
     assert process.stdout is not None
+    http_port = None
     line = process.stdout.readline()
+    if line.startswith("HTTP on "):
+        http_port = int(line.split()[-1].rsplit(":", 1)[1])
+        line = process.stdout.readline()
     assert line.startswith("Listening on "), (line, process.stderr.read() if process.stderr else "")
     host, port = line.split()[-1].rsplit(":", 1)
-    server = Server(host, int(port), process)
+    server = Server(host, int(port), process, http_port)
     try:
         yield server
     finally:
@@ -41,8 +45,8 @@ def running_server(ollama_url: str, folder: Path, *args: str, env: dict[str, str
 
 
 class Server:
-    def __init__(self, host: str, port: int, process: subprocess.Popen[str]) -> None:
-        self.host, self.port, self.process = host, port, process
+    def __init__(self, host: str, port: int, process: subprocess.Popen[str], http_port: int | None = None) -> None:
+        self.host, self.port, self.process, self.http_port = host, port, process, http_port
 
     def connect(self) -> Client:
         return Client(socket.create_connection((self.host, self.port), timeout=30))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 import time
@@ -285,3 +286,36 @@ def test_file_edits_follow_the_consent_setting(fake_ollama: FakeOllama, isolated
     with running_server(fake_ollama.url, isolated, env={"FILE_EDITS": "auto"}) as server:
         events = server.connect().request({**ASK, "id": "f", "content": "Change notes.md"})
     assert not [e for e in events if e["type"] == "error"] and notes.read_text() == "new\n"
+
+
+def test_the_same_protocol_over_http(fake_ollama: FakeOllama, isolated: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    fake_ollama.script(Reply.tool_calls(("add", {"a": 2, "b": 3})), Reply.text("It is 5."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated, "--http-port", "0", "--token", "t0k") as server:
+        base = f"http://127.0.0.1:{server.http_port}"
+        body = json.dumps({**ASK, "id": "h1", "content": "2+3?", "token": "t0k"}).encode()
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/v1/dispatch", data=body), timeout=30) as answer:
+            assert answer.headers["Content-Type"].startswith("application/x-ndjson")
+            events = [json.loads(line) for line in answer.read().splitlines()]
+        assert collapse(types(events)) == [
+            "turn-started",
+            "tool-call",
+            "tool-result",
+            "response-chunk",
+            "turn-completed",
+        ]
+        assert events[-1]["content"] == "It is 5." and all(e["requestID"] == "h1" for e in events)
+        listing = urllib.request.Request(f"{base}/v1/sessions", headers={"Authorization": "Bearer t0k"})
+        with urllib.request.urlopen(listing, timeout=30) as answer:
+            assert [s["sessionID"] for s in json.loads(answer.read())["sessions"]] == ["1"]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/v1/sessions", timeout=30)
+        assert refused.value.code == 401
+        unauthorised = json.dumps({**ASK, "id": "h2", "content": "x"}).encode()
+        with urllib.request.urlopen(
+            urllib.request.Request(f"{base}/v1/dispatch", data=unauthorised), timeout=30
+        ) as answer:
+            assert json.loads(answer.read())["code"] == "UNAUTHORIZED"

@@ -23,6 +23,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default: {DEFAULT_PORT}; 0: any)")
     parser.add_argument("--token", help="every request must carry this in its token field")
+    parser.add_argument("--http-port", type=int, help="also serve POST /v1/dispatch and GET /v1/sessions here")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument("--server", help="Ollama's URL (default: ENDPOINT)")
     parser.add_argument("--model", help="the model (default: MODEL)")
@@ -74,15 +75,30 @@ async def _serve(service: WorkspaceService, args: argparse.Namespace, stdout: Te
     except OSError as error:
         stderr.write(f"Cannot listen on {args.host}:{args.port}: {error.strerror}.\n")
         return EXIT_FAILED
+    http = None
+    if args.http_port is not None:
+        from faces.server.http import serve_http
+
+        try:
+            http, _ = await serve_http(server, args.host, args.http_port)
+        except (OSError, SystemExit) as error:
+            stderr.write(f"Cannot serve HTTP on {args.host}:{args.http_port} ({error}).\n")
+            await server.shutdown()
+            return EXIT_FAILED
     service.documents.refresh()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
+    if http is not None:
+        bound = http.servers[0].sockets[0].getsockname()
+        stdout.write(f"HTTP on {bound[0]}:{bound[1]}\n")
     stdout.write(f"Listening on {host}:{port}\n")
     stdout.flush()
     await stopping.wait()
     stdout.write("Stopping: finishing the turns in flight…\n")
     stdout.flush()
+    if http is not None:
+        http.should_exit = True
     await server.shutdown()
     return EXIT_OK

@@ -143,6 +143,10 @@ class ProtocolServer:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 writer.close()
 
+    def serve_line(self, line: bytes, sink: Any) -> asyncio.Task[Any]:
+        """Serve one request line for another transport (HTTP): its events go to `sink.send`."""
+        return self._start(self._handle(line, sink))
+
     def _start(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
