@@ -319,3 +319,21 @@ def test_the_same_protocol_over_http(fake_ollama: FakeOllama, isolated: Path) ->
             urllib.request.Request(f"{base}/v1/dispatch", data=unauthorised), timeout=30
         ) as answer:
             assert json.loads(answer.read())["code"] == "UNAUTHORIZED"
+
+
+def test_a_second_dispatch_to_a_busy_session_waits_its_turn(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("First."), Reply.slow("Slow first.", 0.2), Reply.text("Second."))
+    answer_summaries(fake_ollama)
+    with running_server(fake_ollama.url, isolated) as server:
+        client = server.connect()
+        client.request({**ASK, "id": "a", "content": "Open a session"})
+        client.send({**ASK, "id": "b", "sessionID": "1", "content": "Long"})
+        client.send({**ASK, "id": "c", "sessionID": "1", "content": "Then this"})
+        b, c = client.until_done("b"), client.until_done("c")
+    order = sorted(b + c, key=lambda e: (e["timestamp"], 0 if e["requestID"] == "b" else 1))
+    done_b = next(i for i, e in enumerate(order) if e["type"] == "turn-completed" and e["requestID"] == "b")
+    start_c = next(i for i, e in enumerate(order) if e["type"] == "turn-started" and e["requestID"] == "c")
+    assert done_b < start_c and c[-1]["content"] == "Second."
+    asked = [r for r in fake_ollama.chat_requests if r["messages"][-1]["content"] == "Then this"]
+    questions = [m["content"] for m in asked[0]["messages"] if m["role"] == "user"]
+    assert questions[-2:] == ["Long", "Then this"], "the second turn saw the first one's question"
