@@ -44,8 +44,11 @@ def error_event(
     return event("error", request_id, code=code, message=message, recoverable=recoverable, **extra)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one encoder: json.dumps makes one a call
+
+
 def encode(payload: Event) -> bytes:
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(payload).encode() + b"\n"
 
 
 class RequestError(Exception):
