@@ -22,6 +22,7 @@ from pathlib import Path
 from app.approvals import EditApprovals, FileEditMode
 from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
+from app.memory import MemoryBook
 from app.settings import Settings, SettingsError, check_paths
 from app.summaries import SummaryWriter, SwitchOutcome
 from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
@@ -54,6 +55,7 @@ def agent_from_settings(settings: Settings) -> AIAgent:
         max_tool_rounds=settings.max_tool_rounds,
         request_timeout=settings.request_timeout,
         think=settings.think_option,
+        select_tools=True,
     )
 
 
@@ -76,11 +78,14 @@ class WorkspaceService:
             embedder = Embedder(agent.server, embed_model) if embed_model else None
             documents = DocumentLibrary(store, agent.tool_context.workspace_root, embedder)
         self.documents = documents
-        agent.tool_context = replace(agent.tool_context, protected=store.files(), edits=None, documents=documents)
+        self.memory = MemoryBook(store)
+        agent.tool_context = replace(
+            agent.tool_context, protected=store.files(), edits=None, documents=documents, memory=self.memory
+        )
         self.edits = EditApprovals(store, agent.tool_context, file_edits, can_ask)
         if file_edits == "off":
             agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
-        self._turns = TurnRunner(store, agent, self.edits)
+        self._turns = TurnRunner(store, agent, self.edits, self.memory)
         self._summaries = SummaryWriter(self.refresh_summary, agent.aclose)
 
     @classmethod

@@ -13,6 +13,7 @@ from contextlib import aclosing
 from dataclasses import replace
 
 from app.approvals import EditApprovals
+from app.memory import MemoryBook
 from domain.events import AgentEvent, StopReason, TurnCompleted
 from domain.records import TurnStatus
 from engine.agent import AIAgent
@@ -40,10 +41,11 @@ def name_from_message(message: str) -> str:
 class TurnRunner:
     """Asks the agent in one workspace at a time, with that workspace's context, and records the turn."""
 
-    def __init__(self, store: ChatHistoryDB, agent: AIAgent, edits: EditApprovals) -> None:
+    def __init__(self, store: ChatHistoryDB, agent: AIAgent, edits: EditApprovals, memory: MemoryBook) -> None:
         self.store = store
         self.agent = agent
         self.edits = edits
+        self.memory = memory
 
     async def run(self, chat_id: int, question: str, regenerate: bool = False) -> AsyncGenerator[AgentEvent, None]:
         """Stream the turn's events; the last, `TurnCompleted`, carries the stored turn's id.
@@ -51,7 +53,7 @@ class TurnRunner:
         When `regenerate`, the workspace's last turn is marked superseded first: it
         stays in the record, but the model no longer sees it.
         """
-        self._prepare(chat_id, regenerate)
+        self._prepare(chat_id, regenerate, question)
         turn = TurnState()
         stored = False
         try:
@@ -65,7 +67,7 @@ class TurnRunner:
             if not stored:  # cut off before the agent finished: keep what arrived
                 self.record(chat_id, question, turn.completed(self.agent.model, "stopped"))
 
-    def _prepare(self, chat_id: int, regenerate: bool) -> None:
+    def _prepare(self, chat_id: int, regenerate: bool, question: str) -> None:
         """Load the workspace fresh from the store (another window may have added turns) into the agent."""
         chat = self.store.get_chat(chat_id)
         if chat is None:
@@ -78,6 +80,9 @@ class TurnRunner:
             workspace_key=chat_id,
         )
         self.agent.tool_context = replace(self.agent.tool_context, edits=self.edits.for_workspace(chat_id))
+        self.agent.memory = self.memory.for_prompt(question)
+        recent = self.store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
+        self.agent.tools_in_use = {call.name for turn in recent for call in turn.tool_calls}
 
     def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
         """Store a finished (or stopped, or failed) turn; the first answered message names a new workspace.

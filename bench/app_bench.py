@@ -79,7 +79,7 @@ def prompt_sizes(quick: bool) -> list[Result]:
         for size in [10, 1_000] if quick else [10, 1_000, 10_000]:
             path = Path(folder) / f"p{size}.sqlite"
             chat_id = workspace_of(path, "Tower A", size)
-            service = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "s"))
+            service = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "s", select_tools=True))
 
             async def ask(service: WorkspaceService = service, chat_id: int = chat_id) -> None:
                 async for _ in service.ask("And the deflection?", chat_id):
@@ -97,7 +97,33 @@ def prompt_sizes(quick: bool) -> list[Result]:
                     tokens <= NUM_CTX,
                 )
             )
-    return results
+    return results + fixed_prompts()
+
+
+FIXED_PROMPT_QUESTIONS = (
+    "Is a W18x50 OK for 35 ft with 0.45 kip/ft dead and 0.75 kip/ft live?",
+    "What lap length does the spec require for #5 bars?",
+    "Maximum moment and deflection of a 6 m simply supported beam under 12 kN/m?",
+)
+
+
+def fixed_prompts() -> list[Result]:
+    """The fixed prompt (system prompt and tool schemas, no history) in tokens at 3 characters each: every tool,
+    as the first version sent, against the default agent's selection for typical questions."""
+    from app.settings import DEFAULT_SYSTEM_PROMPT
+    from engine.tool_selection import offered_tools
+    from tools import ollama_tools, tool_specs
+
+    def tokens(names: list[str]) -> float:
+        system = {"role": "system", "content": DEFAULT_SYSTEM_PROMPT}
+        return len(json.dumps([system, ollama_tools(names)], ensure_ascii=False)) / CHARS_PER_TOKEN
+
+    everything = tokens(list(tool_specs))
+    chosen = [tokens(offered_tools(question, list(tool_specs))) for question in FIXED_PROMPT_QUESTIONS]
+    return [
+        single(f"fixed prompt, every tool ({len(tool_specs)})", everything, "tokens (est.)", "(before)", None),
+        summarise("fixed prompt, default agent's selection (3 questions)", chosen, "tokens (est.)", "≤ 1,500", 1500),
+    ]
 
 
 def web_rerun(quick: bool) -> list[Result]:

@@ -78,6 +78,15 @@ class FileEdit(BaseModel):
     decided_at: str | None = None
 
 
+class Memory(BaseModel):
+    """Something the assistant keeps about the user for every workspace: units, codes, standards, a name."""
+
+    memory_id: int
+    text: str
+    created_at: str
+    updated_at: str
+
+
 DocumentStatus = Literal["indexed", "skipped"]
 
 

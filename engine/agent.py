@@ -29,6 +29,7 @@ from engine.ollama_server import ModelCapabilities, make_client, model_capabilit
 from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_chars
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
+from engine.tool_selection import offered_tools
 from engine.turn_state import RoundState, TurnState
 from tools import ToolContext, ollama_tools, tool_specs
 from tools.registry import arguments_for_display
@@ -58,18 +59,23 @@ class AIAgent:
         think: bool | str = False,
         tool_names: Sequence[str] | None = None,
         tool_timeout: float = TOOL_TIMEOUT_SECONDS,
+        select_tools: bool = False,
     ) -> None:
         self.model = model
         self.server = server
         self.system_prompt = system_prompt
         self.context_summary = context_summary
         self.history: list[tuple[str, str]] = []
+        self.memory: list[str] = []  # what the user asked to be remembered, for every workspace (set per turn)
+        self.select_tools = select_tools  # describe only the tools the question calls for (the application's agents)
+        self.tools_in_use: set[str] = set()  # tools the workspace has used, always described
         self.tool_context = tool_context or ToolContext()
         self.num_ctx = num_ctx
         self.max_tool_rounds = max_tool_rounds
         self.request_timeout = request_timeout
         self.think = think
         self.tool_names = list(tool_specs if tool_names is None else tool_names)
+        self._offered: list[str] = list(self.tool_names)  # the tools described to the model in this turn
         self.tool_timeout = tool_timeout
         self._capabilities: dict[tuple[str, str], ModelCapabilities] = {}
         self._chars_per_token: dict[tuple[str, str], CharsPerToken] = {}
@@ -88,7 +94,7 @@ class AIAgent:
         return AIAgent(
             self.model, self.server, self.system_prompt, tool_context=self.tool_context, num_ctx=self.num_ctx,
             max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
-            tool_names=self.tool_names, tool_timeout=self.tool_timeout,
+            tool_names=self.tool_names, tool_timeout=self.tool_timeout, select_tools=self.select_tools,
         )  # fmt: skip
 
     # Context --------------------------------------------------------------------
@@ -200,6 +206,11 @@ class AIAgent:
         whose stream is cut off part-way still has what arrived.
         """
         turn = turn if turn is not None else TurnState()
+        self._offered = (
+            offered_tools(user_input, self.tool_names, self.tools_in_use)
+            if self.select_tools
+            else list(self.tool_names)
+        )
         self._stop_requested, self._stopped_task = False, None
         self._follow_running_task()
         error: ErrorEvent | None = None
@@ -287,12 +298,13 @@ class AIAgent:
             self.history,
             turn_messages,
             context=context,
-            tools_chars=tools_chars(tuple(self.tool_names)) if offer_tools else 0,
+            tools_chars=tools_chars(tuple(self._offered)) if offer_tools else 0,
+            memory=self.memory,
         )
         if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
             self._told_trimmed.add(self._workspace_key)
             yield notices.context_trimmed(window.dropped_turns, context)
-        tools = ollama_tools(self.tool_names) if offer_tools else None
+        tools = ollama_tools(self._offered) if offer_tools else None
         async with aclosing(self._stream_round(client, window.messages, tools, capabilities, reply, context)) as events:
             async for event in events:
                 yield event
@@ -354,7 +366,7 @@ class AIAgent:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
-                    sent = request_chars(messages, tools_chars(tuple(self.tool_names)) if tools else 0)
+                    sent = request_chars(messages, tools_chars(tuple(self._offered)) if tools else 0)
                     self._chars_per_token_now().learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()

@@ -54,9 +54,16 @@ class PromptWindow:
     dropped_turns: int
 
 
-def system_message(system_prompt: str, summary: str | None, budget: int, context: ContextWindow) -> Message:
-    """The system prompt with the workspace's summary appended, cut if it would crowd out the turns."""
+def system_message(
+    system_prompt: str, summary: str | None, budget: int, context: ContextWindow, memory: Sequence[str] = ()
+) -> Message:
+    """The system prompt, what the user asked to be remembered, and the workspace's summary (cut if it would
+    crowd out the turns)."""
     content = system_prompt
+    if memory:
+        system_prompt = content = f"{content}\n\n[What the user asked you to remember]:\n" + "\n".join(
+            f"- {note}" for note in memory
+        )
     if summary and summary.strip():
         limit = context.chars_in(max(budget // SUMMARY_SHARE, 64))
         text = summary.strip()
@@ -74,10 +81,11 @@ def build_window(
     *,
     context: ContextWindow,
     tools_chars: int,
+    memory: Sequence[str] = (),
 ) -> PromptWindow:
-    """System + summary + as many of the newest history turns as fit + this turn's messages."""
+    """System + memory + summary + as many of the newest history turns as fit + this turn's messages."""
     budget = context.tokens - answer_reserve(context.tokens) - context.tokens_in(tools_chars)
-    system = system_message(system_prompt, summary, budget, context)
+    system = system_message(system_prompt, summary, budget, context, memory)
     system_tokens = context.tokens_in(json_chars(system))
     if budget - system_tokens < MIN_ROOM_TOKENS:
         raise AgentError(

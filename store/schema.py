@@ -205,6 +205,30 @@ def add_document_index(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_memory(db: sqlite3.Connection) -> None:
+    """Version 9: what the assistant remembers about the user across workspaces, searchable."""
+    for statement in (
+        """CREATE TABLE memories (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            text TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL)""",
+        """CREATE VIRTUAL TABLE memory_search USING fts5(
+               text, content='memories', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')""",
+        """CREATE TRIGGER memory_search_insert AFTER INSERT ON memories BEGIN
+               INSERT INTO memory_search(rowid, text) VALUES (new.id, new.text);
+           END""",
+        """CREATE TRIGGER memory_search_delete AFTER DELETE ON memories BEGIN
+               INSERT INTO memory_search(memory_search, rowid, text) VALUES ('delete', old.id, old.text);
+           END""",
+        """CREATE TRIGGER memory_search_update AFTER UPDATE OF text ON memories BEGIN
+               INSERT INTO memory_search(memory_search, rowid, text) VALUES ('delete', old.id, old.text);
+               INSERT INTO memory_search(rowid, text) VALUES (new.id, new.text);
+           END""",
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -214,5 +238,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_thinking,
     search_by_workspace,
     add_document_index,
+    add_memory,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -270,14 +270,14 @@ async def test_tool_output_is_capped(fake_ollama: FakeOllama, isolated: Any) -> 
 async def test_several_large_tool_results_are_trimmed_not_fatal(fake_ollama: FakeOllama, isolated: Any) -> None:
     (isolated / "workspace").mkdir()
     for name in ("a", "b", "c"):
-        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 1_500)
+        (isolated / "workspace" / f"{name}.txt").write_text(f"{name} " * 3_000)
     fake_ollama.script(
         Reply.tool_calls(("read_file", {"path": "a.txt"})),
         Reply.tool_calls(("read_file", {"path": "b.txt"})),
         Reply.tool_calls(("read_file", {"path": "c.txt"})),
         Reply.text("All three read."),
     )
-    events = await run(make_agent(fake_ollama), "compare a, b and c")
+    events = await run(make_agent(fake_ollama, select_tools=True), "compare the files a, b and c")
     assert completed(events).content == "All three read." and not of_type(events, ErrorEvent)
     last = tool_messages(fake_ollama.chat_requests[-1])
     assert "dropped to fit" in last[0]["content"] and last[-1]["content"].startswith("c.txt")

@@ -11,14 +11,38 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from tools import beams, continuous_beam, conversions, documents, files, loads, maths, quantities, steel, symbolic
+from tools import (
+    beams,
+    continuous_beam,
+    conversions,
+    documents,
+    files,
+    loads,
+    maths,
+    memory,
+    quantities,
+    steel,
+    symbolic,
+)
 from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, invoke
 
 __all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
 
 _DOMAINS: list[Sequence[Callable[..., Any]]] = [
     domain.TOOLS
-    for domain in (maths, conversions, symbolic, beams, steel, continuous_beam, quantities, loads, files, documents)
+    for domain in (
+        maths,
+        conversions,
+        symbolic,
+        beams,
+        steel,
+        continuous_beam,
+        quantities,
+        loads,
+        files,
+        documents,
+        memory,
+    )  # fmt: skip
 ]
 
 tool_specs: dict[str, ToolSpec] = {spec.name: spec for spec in (build_spec(f) for d in _DOMAINS for f in d)}

@@ -40,6 +40,16 @@ class DocumentSearcher(Protocol):
         ...
 
 
+class MemoryKeeper(Protocol):
+    """The user's memory the application keeps (`app.memory.MemoryBook`)."""
+
+    def add(self, text: str) -> dict[str, Any]: ...
+
+    def search(self, query: str) -> dict[str, Any]: ...
+
+    def remove(self, memory_id: int) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What tools may need from the application; never chosen by the model.
@@ -53,6 +63,7 @@ class ToolContext:
     edits: FileEditHandler | None = None
     protected: tuple[Path, ...] = ()
     documents: DocumentSearcher | None = None
+    memory: MemoryKeeper | None = None
 
 
 class ToolDefinitionError(TypeError):

@@ -29,6 +29,7 @@ HELP = """Commands:
   /export [FILE]     write the whole workspace, every turn and tool call (Markdown)
   /backup FILE       copy every workspace into a new SQLite file
   /undo              undo the last file edit applied in this workspace
+  /memory [add TEXT | remove ID]  what is remembered for every workspace; add or forget a fact
   /docs              list the workspace folder's documents and how they were indexed
   /reindex           read new and changed documents again (in the background)
   /tools             list the tools the model can use
@@ -63,6 +64,7 @@ class Repl:
             "/backup": self.backup,
             "/undo": self.undo,
             "/docs": self.docs,
+            "/memory": self.memory,
             "/reindex": self.reindex,
         }
 
@@ -295,6 +297,25 @@ class Repl:
             self.say(printable(f"  {mark} {file.path} · {what}{note}"))
         if library.embedding_problem:
             self.say(f"Search is by words only: {library.embedding_problem}.")
+
+    def memory(self, argument: str) -> None:
+        action, _, rest = argument.partition(" ")
+        book = self.service.memory
+        if action == "add":
+            self.say(f"Remembered (#{book.add(rest.strip())['memory_id']}) for every workspace.")
+        elif action == "remove":
+            if not rest.strip().isdigit():
+                raise ValueError("Give the memory's number: /memory remove ID")
+            book.delete(int(rest))
+            self.say(f"Forgot memory #{rest.strip()}.")
+        elif action:
+            raise ValueError("Use /memory, /memory add TEXT or /memory remove ID.")
+        else:
+            memories = book.all()
+            if not memories:
+                self.say("Nothing remembered yet: /memory add TEXT, or tell the assistant what to remember.")
+            for item in memories:
+                self.say(printable(f"  #{item.memory_id}  {item.text}"))
 
     def reindex(self, _: str) -> None:
         self.service.documents.refresh()

@@ -1,0 +1,80 @@
+"""Which tools to describe to the model for one question: the fixed prompt of a small model's context is mostly
+tool schemas, so the default agent sends only those the question calls for.
+
+A tool is scored by the question's words against its name (weight 3), a few engineers' words for it (3) and its
+description (1). The tools the workspace has already used are always sent, and so is `evaluate_quantity`; the rest
+are the best scorers, up to MAX_OFFERED. Selecting is only about what is described: every tool of the agent may
+still run if the model asks for it by name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from functools import cache
+
+from tools import tool_specs
+
+MAX_OFFERED = 8
+ALWAYS = ("evaluate_quantity",)
+_WORD = re.compile(r"[a-z0-9#]+")
+_DESIGNATION = re.compile(r"\b(?:W|HSS|IPE|HE[ABM]?|UB|UC|HP|MC|C|L|S)\s?\d+(?:\s?[xX×]\s?[\d./]+)?", re.IGNORECASE)
+_QUIET = frozenset(
+    "a an and are as at be by can do does for from how i in is it me my of on or our please the this to us we what "
+    "when where which with you your give show tell find get use using".split()
+)
+# Words engineers use that the tools' own names and descriptions do not say.
+CUES: dict[str, tuple[str, ...]] = {
+    "beam_analysis": ("beam", "span", "moment", "deflection", "shear", "cantilever", "udl", "reaction", "joist"),
+    "continuous_beam": ("continuous", "spans", "support", "two", "three", "hogging", "multi"),
+    "steel_beam_check": ("ok", "work", "works", "adequate", "pass", "check", "lrfd", "asd", "eurocode", "ltb"),
+    "section_properties": ("section", "properties", "w", "hss", "ipe", "hea", "heb", "ub", "uc", "shape"),
+    "column_buckling": ("column", "buckling", "euler", "strut", "compression"),
+    "search_documents": ("spec", "specification", "drawing", "drawings", "memo", "report", "document", "project"),
+    "convert_units": ("convert", "conversion", "units", "unit", "into"),
+    "read_file": ("file", "read", "open", "csv", "txt"),
+    "list_files": ("files", "folder", "list", "workspace"),
+    "edit_file": ("edit", "change", "write", "update", "create", "fix"),
+    "memory_add": ("remember", "always", "prefer", "name"),
+    "memory_search": ("remember", "memory", "recall"),
+    "memory_remove": ("forget",),
+    "load_combination": ("combination", "factored", "dead", "live", "1.2d", "1.35g", "uls"),
+    "concrete_volume": ("concrete", "volume", "pour", "footing", "slab"),
+    "rebar_weight": ("rebar", "bar", "bars", "reinforcement", "weight"),
+    "solve_equation": ("solve", "equation", "root", "unknown"),
+    "evaluate_expression": ("integrate", "derivative", "differentiate", "simplify", "expand", "limit"),
+}
+
+
+def _stems(text: str) -> set[str]:
+    return {word[:6] for word in _WORD.findall(text.lower()) if word not in _QUIET}
+
+
+@cache
+def _profile(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    spec = tool_specs.get(name)
+    description = spec.description if spec is not None else ""
+    named = frozenset(_stems(name.replace("_", " ")))
+    cued = frozenset(word[:6] for word in CUES.get(name, ()))
+    return named, cued, frozenset(_stems(description)) - named - cued
+
+
+def score(name: str, question: set[str]) -> int:
+    named, cued, described = _profile(name)
+    return 3 * len(question & named) + 3 * len(question & cued) + len(question & described)
+
+
+def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] = ()) -> list[str]:
+    """The tools to describe for `question`, in the agent's own order."""
+    if len(allowed) <= MAX_OFFERED:
+        return list(allowed)
+    words = _stems(question)
+    if _DESIGNATION.search(question):
+        words.add("sectio")  # "W18x50", "IPE 300": a steel section is named
+    chosen = {name for name in allowed if name in used or name in ALWAYS}
+    ranked = sorted((name for name in allowed if name not in chosen), key=lambda name: -score(name, words))
+    for name in ranked:
+        if len(chosen) >= MAX_OFFERED or score(name, words) < 2:
+            break
+        chosen.add(name)
+    return [name for name in allowed if name in chosen]

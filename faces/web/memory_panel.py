@@ -1,0 +1,30 @@
+"""The sidebar's Memory panel: what the assistant remembers for every workspace, to edit or delete."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app import WorkspaceService
+from faces.web.markdown import escape_markdown
+
+
+def memory_panel(service: WorkspaceService) -> None:
+    book = service.memory
+    memories = book.all()
+    with st.expander(f"Memory ({len(memories)})", icon=":material/psychology_alt:"):
+        st.caption("Remembered for every workspace: units, design codes, standards, your name.")
+        for item in memories:
+            with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+                text = st.text_input(
+                    "Memory", value=item.text, key=f"memory-{item.memory_id}", label_visibility="collapsed"
+                )
+                if st.button("", icon=":material/delete:", key=f"forget-{item.memory_id}", help="Forget this"):
+                    book.delete(item.memory_id)
+                    st.rerun()
+            if text.strip() and text != item.text:
+                book.edit(item.memory_id, text)
+                st.toast(f"Memory updated: {escape_markdown(text)}")
+        new = st.text_input("Remember", key="memory-new", placeholder="Something to remember")
+        if new.strip() and st.button("Add", key="memory-add"):
+            book.add(" ".join(new.split()))
+            st.rerun()

@@ -1,0 +1,53 @@
+"""The default agent describes only the tools a question calls for (and those the workspace already used);
+any tool of the agent still runs when the model asks for it by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent import AIAgent
+from app.service import WorkspaceService
+from engine.tool_selection import MAX_OFFERED, offered_tools
+from fakes.ollama import FakeOllama, Reply
+from history import ChatHistoryDB
+from tools import tool_specs
+
+ALL = list(tool_specs)
+
+
+def offered(body: dict[str, object]) -> list[str]:
+    return [tool["function"]["name"] for tool in body.get("tools") or []]  # type: ignore[attr-defined, index]
+
+
+def test_questions_bring_their_tools() -> None:
+    steel = offered_tools("Is a W18x50 OK for 35 ft with 0.45 kip/ft dead and 0.75 kip/ft live?", ALL)
+    assert {"steel_beam_check", "section_properties"} <= set(steel) and "read_file" not in steel
+    spec = offered_tools("What lap length does the spec require for #5 bars?", ALL)
+    assert "search_documents" in spec
+    assert {"memory_add"} <= set(offered_tools("Remember that I design to Eurocode 3", ALL))
+    assert {"continuous_beam"} <= set(offered_tools("Support moment of a two-span continuous beam?", ALL))
+    assert offered_tools("Hi", ALL) == ["evaluate_quantity"]
+    assert "convert_units" in offered_tools("Convert 50 ksi to MPa", ALL)
+    assert all(len(offered_tools(q, ALL)) <= MAX_OFFERED for q in ("beam moment shear span deflection load", "x"))
+
+
+async def test_the_request_carries_the_selection_and_a_used_tool_stays(fake_ollama: FakeOllama, isolated: Path) -> None:
+    agent = AIAgent("qwen3:4b", fake_ollama.url, "system", select_tools=True)
+    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    chat = spaces.create("Level 2").chat_id
+    fake_ollama.script(
+        Reply.tool_calls(
+            ("column_buckling", {"length": "4 m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2770 cm**4"})
+        ),
+        Reply.text("Pcr = 359 kN."),
+        Reply.tool_calls(("sqrt", {"x": 144})),  # not described this turn, but the agent's own: it runs
+        Reply.text("12."),
+    )
+    async for _ in spaces.ask("Buckling load of a 4 m pinned column, I = 2770 cm4?", chat):
+        pass
+    first = offered(fake_ollama.chat_requests[0])
+    assert "column_buckling" in first and "read_file" not in first and len(first) <= MAX_OFFERED
+    events = [e async for e in spaces.ask("And what is the square root of 144?", chat)]
+    second = offered(fake_ollama.chat_requests[2])
+    assert "column_buckling" in second, "a tool the workspace used is always described"
+    assert any(getattr(e, "call", None) and e.call.name == "sqrt" and not e.call.error for e in events)
