@@ -19,6 +19,7 @@ from collections.abc import AsyncGenerator, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from app.agents import AgentCatalog, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
@@ -70,6 +71,7 @@ class WorkspaceService:
         embed_model: str = "",
         documents: DocumentLibrary | None = None,
         can_ask: bool = True,
+        agents: AgentCatalog | None = None,
     ) -> None:
         self._store = store
         self._agent = agent
@@ -85,7 +87,8 @@ class WorkspaceService:
         self.edits = EditApprovals(store, agent.tool_context, file_edits, can_ask)
         if file_edits == "off":
             agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
-        self._turns = TurnRunner(store, agent, self.edits, self.memory)
+        self.agents = agents if agents is not None else load_agents()
+        self._turns = TurnRunner(store, agent, self.edits, self.memory, self.agents)
         self._summaries = SummaryWriter(self.refresh_summary, agent.aclose)
 
     @classmethod
@@ -101,14 +104,17 @@ class WorkspaceService:
                 f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
                 "set WORKSPACE_ROOT to a folder you can write to."
             ) from None
-        return cls(store, agent_from_settings(settings), settings.file_edits, settings.embed_model)
+        agents = load_agents(settings.agents_dir)
+        return cls(store, agent_from_settings(settings), settings.file_edits, settings.embed_model, agents=agents)
 
     def sibling(self, can_ask: bool = True) -> WorkspaceService:
         """Another service on the same store and document index, with an agent of its own, so that turns in
         different workspaces can run at once (the protocol server keeps one per workspace in use). With
         `can_ask` False there is nobody to approve a file edit, so under FILE_EDITS=confirm edits are refused."""
         twin = self._agent.sibling()
-        return WorkspaceService(self._store, twin, self.edits.mode, documents=self.documents, can_ask=can_ask)
+        return WorkspaceService(
+            self._store, twin, self.edits.mode, documents=self.documents, can_ask=can_ask, agents=self.agents
+        )
 
     def leave(self, chat_id: int) -> bool:
         """The user is done with `chat_id` for now: refresh its digital twin in the background if it has new turns."""
@@ -368,7 +374,21 @@ class WorkspaceService:
 
     @model.setter
     def model(self, name: str) -> None:
-        self._agent.model = name.strip() or self._agent.model
+        self._agent.model = self._turns.model = name.strip() or self._agent.model
+
+    # Agents -----------------------------------------------------------------------------
+
+    def agent_of(self, chat_id: int) -> str:
+        """The name of the agent the workspace works with."""
+        chat = self._store.get_chat(chat_id)
+        return self.agents.get(chat.agent if chat else None).name
+
+    def set_agent(self, chat_id: int, name: str) -> str:
+        """Let the workspace work with agent `name` from its next turn on; LookupError names the agents."""
+        if name not in self.agents.profiles:
+            raise LookupError(f"There is no agent {name!r}; the agents are: {', '.join(sorted(self.agents.profiles))}.")
+        self._store.set_chat_agent(chat_id, name)
+        return name
 
     @property
     def endpoint(self) -> str:

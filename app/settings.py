@@ -59,6 +59,9 @@ class Settings(BaseModel):
     log_level: LogLevel = Field("WARNING", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_file: Path | None = Field(None, description="a file path, or empty for standard error")
     file_edits: Literal["confirm", "auto", "off"] = Field("confirm", description="confirm, auto or off")
+    agents_dir: Path | None = Field(
+        None, description="a folder of agent files (NAME.md), or empty for the shipped ones"
+    )
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
@@ -84,7 +87,7 @@ class Settings(BaseModel):
     def _upper_log_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("log_file", mode="before")
+    @field_validator("log_file", "agents_dir", mode="before")
     @classmethod
     def _empty_log_file_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

@@ -12,6 +12,7 @@ from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import replace
 
+from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
 from app.memory import MemoryBook
 from domain.events import AgentEvent, StopReason, TurnCompleted
@@ -41,11 +42,16 @@ def name_from_message(message: str) -> str:
 class TurnRunner:
     """Asks the agent in one workspace at a time, with that workspace's context, and records the turn."""
 
-    def __init__(self, store: ChatHistoryDB, agent: AIAgent, edits: EditApprovals, memory: MemoryBook) -> None:
+    def __init__(
+        self, store: ChatHistoryDB, agent: AIAgent, edits: EditApprovals, memory: MemoryBook, agents: AgentCatalog
+    ) -> None:
         self.store = store
         self.agent = agent
         self.edits = edits
         self.memory = memory
+        self.agents = agents
+        self.model = agent.model  # the model chosen for the application; an agent file may name its own
+        self._base = (agent.system_prompt, list(agent.tool_names), agent.select_tools)
 
     async def run(self, chat_id: int, question: str, regenerate: bool = False) -> AsyncGenerator[AgentEvent, None]:
         """Stream the turn's events; the last, `TurnCompleted`, carries the stored turn's id.
@@ -81,8 +87,19 @@ class TurnRunner:
         )
         self.agent.tool_context = replace(self.agent.tool_context, edits=self.edits.for_workspace(chat_id))
         self.agent.memory = self.memory.for_prompt(question)
+        self._apply(self.agents.get(chat.agent))
         recent = self.store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
         self.agent.tools_in_use = {call.name for turn in recent for call in turn.tool_calls}
+
+    def _apply(self, profile: AgentProfile) -> None:
+        """The workspace's agent: its prompt after the application's, its tools (only they are sent and run),
+        its model and temperature."""
+        prompt, tools, select = self._base
+        self.agent.system_prompt = f"{prompt}\n\n{profile.prompt}" if profile.prompt else prompt
+        self.agent.tool_names = tools if profile.tools is None else [name for name in tools if name in profile.tools]
+        self.agent.select_tools = select and profile.tools is None
+        self.agent.model = profile.model or self.model
+        self.agent.temperature = profile.temperature
 
     def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
         """Store a finished (or stopped, or failed) turn; the first answered message names a new workspace.

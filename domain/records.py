@@ -52,6 +52,7 @@ class Chat(BaseModel):
     context_summary: str | None
     context_updated_at: str | None
     summary_turn_id: int | None
+    agent: str | None = None  # the agent the workspace works with (None: the default one)
 
 
 class SearchHit(BaseModel):

@@ -69,6 +69,7 @@ class AIAgent:
         self.memory: list[str] = []  # what the user asked to be remembered, for every workspace (set per turn)
         self.select_tools = select_tools  # describe only the tools the question calls for (the application's agents)
         self.tools_in_use: set[str] = set()  # tools the workspace has used, always described
+        self.temperature: float | None = None  # an agent's own; None: the model's default
         self.tool_context = tool_context or ToolContext()
         self.num_ctx = num_ctx
         self.max_tool_rounds = max_tool_rounds
@@ -96,6 +97,11 @@ class AIAgent:
             max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
             tool_names=self.tool_names, tool_timeout=self.tool_timeout, select_tools=self.select_tools,
         )  # fmt: skip
+
+    def _options(self, num_ctx: int) -> dict[str, Any]:
+        return (
+            {"num_ctx": num_ctx} if self.temperature is None else {"num_ctx": num_ctx, "temperature": self.temperature}
+        )
 
     # Context --------------------------------------------------------------------
 
@@ -349,7 +355,7 @@ class AIAgent:
                 tools=tools,
                 stream=True,
                 think=self._think_option(capabilities),
-                options={"num_ctx": context.tokens},
+                options=self._options(context.tokens),
             )
             async for chunk in response:
                 received = True
@@ -399,7 +405,7 @@ class AIAgent:
                 messages=messages,
                 stream=True,
                 think=False if capabilities.thinking else None,
-                options={"num_ctx": context.tokens},
+                options=self._options(context.tokens),
             )
             async for chunk in response:
                 parts.append(chunk.message.content or "")

@@ -6,7 +6,9 @@ from domain.records import Chat
 from store.base import StoreBase
 from store.schema import timestamp
 
-_CHAT_COLUMNS = "chat_id, chat_name, created_at, last_active_at, context_summary, context_updated_at, summary_turn_id"
+_CHAT_COLUMNS = (
+    "chat_id, chat_name, created_at, last_active_at, context_summary, context_updated_at, summary_turn_id, agent"
+)
 
 
 class ChatStore(StoreBase):
@@ -59,6 +61,10 @@ class ChatStore(StoreBase):
                 (text,),
             ).fetchone()
         return self.get_chat(int(row[0])) if row else None
+
+    def set_chat_agent(self, chat_id: int, agent: str | None) -> None:
+        with self._write() as db:
+            db.execute("UPDATE chats SET agent = ? WHERE chat_id = ?", (agent, chat_id))
 
     def rename_chat(self, chat_id: int, new_name: str) -> None:
         with self._write() as db:

@@ -229,6 +229,11 @@ def add_memory(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_workspace_agent(db: sqlite3.Connection) -> None:
+    """Version 10: the agent each workspace works with."""
+    db.execute("ALTER TABLE chats ADD COLUMN agent TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -239,5 +244,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     search_by_workspace,
     add_document_index,
     add_memory,
+    add_workspace_agent,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -178,6 +178,7 @@ def test_session_requests(fake_ollama: FakeOllama, isolated: Path) -> None:
         }  # fmt: skip
         assert client.request({"id": "g2", "type": "get-session", "sessionID": "1"})[0]["code"] == "SESSION_NOT_FOUND"
         assert client.request({"id": "l", "type": "list-sessions", "agentID": "nobody"})[0]["code"] == "AGENT_NOT_FOUND"
+        assert client.request({"id": "l2", "type": "list-sessions", "agentID": "steel-designer"})[0]["sessions"] == []
 
 
 def test_ollama_down_is_a_provider_error_then_the_turn_ends(isolated: Path) -> None:

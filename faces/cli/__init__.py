@@ -33,6 +33,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--model", help="Ollama model (overrides MODEL)")
     parser.add_argument("--server", help="Ollama URL (overrides ENDPOINT)")
     parser.add_argument("--workspace", help="workspace name or id to open (created if the name is new)")
+    parser.add_argument("--agent", help="the agent to work with in this workspace (see /agent)")
     parser.add_argument("--db", help="chat history file (overrides CHAT_HISTORY_DB_PATH)")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument(
@@ -102,6 +103,15 @@ def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService |
         service.close()
         stderr.write(f"{error} `python main.py` then /list shows the workspaces.\n")
         return EXIT_FAILED
+    for problem in service.agents.problems:  # a bad agent file is left out, and said so
+        stderr.write(f"Agent file skipped: {problem}\n")
+    if args.agent:
+        try:
+            service.set_agent(service.ensure_current().chat_id, args.agent)
+        except LookupError as error:
+            service.close()
+            stderr.write(f"{error}\n")
+            return EXIT_USAGE
     service.documents.refresh()  # new and changed documents are read in the background; no turn waits for it
     return service
 

@@ -30,6 +30,7 @@ HELP = """Commands:
   /backup FILE       copy every workspace into a new SQLite file
   /undo              undo the last file edit applied in this workspace
   /memory [add TEXT | remove ID]  what is remembered for every workspace; add or forget a fact
+  /agent [NAME]      list the agents, or work with NAME in this workspace
   /docs              list the workspace folder's documents and how they were indexed
   /reindex           read new and changed documents again (in the background)
   /tools             list the tools the model can use
@@ -64,6 +65,7 @@ class Repl:
             "/backup": self.backup,
             "/undo": self.undo,
             "/docs": self.docs,
+            "/agent": self.agent,
             "/memory": self.memory,
             "/reindex": self.reindex,
         }
@@ -297,6 +299,16 @@ class Repl:
             self.say(printable(f"  {mark} {file.path} · {what}{note}"))
         if library.embedding_problem:
             self.say(f"Search is by words only: {library.embedding_problem}.")
+
+    def agent(self, name: str) -> None:
+        chat = self.service.ensure_current()
+        if name:
+            self.say(f"This workspace now works with the agent {self.service.set_agent(chat.chat_id, name)}.")
+            return
+        current = self.service.agent_of(chat.chat_id)
+        for profile in self.service.agents.profiles.values():
+            mark = "*" if profile.name == current else " "
+            self.say(printable(f" {mark} {profile.name:<22} {profile.description}"))
 
     def memory(self, argument: str) -> None:
         action, _, rest = argument.partition(" ")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -83,7 +84,7 @@ class Request:
         return int(str(value).strip())
 
 
-def read_request(line: bytes, token: str | None, token_matches: Any) -> Request:
+def read_request(line: bytes, token: str | None, token_matches: Any, agents: Collection[str] = AGENTS) -> Request:
     """The request on one line, checked; RequestError says what is wrong with it."""
     try:
         body = json.loads(line)
@@ -116,7 +117,7 @@ def read_request(line: bytes, token: str | None, token_matches: Any) -> Request:
     agent = body.get("agentID", DEFAULT_AGENT if kind != "dispatch" else None)
     if kind == "dispatch" and not isinstance(agent, str):
         raise RequestError(request_id, "INVALID_REQUEST", f"a dispatch needs an agentID ({DEFAULT_AGENT!r})")
-    if agent is not None and agent not in AGENTS:
-        known = ", ".join(AGENTS)
+    if agent is not None and agent not in agents:
+        known = ", ".join(sorted(agents))
         raise RequestError(request_id, "AGENT_NOT_FOUND", f"there is no agent {agent!r}; the agents are: {known}")
     return request

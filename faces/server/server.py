@@ -155,7 +155,7 @@ class ProtocolServer:
 
     async def _handle(self, line: bytes, connection: Connection) -> None:
         try:
-            request = read_request(line, self.token, self.token_matches)
+            request = read_request(line, self.token, self.token_matches, self.root.agents.profiles)
             handler = {
                 "dispatch": self._dispatch,
                 "cancel": self._cancel,
@@ -183,6 +183,7 @@ class ProtocolServer:
         if chat_id is None:
             chat_id = self.root.create().chat_id  # named by its first answered question, as in the faces
         connection.sessions.add(chat_id)
+        self.root.set_agent(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         current = asyncio.current_task()
         assert current is not None
         flight = self._flights[request.id] = Flight(current)
@@ -232,7 +233,9 @@ class ProtocolServer:
     # Sessions ---------------------------------------------------------------------------
 
     async def _list_sessions(self, request: Request, connection: Connection) -> None:
-        sessions = [session_entry(chat, self.root.count_turns(chat.chat_id)) for chat in self.root.workspaces()]
+        wanted = request.text("agentID")
+        chats = [c for c in self.root.workspaces() if wanted is None or self.root.agent_of(c.chat_id) == wanted]
+        sessions = [session_entry(chat, self.root.count_turns(chat.chat_id)) for chat in chats]
         await connection.send(event("sessions", request.id, sessions=sessions))
 
     async def _get_session(self, request: Request, connection: Connection) -> None:

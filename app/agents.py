@@ -1,0 +1,96 @@
+"""Agents: a system prompt, a model and a tool subset, each defined in a Markdown file with YAML frontmatter.
+
+The project's `agents/` folder ships three; AGENTS_DIR adds the user's own (a file there replaces a
+shipped one of the same name). A file that cannot be read or does not validate is reported with its
+name (and line, for YAML) and left out; it never stops the application.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tools import tool_specs
+
+SHIPPED = Path(__file__).resolve().parents[1] / "agents"
+DEFAULT_AGENT = "assistant"
+_FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?)^---[ \t]*\n?(.*)\Z", re.DOTALL | re.MULTILINE)
+
+
+class AgentProfile(BaseModel):
+    """One agent file: what the frontmatter says, and the Markdown body added to the system prompt."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")
+    description: str = Field(min_length=1, max_length=500)
+    model: str | None = None
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    tools: list[str] | None = None
+    tags: list[str] = []
+    prompt: str = ""
+    source: str = ""
+
+
+@dataclass
+class AgentCatalog:
+    """The agents that loaded, by name, and a sentence for each file that did not."""
+
+    profiles: dict[str, AgentProfile] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, name: str | None) -> AgentProfile:
+        return self.profiles.get(name or DEFAULT_AGENT) or self.profiles[DEFAULT_AGENT]
+
+
+def load_agents(user_folder: Path | None = None, shipped: Path = SHIPPED) -> AgentCatalog:
+    catalog = AgentCatalog({DEFAULT_AGENT: AgentProfile(name=DEFAULT_AGENT, description="The general assistant.")})
+    for folder in (shipped, user_folder):
+        if folder is None:
+            continue
+        if not folder.is_dir():
+            catalog.problems.append(f"AGENTS_DIR {folder} is not a folder; only the shipped agents are used.")
+            continue
+        for path in sorted(folder.glob("*.md")):
+            try:
+                profile = read_agent(path)
+            except ValueError as problem:
+                catalog.problems.append(str(problem))
+                continue
+            catalog.profiles[profile.name] = profile
+    return catalog
+
+
+def read_agent(path: Path) -> AgentProfile:
+    """One agent file; ValueError with the file's name (and line) says what is wrong with it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path}: cannot be read ({error})") from None
+    match = _FRONTMATTER.match(text)
+    if match is None:
+        raise ValueError(f"{path}, line 1: an agent file starts with YAML frontmatter between two '---' lines")
+    try:
+        front = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f", line {mark.line + 2}" if mark is not None else ""  # +1 for the opening '---', +1 from 0-based
+        raise ValueError(
+            f"{path}{line}: the frontmatter is not valid YAML ({getattr(error, 'problem', error)})"
+        ) from None
+    if not isinstance(front, dict):
+        raise ValueError(f"{path}, line 2: the frontmatter must be a mapping of name, description, tools, …")
+    try:
+        profile = AgentProfile(**front, prompt=match.group(2).strip(), source=str(path))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "frontmatter"
+        raise ValueError(f"{path}: {where}: {first['msg']}") from None
+    unknown = [name for name in profile.tools or [] if name not in tool_specs and "__" not in name]
+    if unknown:
+        raise ValueError(f"{path}: tools: no tool named {', '.join(unknown)}")
+    return profile
