@@ -23,6 +23,7 @@ from app.agents import AgentCatalog, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
+from app.hooks import load_hooks
 from app.memory import MemoryBook
 from app.settings import Settings, SettingsError, check_paths
 from app.summaries import SummaryWriter, SwitchOutcome
@@ -105,7 +106,14 @@ class WorkspaceService:
                 "set WORKSPACE_ROOT to a folder you can write to."
             ) from None
         agents = load_agents(settings.agents_dir)
-        return cls(store, agent_from_settings(settings), settings.file_edits, settings.embed_model, agents=agents)
+        try:
+            hooks = load_hooks(settings.hooks_config)
+        except ValueError as error:
+            store.close()
+            raise SettingsError(str(error)) from None
+        agent = agent_from_settings(settings)
+        agent.tool_context = replace(agent.tool_context, hooks=hooks)
+        return cls(store, agent, settings.file_edits, settings.embed_model, agents=agents)
 
     def sibling(self, can_ask: bool = True) -> WorkspaceService:
         """Another service on the same store and document index, with an agent of its own, so that turns in

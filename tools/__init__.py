@@ -89,4 +89,13 @@ def run_tool(
         known = ", ".join(sorted(tool_specs if enabled is None else enabled))
         message = f"Error: there is no tool named {name!r}. Available tools: {known}."
         return ToolOutcome(message, error=message)
-    return invoke(spec, arguments, context)
+    if context.hooks is None:
+        return invoke(spec, arguments, context)
+    given = dict(arguments) if isinstance(arguments, Mapping) else {"raw": arguments}
+    refusal = context.hooks.before(name, given)
+    if refusal is not None:
+        message = f"Error: blocked by a hook: {refusal}"
+        return ToolOutcome(message, error=message)
+    outcome = invoke(spec, arguments, context)
+    context.hooks.after(name, given, outcome.output, outcome.error)
+    return outcome

@@ -50,6 +50,14 @@ class MemoryKeeper(Protocol):
     def remove(self, memory_id: int) -> dict[str, Any]: ...
 
 
+class ToolHooksRunner(Protocol):
+    """The user's pre- and post-tool hooks (`app.hooks.ToolHooks`)."""
+
+    def before(self, tool: str, arguments: dict[str, Any]) -> str | None: ...
+
+    def after(self, tool: str, arguments: dict[str, Any], output: str, error: str | None) -> None: ...
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What tools may need from the application; never chosen by the model.
@@ -64,6 +72,7 @@ class ToolContext:
     protected: tuple[Path, ...] = ()
     documents: DocumentSearcher | None = None
     memory: MemoryKeeper | None = None
+    hooks: ToolHooksRunner | None = None
 
 
 class ToolDefinitionError(TypeError):

@@ -1,0 +1,54 @@
+"""Hooks: a pre-tool hook can block a call (its stderr is the reason), a post-tool hook receives the result;
+commands are argument lists, never shell strings; a bad HOOKS_CONFIG is one sentence."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from fakes.ollama import FakeOllama, Reply
+from tests.cli_helpers import run_cli
+
+BLOCK = (
+    "import sys, json; call = json.load(sys.stdin); "
+    "print('Checks need the chief engineer', file=sys.stderr); sys.exit(3)"
+)
+LOG = "import sys; open('calc-log.jsonl', 'a').write(sys.stdin.read() + '\\n')"
+
+
+def hooks_file(folder: Path) -> Path:
+    config = {
+        "pre-tool": [{"match": "steel_beam_check", "command": [sys.executable, "-c", BLOCK]}],
+        "post-tool": [{"match": "*", "command": [sys.executable, "-c", LOG]}],
+    }
+    path = folder / "hooks.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
+def test_a_pre_tool_hook_blocks_and_a_post_tool_hook_receives_the_result(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    check = (
+        "steel_beam_check",
+        {"designation": "W18x50", "span": "35 ft", "dead_load": "0.45 kip/ft", "live_load": "0.75 kip/ft"},
+    )
+    fake_ollama.script(Reply.tool_calls(check, ("sqrt", {"x": 144})), Reply.text("Blocked; 12."))
+    result = run_cli("--once", "Check it", "--server", fake_ollama.url, env={"HOOKS_CONFIG": str(hooks_file(isolated))})
+    assert result.returncode == 0, result.stderr
+    tool_messages = [m["content"] for m in fake_ollama.chat_requests[-1]["messages"] if m["role"] == "tool"]
+    assert tool_messages[0] == "Error: blocked by a hook: Checks need the chief engineer"
+    assert tool_messages[1] == "12.0"
+    (logged,) = [json.loads(line) for line in (isolated / "calc-log.jsonl").read_text().splitlines()]
+    assert logged == {"tool": "sqrt", "arguments": {"x": 144}, "output": "12.0", "error": None}
+
+
+def test_a_bad_hooks_file_is_one_sentence(fake_ollama: FakeOllama, isolated: Path) -> None:
+    (isolated / "hooks.json").write_text('{"pre-tool": [{"match": "*", "command": "rm -rf /"}]}')
+    result = run_cli("--once", "hi", "--server", fake_ollama.url, env={"HOOKS_CONFIG": str(isolated / "hooks.json")})
+    assert result.returncode == 2
+    assert "HOOKS_CONFIG" in result.stderr and "pre-tool.0.command" in result.stderr
+    (isolated / "hooks.json").write_text("{not json")
+    result = run_cli("--once", "hi", "--server", fake_ollama.url, env={"HOOKS_CONFIG": str(isolated / "hooks.json")})
+    assert result.returncode == 2 and "line 1: not valid JSON" in result.stderr
