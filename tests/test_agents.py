@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from streamlit.testing.v1 import AppTest
+
 from agent import AIAgent
 from app.agents import load_agents
 from app.service import WorkspaceService
@@ -91,3 +93,14 @@ def test_the_protocol_servers_agent_id_chooses_the_agent(fake_ollama: FakeOllama
     assert "steel_beam_check" in offered and "read_file" not in offered and "search_documents" not in offered
     assert "You are a steel designer's assistant" in fake_ollama.chat_requests[0]["messages"][0]["content"]
     assert [s["sessionID"] for s in listed] == [done["sessionID"]]
+
+
+def test_the_web_app_picks_the_workspaces_agent(app: AppTest, isolated: Path) -> None:
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    chat = db.create_chat("Bridge")
+    db.add_to_history(chat, "Hello", "Hi.")
+    app.run()
+    picker = app.selectbox(key=f"agent-{chat}")
+    assert picker.value == "assistant" and "steel-designer" in picker.options
+    picker.select("steel-designer").run()
+    assert ChatHistoryDB(isolated / "chat_history.sqlite").get_chat(chat).agent == "steel-designer"

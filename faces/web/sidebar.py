@@ -39,6 +39,7 @@ def sidebar(service: WorkspaceService) -> None:
             workspace_list(service)
         if (chat := service.current) is not None:
             st.divider()
+            agent_picker(service, chat)
             digital_twin(service, chat)
         st.divider()
         documents_panel(service)
@@ -103,6 +104,25 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
         workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", label=label)
         if hit.snippet and (snippet := hit_snippet(hit.snippet, query)):
             st.caption(snippet)
+
+
+def agent_picker(service: WorkspaceService, chat: Chat) -> None:
+    """The agent this workspace works with: its prompt, its tools, maybe its model."""
+    profiles = service.agents.profiles
+    names = list(profiles)
+    current = service.agent_of(chat.chat_id)
+    chosen = st.selectbox(
+        "Agent",
+        names,
+        index=names.index(current),
+        key=f"agent-{chat.chat_id}",
+        format_func=lambda name: name,
+        help=escape_markdown(profiles[current].description),
+    )
+    if chosen != current:
+        service.set_agent(chat.chat_id, chosen)
+    for problem in service.agents.problems:
+        st.caption(f":material/warning: Agent file skipped: {escape_markdown(problem)}")
 
 
 def digital_twin(service: WorkspaceService, chat: Chat) -> None:
