@@ -24,6 +24,7 @@ from app.approvals import EditApprovals, FileEditMode
 from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
 from app.hooks import load_hooks
+from app.mcp_tools import McpHub, load_mcp
 from app.memory import MemoryBook
 from app.settings import Settings, SettingsError, check_paths
 from app.summaries import SummaryWriter, SwitchOutcome
@@ -107,12 +108,12 @@ class WorkspaceService:
             ) from None
         agents = load_agents(settings.agents_dir)
         try:
-            hooks = load_hooks(settings.hooks_config)
+            hooks, external = load_hooks(settings.hooks_config), load_mcp(settings.mcp_config)
         except ValueError as error:
             store.close()
             raise SettingsError(str(error)) from None
         agent = agent_from_settings(settings)
-        agent.tool_context = replace(agent.tool_context, hooks=hooks)
+        agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
         return cls(store, agent, settings.file_edits, settings.embed_model, agents=agents)
 
     def sibling(self, can_ask: bool = True) -> WorkspaceService:
@@ -138,6 +139,8 @@ class WorkspaceService:
 
     def close(self) -> None:
         """Close the store; a summary still being written is given up (call `wait_for_summaries` first to keep it)."""
+        if self.mcp is not None:
+            self.mcp.close()
         self._summaries.skip()
         self._summaries.wait(CLOSE_WAIT_SECONDS)
         self._store.close()
@@ -385,6 +388,12 @@ class WorkspaceService:
         self._agent.model = self._turns.model = name.strip() or self._agent.model
 
     # Agents -----------------------------------------------------------------------------
+
+    @property
+    def mcp(self) -> McpHub | None:
+        """The MCP servers' tools, if MCP_CONFIG names any (a face sets `mcp.ask` when it can ask the user)."""
+        external = self._agent.tool_context.external
+        return external if isinstance(external, McpHub) else None
 
     def agent_of(self, chat_id: int) -> str:
         """The name of the agent the workspace works with."""

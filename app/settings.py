@@ -63,6 +63,7 @@ class Settings(BaseModel):
         None, description="a folder of agent files (NAME.md), or empty for the shipped ones"
     )
     hooks_config: Path | None = Field(None, description="a JSON file of pre-tool and post-tool hooks, or empty")
+    mcp_config: Path | None = Field(None, description='a JSON file of MCP servers ({"mcpServers": …}), or empty')
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
@@ -88,7 +89,7 @@ class Settings(BaseModel):
     def _upper_log_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("log_file", "agents_dir", "hooks_config", mode="before")
+    @field_validator("log_file", "agents_dir", "hooks_config", "mcp_config", mode="before")
     @classmethod
     def _empty_log_file_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

@@ -95,6 +95,8 @@ class TurnRunner:
         """The workspace's agent: its prompt after the application's, its tools (only they are sent and run),
         its model and temperature."""
         prompt, tools, select = self._base
+        external = self.agent.tool_context.external
+        tools = tools + (external.names() if external is not None else [])  # MCP servers start on first need
         self.agent.system_prompt = f"{prompt}\n\n{profile.prompt}" if profile.prompt else prompt
         self.agent.tool_names = tools if profile.tools is None else [name for name in tools if name in profile.tools]
         self.agent.select_tools = select and profile.tools is None

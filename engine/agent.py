@@ -26,7 +26,7 @@ from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
-from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_chars
+from engine.prompt import build_window, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
 from engine.tool_selection import offered_tools
@@ -97,6 +97,13 @@ class AIAgent:
             max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
             tool_names=self.tool_names, tool_timeout=self.tool_timeout, select_tools=self.select_tools,
         )  # fmt: skip
+
+    def _schemas(self) -> list[dict[str, Any]]:
+        """The described tools' schemas: the registry's, and an MCP server's own for `SERVER__tool`."""
+        built_in = ollama_tools([name for name in self._offered if name in tool_specs])
+        external = self.tool_context.external
+        extra = [external.schema(n) for n in self._offered if n not in tool_specs] if external is not None else []
+        return built_in + extra
 
     def _options(self, num_ctx: int) -> dict[str, Any]:
         return (
@@ -304,13 +311,13 @@ class AIAgent:
             self.history,
             turn_messages,
             context=context,
-            tools_chars=tools_chars(tuple(self._offered)) if offer_tools else 0,
+            tools_chars=len(json.dumps(self._schemas(), ensure_ascii=False)) if offer_tools else 0,
             memory=self.memory,
         )
         if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
             self._told_trimmed.add(self._workspace_key)
             yield notices.context_trimmed(window.dropped_turns, context)
-        tools = ollama_tools(self._offered) if offer_tools else None
+        tools = self._schemas() if offer_tools else None
         async with aclosing(self._stream_round(client, window.messages, tools, capabilities, reply, context)) as events:
             async for event in events:
                 yield event
@@ -372,7 +379,7 @@ class AIAgent:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
-                    sent = request_chars(messages, tools_chars(tuple(self._offered)) if tools else 0)
+                    sent = request_chars(messages, len(json.dumps(tools, ensure_ascii=False)) if tools else 0)
                     self._chars_per_token_now().learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()

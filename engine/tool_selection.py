@@ -71,7 +71,7 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
     words = _stems(question)
     if _DESIGNATION.search(question):
         words.add("sectio")  # "W18x50", "IPE 300": a steel section is named
-    chosen = {name for name in allowed if name in used or name in ALWAYS}
+    chosen = {name for name in allowed if name in used or name in ALWAYS or "__" in name}  # MCP: the office's own
     ranked = sorted((name for name in allowed if name not in chosen), key=lambda name: -score(name, words))
     for name in ranked:
         if len(chosen) >= MAX_OFFERED or score(name, words) < 2:

@@ -24,7 +24,7 @@ from tools import (
     steel,
     symbolic,
 )
-from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, invoke
+from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, cap_output, invoke, parse_arguments
 
 __all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
 
@@ -85,17 +85,41 @@ def run_tool(
 ) -> ToolOutcome:
     """Run a tool by name with the model's arguments; unknown names and bad arguments become text."""
     spec = tool_specs.get(name)
+    if spec is None and context.external is not None and "__" in name and (enabled is None or name in enabled):
+        return _run_external(name, arguments, context)
     if spec is None or (enabled is not None and name not in enabled):
         known = ", ".join(sorted(tool_specs if enabled is None else enabled))
         message = f"Error: there is no tool named {name!r}. Available tools: {known}."
         return ToolOutcome(message, error=message)
+    return _with_hooks(name, arguments, context, lambda: invoke(spec, arguments, context))
+
+
+def _with_hooks(
+    name: str, arguments: Mapping[str, Any] | str | None, context: ToolContext, run: Callable[[], ToolOutcome]
+) -> ToolOutcome:
     if context.hooks is None:
-        return invoke(spec, arguments, context)
+        return run()
     given = dict(arguments) if isinstance(arguments, Mapping) else {"raw": arguments}
     refusal = context.hooks.before(name, given)
     if refusal is not None:
         message = f"Error: blocked by a hook: {refusal}"
         return ToolOutcome(message, error=message)
-    outcome = invoke(spec, arguments, context)
+    outcome = run()
     context.hooks.after(name, given, outcome.output, outcome.error)
     return outcome
+
+
+def _run_external(name: str, arguments: Mapping[str, Any] | str | None, context: ToolContext) -> ToolOutcome:
+    """A tool of an MCP server: its arguments as given (its server checks them), its text as the result."""
+    assert context.external is not None
+
+    def run() -> ToolOutcome:
+        assert context.external is not None
+        try:
+            given = parse_arguments(arguments)
+            return ToolOutcome(cap_output(context.external.call(name, given)))
+        except (ValueError, OSError, LookupError) as error:
+            message = f"Error: {name} failed: {error}"
+            return ToolOutcome(message, error=message)
+
+    return _with_hooks(name, arguments, context, run)

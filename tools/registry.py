@@ -58,6 +58,16 @@ class ToolHooksRunner(Protocol):
     def after(self, tool: str, arguments: dict[str, Any], output: str, error: str | None) -> None: ...
 
 
+class ExternalTools(Protocol):
+    """Tools of other programs (`app.mcp_tools.McpHub`): named `SERVER__tool`, with their own schemas."""
+
+    def names(self) -> list[str]: ...
+
+    def schema(self, name: str) -> dict[str, Any]: ...
+
+    def call(self, name: str, arguments: dict[str, Any]) -> str: ...
+
+
 @dataclass(frozen=True)
 class ToolContext:
     """What tools may need from the application; never chosen by the model.
@@ -73,6 +83,7 @@ class ToolContext:
     documents: DocumentSearcher | None = None
     memory: MemoryKeeper | None = None
     hooks: ToolHooksRunner | None = None
+    external: ExternalTools | None = None
 
 
 class ToolDefinitionError(TypeError):

@@ -69,6 +69,16 @@ class Repl:
             "/memory": self.memory,
             "/reindex": self.reindex,
         }
+        if service.mcp is not None:
+            service.mcp.ask = self.approve_tool  # the prompt can ask; --once cannot, so there it is refused
+
+    def approve_tool(self, name: str, arguments: dict[str, object]) -> bool:
+        """Asked from the tool's thread while a turn runs: may this MCP tool run with these arguments?"""
+        shown = printable(one_line(f"{name}({', '.join(f'{k}={v!r}' for k, v in arguments.items())})", 300))
+        try:
+            return input(f"\nAllow {shown}? [y/N] ").strip().lower() in ("y", "yes")
+        except EOFError:
+            return False
 
     def say(self, text: str) -> None:
         """A line for the user; text from the model or a file must pass through `printable` first."""
