@@ -82,6 +82,7 @@ class McpHub:
         self.config = config
         self.problems: list[str] = []
         self.ask: Ask | None = None  # set by a face that can ask the user; None: refuse what needs consent
+        self.approved: set[str] = set()  # `SERVER__tool`s the user allowed in this run (the web app's panel)
         self._servers: dict[str, _Server] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._started = threading.Event()
@@ -94,6 +95,10 @@ class McpHub:
         self._start()
         return [f"{s.name}{SEPARATOR}{tool}" for s in self._servers.values() if s.alive for tool in s.tools]
 
+    def needs_consent(self, name: str) -> bool:
+        server, tool = self._split(name)
+        return tool not in self._servers[server].config.auto_approve
+
     def schema(self, name: str) -> dict[str, Any]:
         server, tool = self._split(name)
         return self._servers[server].tools[tool]
@@ -104,10 +109,10 @@ class McpHub:
         server = self._servers.get(server_name)
         if server is None or not server.alive:
             raise ValueError(f"the MCP server {server_name} is not running")
-        if tool not in server.config.auto_approve and not self._allowed(name, arguments):
+        if self.needs_consent(name) and name not in self.approved and not self._allowed(name, arguments):
             raise PermissionError(
-                f"{name} needs your approval, and nobody can be asked here; to allow it without asking, add "
-                f'"{tool}" to autoApprove of {server_name} in MCP_CONFIG'
+                f"{name} needs your approval, and nobody can be asked here; allow it in the web app's Outside "
+                f'tools panel, or add "{tool}" to autoApprove of {server_name} in MCP_CONFIG to allow it without asking'
             )
         assert self._loop is not None
         answer: Future[str] = Future()

@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from streamlit.testing.v1 import AppTest
+
 from fakes.ollama import FakeOllama, Reply
 from tests.cli_helpers import run_cli
 
@@ -67,3 +70,20 @@ def test_a_crash_mid_call_and_a_server_that_does_not_start_are_one_sentence_each
     (crashed,) = tool_results(fake_ollama)
     assert crashed.startswith("Error: office__crash failed:") and "stopped" in crashed
     assert not any(t["function"]["name"].startswith("broken__") for t in fake_ollama.chat_requests[0]["tools"])
+
+
+def test_the_web_app_allows_a_tool_from_its_panel(
+    app: AppTest, fake_ollama: FakeOllama, isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key, value in config(isolated).items():
+        monkeypatch.setenv(key, value)
+    price = Reply.tool_calls(("office__price", {"designation": "W18X50"}))
+    fake_ollama.script(price, Reply.text("Refused."), price, Reply.text("81.50 GBP/m."))
+    app.run()
+    app.chat_input(key="question").set_value("Price of W18X50?").run()
+    assert "needs your approval" in tool_results(fake_ollama)[-1]
+    app.checkbox(key="allow-office__price").check().run()
+    app.chat_input(key="question").set_value("Price of W18X50, now?").run()
+    assert tool_results(fake_ollama)[-1] == "W18X50: 81.50 GBP/m"
+    captions = [c.value.replace("\\", "") for c in app.sidebar.caption]
+    assert any("office__lookup · approved in MCP_CONFIG" in c for c in captions)

@@ -13,6 +13,7 @@ from faces.web.dates import group_of, today_in, zone_named
 from faces.web.documents import documents_panel
 from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown
 from faces.web.memory_panel import memory_panel
+from faces.web.outside_tools import outside_tools_panel
 from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
 from faces.web.workspace_menu import workspace_menu
@@ -44,6 +45,7 @@ def sidebar(service: WorkspaceService) -> None:
         st.divider()
         documents_panel(service)
         memory_panel(service)
+        outside_tools_panel(service)
         model_and_status(service)
 
 
