@@ -26,7 +26,7 @@ from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
-from engine.prompt import build_window, strip_think_tags, summary_prompt
+from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_chars
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
 from engine.tool_selection import offered_tools
@@ -104,6 +104,14 @@ class AIAgent:
         external = self.tool_context.external
         extra = [external.schema(n) for n in self._offered if n not in tool_specs] if external is not None else []
         return built_in + extra
+
+    def _schemas_chars(self) -> int:
+        """The schemas' size in characters: the registry's measured once per set of names (cached)."""
+        built_in = tools_chars(tuple(name for name in self._offered if name in tool_specs))
+        external = self.tool_context.external
+        if external is None or all(name in tool_specs for name in self._offered):
+            return built_in
+        return built_in + len(json.dumps([external.schema(n) for n in self._offered if n not in tool_specs]))
 
     def _options(self, num_ctx: int) -> dict[str, Any]:
         return (
@@ -311,7 +319,7 @@ class AIAgent:
             self.history,
             turn_messages,
             context=context,
-            tools_chars=len(json.dumps(self._schemas(), ensure_ascii=False)) if offer_tools else 0,
+            tools_chars=self._schemas_chars() if offer_tools else 0,
             memory=self.memory,
         )
         if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
@@ -379,7 +387,7 @@ class AIAgent:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
-                    sent = request_chars(messages, len(json.dumps(tools, ensure_ascii=False)) if tools else 0)
+                    sent = request_chars(messages, self._schemas_chars() if tools else 0)
                     self._chars_per_token_now().learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()
