@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.approvals import edit_diff
 from app.service import ServerStatus, SwitchOutcome, WorkspaceService
 from app.settings import Settings, SettingsError, configure_logging, load_settings
+from app.startup import open_service, start
 from store import HistoryError
 
 __all__ = [
@@ -21,4 +22,6 @@ __all__ = [
     "configure_logging",
     "edit_diff",
     "load_settings",
+    "open_service",
+    "start",
 ]

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.config_files import read_config
 
 logger = logging.getLogger(__name__)
 HOOK_SECONDS = 10.0
@@ -44,17 +46,7 @@ def load_hooks(path: Path | None) -> ToolHooks | None:
     """The hooks HOOKS_CONFIG names; ValueError says in one sentence what is wrong with the file."""
     if path is None:
         return None
-    try:
-        config = HooksFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"HOOKS_CONFIG {path} cannot be read ({error})") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"HOOKS_CONFIG {path}, line {error.lineno}: not valid JSON ({error.msg})") from None
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise ValueError(f"HOOKS_CONFIG {path}: {where}: {first['msg']}") from None
-    return ToolHooks(config, path.parent)
+    return ToolHooks(read_config(path, HooksFile, "HOOKS_CONFIG"), path.parent)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.config_files import read_config
 
 logger = logging.getLogger(__name__)
 START_SECONDS = 30.0
@@ -51,15 +53,7 @@ def load_mcp(path: Path | None) -> McpHub | None:
     """The hub MCP_CONFIG describes; ValueError says in one sentence what is wrong with the file."""
     if path is None:
         return None
-    try:
-        config = McpConfig.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"MCP_CONFIG {path} cannot be read ({error})") from None
-    except json.JSONDecodeError as error:
-        raise ValueError(f"MCP_CONFIG {path}, line {error.lineno}: not valid JSON ({error.msg})") from None
-    except ValidationError as error:
-        first = error.errors()[0]
-        raise ValueError(f"MCP_CONFIG {path}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    config = read_config(path, McpConfig, "MCP_CONFIG")
     bad = [name for name in config.mcpServers if SEPARATOR in name or not name]
     if bad:
         raise ValueError(f"MCP_CONFIG {path}: server names may not contain '{SEPARATOR}': {', '.join(bad)}")

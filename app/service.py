@@ -23,10 +23,8 @@ from app.agents import AgentCatalog, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
-from app.hooks import load_hooks
-from app.mcp_tools import McpHub, load_mcp
+from app.mcp_tools import McpHub
 from app.memory import MemoryBook
-from app.settings import Settings, SettingsError, check_paths
 from app.summaries import SummaryWriter, SwitchOutcome
 from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
 from domain.events import AgentEvent
@@ -36,30 +34,15 @@ from engine.embeddings import Embedder
 from engine.failures import CallSite
 from engine.ollama_server import ServerStatus, server_status
 from store import ChatHistoryDB
-from tools import ToolContext, tool_specs
+from tools import tool_specs
 
-__all__ = ["ServerStatus", "SwitchOutcome", "WorkspaceService", "agent_from_settings"]
+__all__ = ["ServerStatus", "SwitchOutcome", "WorkspaceService"]
 
 logger = logging.getLogger(__name__)
 
 TURNS_PER_SUMMARY = 100
 STATUS_TIMEOUT_SECONDS = 3.0
 CLOSE_WAIT_SECONDS = 5.0
-
-
-def agent_from_settings(settings: Settings) -> AIAgent:
-    """The agent the settings describe (its file edits are wired up by the service)."""
-    return AIAgent(
-        settings.model,
-        settings.endpoint,
-        settings.system_prompt,
-        tool_context=ToolContext(workspace_root=settings.workspace_root),
-        num_ctx=settings.num_ctx,
-        max_tool_rounds=settings.max_tool_rounds,
-        request_timeout=settings.request_timeout,
-        think=settings.think_option,
-        select_tools=True,
-    )
 
 
 class WorkspaceService:
@@ -92,29 +75,6 @@ class WorkspaceService:
         self.agents = agents if agents is not None else load_agents()
         self._turns = TurnRunner(store, agent, self.edits, self.memory, self.agents)
         self._summaries = SummaryWriter(self.refresh_summary, agent.aclose)
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> WorkspaceService:
-        """The store, the agent and the workspace folder the settings name, checked before any is created."""
-        check_paths(settings)
-        store = ChatHistoryDB(settings.chat_history_db_path)
-        try:
-            settings.workspace_root.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            store.close()
-            raise SettingsError(
-                f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
-                "set WORKSPACE_ROOT to a folder you can write to."
-            ) from None
-        agents = load_agents(settings.agents_dir)
-        try:
-            hooks, external = load_hooks(settings.hooks_config), load_mcp(settings.mcp_config)
-        except ValueError as error:
-            store.close()
-            raise SettingsError(str(error)) from None
-        agent = agent_from_settings(settings)
-        agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
-        return cls(store, agent, settings.file_edits, settings.embed_model, agents=agents)
 
     def sibling(self, can_ask: bool = True) -> WorkspaceService:
         """Another service on the same store and document index, with an agent of its own, so that turns in

@@ -26,12 +26,12 @@ from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
-from engine.prompt import build_window, strip_think_tags, summary_prompt, tools_chars
+from engine.prompt import build_window, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
-from engine.tool_selection import offered_tools
+from engine.tool_selection import offered_tools, schemas, schemas_chars
 from engine.turn_state import RoundState, TurnState
-from tools import ToolContext, ollama_tools, tool_specs
+from tools import ToolContext, tool_specs
 from tools.registry import arguments_for_display
 
 __all__ = ["AIAgent", "AgentError", "AgentEvent"]
@@ -97,21 +97,6 @@ class AIAgent:
             max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
             tool_names=self.tool_names, tool_timeout=self.tool_timeout, select_tools=self.select_tools,
         )  # fmt: skip
-
-    def _schemas(self) -> list[dict[str, Any]]:
-        """The described tools' schemas: the registry's, and an MCP server's own for `SERVER__tool`."""
-        built_in = ollama_tools([name for name in self._offered if name in tool_specs])
-        external = self.tool_context.external
-        extra = [external.schema(n) for n in self._offered if n not in tool_specs] if external is not None else []
-        return built_in + extra
-
-    def _schemas_chars(self) -> int:
-        """The schemas' size in characters: the registry's measured once per set of names (cached)."""
-        built_in = tools_chars(tuple(name for name in self._offered if name in tool_specs))
-        external = self.tool_context.external
-        if external is None or all(name in tool_specs for name in self._offered):
-            return built_in
-        return built_in + len(json.dumps([external.schema(n) for n in self._offered if n not in tool_specs]))
 
     def _options(self, num_ctx: int) -> dict[str, Any]:
         return (
@@ -319,13 +304,13 @@ class AIAgent:
             self.history,
             turn_messages,
             context=context,
-            tools_chars=self._schemas_chars() if offer_tools else 0,
+            tools_chars=schemas_chars(self._offered, self.tool_context.external) if offer_tools else 0,
             memory=self.memory,
         )
         if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
             self._told_trimmed.add(self._workspace_key)
             yield notices.context_trimmed(window.dropped_turns, context)
-        tools = self._schemas() if offer_tools else None
+        tools = schemas(self._offered, self.tool_context.external) if offer_tools else None
         async with aclosing(self._stream_round(client, window.messages, tools, capabilities, reply, context)) as events:
             async for event in events:
                 yield event
@@ -387,7 +372,9 @@ class AIAgent:
                     reply.done_reason = chunk.done_reason
                     reply.prompt_tokens = chunk.prompt_eval_count or 0
                     reply.completion_tokens = chunk.eval_count or 0
-                    sent = request_chars(messages, self._schemas_chars() if tools else 0)
+                    sent = request_chars(
+                        messages, schemas_chars(self._offered, self.tool_context.external) if tools else 0
+                    )
                     self._chars_per_token_now().learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()

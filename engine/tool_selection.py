@@ -9,11 +9,14 @@ still run if the model asks for it by name.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Sequence
 from functools import cache
+from typing import Any
 
-from tools import tool_specs
+from tools import ollama_tools, tool_specs
+from tools.registry import ExternalTools
 
 MAX_OFFERED = 8
 ALWAYS = ("evaluate_quantity",)
@@ -78,3 +81,23 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
             break
         chosen.add(name)
     return [name for name in allowed if name in chosen]
+
+
+def schemas(offered: Sequence[str], external: ExternalTools | None) -> list[dict[str, Any]]:
+    """The described tools' schemas: the registry's, and an MCP server's own for `SERVER__tool`."""
+    built_in = ollama_tools([name for name in offered if name in tool_specs])
+    extra = [external.schema(n) for n in offered if n not in tool_specs] if external is not None else []
+    return built_in + extra
+
+
+def schemas_chars(offered: Sequence[str], external: ExternalTools | None) -> int:
+    """The schemas' size in characters: the registry's measured once per set of names (cached)."""
+    built_in = _registry_chars(tuple(name for name in offered if name in tool_specs))
+    if external is None or all(name in tool_specs for name in offered):
+        return built_in
+    return built_in + len(json.dumps([external.schema(n) for n in offered if n not in tool_specs]))
+
+
+@cache
+def _registry_chars(names: tuple[str, ...]) -> int:
+    return len(json.dumps(ollama_tools(list(names)), ensure_ascii=False))

@@ -17,7 +17,7 @@ from typing import TextIO
 from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from app import HistoryError, SettingsError, WorkspaceService, start
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
@@ -82,12 +82,8 @@ def once_exit_code(completed: TurnCompleted | None) -> int:
 def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService | int:
     """The service the settings and flags describe, with the wanted workspace open; or an exit code."""
     try:
-        settings = load_settings(
-            env_file=Path(args.env_file),
-            overrides={"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db},
-        )
-        configure_logging(settings)
-        service = WorkspaceService.from_settings(settings)
+        overrides = {"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db}
+        service = start(Path(args.env_file), overrides)
     except SettingsError as error:
         stderr.write(f"{error}\n")
         return EXIT_USAGE

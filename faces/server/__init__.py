@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from app import HistoryError, SettingsError, WorkspaceService, start
 from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
 from faces.server.server import ProtocolServer
 
@@ -50,12 +50,8 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         )
         return EXIT_USAGE
     try:
-        settings = load_settings(
-            env_file=Path(args.env_file),
-            overrides={"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db},
-        )
-        configure_logging(settings)
-        service = WorkspaceService.from_settings(settings)
+        overrides = {"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db}
+        service = start(Path(args.env_file), overrides)
     except SettingsError as error:
         stderr.write(f"{error}\n")
         return EXIT_USAGE

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Literal
 
 import streamlit as st
 
-from app import HistoryError, SettingsError, WorkspaceService, configure_logging, load_settings
+from app import HistoryError, SettingsError, WorkspaceService, start
 
 PAGE_TURNS = 10
 NoticeKind = Literal["success", "info", "warning", "error"]
@@ -19,9 +20,7 @@ def service() -> WorkspaceService:
     """This tab's service, made on its first run (a bad setting or store stops the page with one sentence)."""
     if "service" not in state:
         try:
-            settings = load_settings()
-            configure_logging(settings)
-            made = WorkspaceService.from_settings(settings)
+            made = start(Path(".env"), {})
         except (SettingsError, HistoryError) as error:
             st.error(str(error))
             st.stop()

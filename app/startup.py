@@ -1,0 +1,64 @@
+"""Starting the application from its settings: the store, the agent, agent files, hooks and MCP servers,
+checked before anything is created. The faces call `open_service` (or `start`, which reads the settings too)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from app.agents import load_agents
+from app.hooks import load_hooks
+from app.mcp_tools import load_mcp
+from app.service import WorkspaceService
+from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
+from engine.agent import AIAgent
+from store import ChatHistoryDB
+from tools import ToolContext
+
+
+def agent_from_settings(settings: Settings) -> AIAgent:
+    """The agent the settings describe (its file edits are wired up by the service)."""
+    return AIAgent(
+        settings.model,
+        settings.endpoint,
+        settings.system_prompt,
+        tool_context=ToolContext(workspace_root=settings.workspace_root),
+        num_ctx=settings.num_ctx,
+        max_tool_rounds=settings.max_tool_rounds,
+        request_timeout=settings.request_timeout,
+        think=settings.think_option,
+        select_tools=True,
+    )
+
+
+def open_service(settings: Settings) -> WorkspaceService:
+    """The store, the agent and the workspace folder the settings name, checked before any is created."""
+    check_paths(settings)
+    store = ChatHistoryDB(settings.chat_history_db_path)
+    try:
+        settings.workspace_root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        store.close()
+        raise SettingsError(
+            f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
+            "set WORKSPACE_ROOT to a folder you can write to."
+        ) from None
+    agents = load_agents(settings.agents_dir)
+    try:
+        hooks, external = load_hooks(settings.hooks_config), load_mcp(settings.mcp_config)
+    except ValueError as error:
+        store.close()
+        raise SettingsError(str(error)) from None
+    agent = agent_from_settings(settings)
+    agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
+    return WorkspaceService(store, agent, settings.file_edits, settings.embed_model, agents=agents)
+
+
+def start(env_file: Path | None, overrides: Mapping[str, Any]) -> WorkspaceService:
+    """Read the settings (`.env`, the environment, the face's flags), set up logging and open the service;
+    SettingsError or HistoryError say in one sentence what stops it."""
+    settings = load_settings(env_file=env_file, overrides=overrides)
+    configure_logging(settings)
+    return open_service(settings)
