@@ -212,12 +212,12 @@ class DocumentLibrary:
         best = sorted(fused, key=lambda i: -fused[i])[:top_k]
         found = self._store.passages_by_id(best)
         result: dict[str, Any] = {"passages": [_shown(found[i], fused[i]) for i in best if i in found]}
-        note = self._note(semantic is None)
+        note = self._note(semantic is None, found=bool(result["passages"]))
         if note:
             result["note"] = note
         return result
 
-    def _note(self, words_only: bool) -> str:
+    def _note(self, words_only: bool, found: bool) -> str:
         notes = []
         if words_only and not self._told_words_only:
             self._told_words_only = True
@@ -226,7 +226,7 @@ class DocumentLibrary:
             notes.append(
                 f"The documents are still being indexed ({self.progress.done} of {self.progress.total} files)."
             )
-        if not self._store.document_files():
+        if not found and not self._store.document_files():  # only an empty answer asks whether anything is indexed
             notes.append(
                 "No documents are indexed: put PDF, Word, Excel, Markdown, text or CSV files in the workspace folder."
             )

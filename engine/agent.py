@@ -32,7 +32,6 @@ from engine.tool_runner import RequestedCall, TurnToolRunner
 from engine.tool_selection import offered_tools, schemas, schemas_chars
 from engine.turn_state import RoundState, TurnState
 from tools import ToolContext, tool_specs
-from tools.registry import arguments_for_display
 
 __all__ = ["AIAgent", "AgentError", "AgentEvent"]
 
@@ -274,7 +273,7 @@ class AIAgent:
                 elif not reply.content.strip():
                     raise notices.empty_answer(self.model)
                 return
-            turn_messages.append(self._assistant_message(reply))
+            turn_messages.append(reply.assistant_message())
             fresh = 0
             for call in reply.tool_calls:
                 async with aclosing(runner.run(call)) as events:
@@ -320,20 +319,6 @@ class AIAgent:
             if warning is not None and warning.code not in reply.turn.warned:
                 reply.turn.warned.add(warning.code)
                 yield warning
-
-    @staticmethod
-    def _assistant_message(reply: RoundState) -> dict[str, Any]:
-        message: dict[str, Any] = {
-            "role": "assistant",
-            "content": reply.content,
-            "tool_calls": [
-                {"function": {"name": c.name, "arguments": arguments_for_display(c.arguments)}}
-                for c in reply.tool_calls
-            ],
-        }
-        if reply.thinking:
-            message["thinking"] = reply.thinking
-        return message
 
     async def _stream_round(
         self,

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from domain.events import StopReason, TurnCompleted, Usage
 from domain.records import ToolCall
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall
+from tools.registry import arguments_for_display
 
 
 @dataclass
@@ -78,6 +80,19 @@ class RoundState:
             self.turn.content += visible
             return visible
         return self._append(visible)
+
+    def assistant_message(self) -> dict[str, Any]:
+        """The round as the assistant's message in the conversation sent back to the model."""
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": self.content,
+            "tool_calls": [
+                {"function": {"name": c.name, "arguments": arguments_for_display(c.arguments)}} for c in self.tool_calls
+            ],
+        }
+        if self.thinking:
+            message["thinking"] = self.thinking
+        return message
 
     def keep_held_text(self) -> None:
         """The round ended early: keep what was held back, so no received text is lost."""

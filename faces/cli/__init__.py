@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import TextIO
 
 from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import HistoryError, SettingsError, WorkspaceService, start
+from app import HistoryError, WorkspaceService
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, ask
 from faces.cli.waiting import Waiting
+from faces.starting import start_or_exit
 
 # README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -81,15 +81,9 @@ def once_exit_code(completed: TurnCompleted | None) -> int:
 
 def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService | int:
     """The service the settings and flags describe, with the wanted workspace open; or an exit code."""
-    try:
-        overrides = {"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db}
-        service = start(Path(args.env_file), overrides)
-    except SettingsError as error:
-        stderr.write(f"{error}\n")
-        return EXIT_USAGE
-    except HistoryError as error:
-        stderr.write(f"{error}\n")
-        return EXIT_FAILED
+    service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
+    if isinstance(service, int):
+        return service
     try:
         if args.workspace:
             service.open_or_create(args.workspace)

@@ -7,14 +7,16 @@ import asyncio
 import ipaddress
 import signal
 import sys
-from pathlib import Path
 from typing import TextIO
 
-from app import HistoryError, SettingsError, WorkspaceService, start
 from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
-from faces.server.server import ProtocolServer
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# isort: split
+from app import WorkspaceService
+from faces.server.server import ProtocolServer
+from faces.starting import EXIT_FAILED, EXIT_USAGE, start_or_exit
+
+EXIT_OK = 0
 DEFAULT_PORT = 60100
 
 
@@ -49,15 +51,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
             "read the workspaces. Give --token, or listen on 127.0.0.1.\n"
         )
         return EXIT_USAGE
-    try:
-        overrides = {"model": args.model, "endpoint": args.server, "chat_history_db_path": args.db}
-        service = start(Path(args.env_file), overrides)
-    except SettingsError as error:
-        stderr.write(f"{error}\n")
-        return EXIT_USAGE
-    except HistoryError as error:
-        stderr.write(f"{error}\n")
-        return EXIT_FAILED
+    service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
+    if isinstance(service, int):
+        return service
     try:
         return asyncio.run(_serve(service, args, stdout, stderr))
     finally:

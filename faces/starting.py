@@ -1,0 +1,25 @@
+"""Opening the application service for a terminal face (the CLI, the protocol server): the settings,
+the `.env` file and the face's flags, or the exit code and the one sentence that say why not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from app import HistoryError, SettingsError, WorkspaceService, start
+
+EXIT_FAILED, EXIT_USAGE = 1, 2
+
+
+def start_or_exit(
+    env_file: str, model: str | None, server: str | None, db: str | None, stderr: TextIO
+) -> WorkspaceService | int:
+    """The service, or EXIT_USAGE for a bad setting and EXIT_FAILED for a chat history that cannot be opened."""
+    try:
+        return start(Path(env_file), {"model": model, "endpoint": server, "chat_history_db_path": db})
+    except SettingsError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    except HistoryError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_FAILED
