@@ -219,7 +219,7 @@ def test_web_app_approve_then_undo(folder: Path, fake_ollama: FakeOllama, monkey
     app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=20).run()
     app.chat_input(key="question").set_value("Summarise notes.txt").run()
     shown = [m.value for m in app.markdown] + [e.value for e in app.error] + [w.value for w in app.warning]
-    sent = [message["content"][:200] for request in fake_ollama.chat_requests for message in request["messages"][1:]]
+    sent = [str(message)[:300] for request in fake_ollama.chat_requests for message in request["messages"][1:]]
     assert any("Proposed edit to" in text for text in shown), (shown, sent)
     assert any("-Contract sum: £1,200,000" in c.value for c in app.code)
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
