@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from domain.records import FileEdit, FileEditStatus
 from store import ChatHistoryDB
-from tools.files import unified_diff
+from tools.files import MAX_EDIT_BYTES, unified_diff
 from tools.registry import ToolContext
-from tools.workspace_paths import resolve_in_workspace, write_atomically
+from tools.workspace_paths import read_regular, remove_file, resolve_in_workspace, write_atomically
 
 FileEditMode = Literal["confirm", "auto", "off"]
 
@@ -39,8 +38,9 @@ def _digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def _current_bytes(target: Path) -> bytes | None:
-    return target.read_bytes() if target.is_file() else None
+def _current_bytes(context: ToolContext, name: str) -> bytes | None:
+    """The file's bytes now (enough to tell whether it is as the edit expects), read without following a link."""
+    return read_regular(context, name, MAX_EDIT_BYTES + 1)
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class EditApprovals:
         """Apply a proposed edit if the file is still as it was when the edit was proposed."""
         edit = self._edit(chat_id, edit_id, "proposed")
         target = resolve_in_workspace(self.context, edit.path)
-        if _digest(_current_bytes(target)) != _digest(edit.before):
+        if _digest(_current_bytes(self.context, edit.path)) != _digest(edit.before):
             self.store.set_file_edit_status(edit_id, "rejected", "proposed")
             raise ValueError(f"{edit.path} changed after the edit was proposed, so it was not applied; ask again.")
         write_atomically(self.context, target, edit.after, edit.path)
@@ -117,10 +117,10 @@ class EditApprovals:
             raise LookupError("There is no applied file edit to undo in this workspace.")
         edit = applied[-1]
         target = resolve_in_workspace(self.context, edit.path)
-        if _digest(_current_bytes(target)) != _digest(edit.after):
+        if _digest(_current_bytes(self.context, edit.path)) != _digest(edit.after):
             raise ValueError(f"{edit.path} changed after the edit, so undoing it would lose those changes.")
         if edit.before is None:
-            target.unlink()
+            remove_file(self.context, target, edit.path)
         else:
             write_atomically(self.context, target, edit.before, edit.path)
         self.store.set_file_edit_status(edit.edit_id, "undone", "applied")

@@ -15,7 +15,15 @@ import stat
 from pathlib import Path
 
 from tools.registry import FileEditHandler, ToolContext, changes_state
-from tools.workspace_paths import open_checked, read_prefix, relative_name, resolve_in_workspace
+from tools.workspace_paths import (
+    changed_error,
+    entry_stat,
+    open_checked,
+    open_parent,
+    read_prefix,
+    relative_name,
+    resolve_in_workspace,
+)
 
 MAX_READ_BYTES = 256 * 1024
 MAX_READ_CHARS = 7_000
@@ -105,29 +113,47 @@ def list_files(context: ToolContext, path: str = ".") -> str:
     Args:
         path: The folder's path relative to the workspace folder; "." for the workspace itself.
     """
-    target = resolve_in_workspace(context, path)
-    if target.exists() and not target.is_dir():
-        return f"{relative_name(context, target)} (file, {_human_size(target.stat().st_size)})"
+    info = _entry(context, path)
+    if info is not None and not stat.S_ISDIR(info.st_mode):
+        name = relative_name(context, resolve_in_workspace(context, path))
+        kind = "file" if stat.S_ISREG(info.st_mode) else "not a regular file"
+        return f"{name} ({kind}, {_human_size(info.st_size)})"
     with open_checked(context, path, directory=True) as (fd, target):
         source = fd if os.scandir in os.supports_fd else target
         with os.scandir(source) as listing:
             entries = sorted(listing, key=lambda e: (not e.is_dir(follow_symlinks=False), e.name.lower()))
-    lines = [_describe_entry(entry) for entry in entries[:MAX_LISTED_ENTRIES]]
+        lines = [_describe_entry(entry) for entry in entries[:MAX_LISTED_ENTRIES]]  # stat needs the folder open
     if len(entries) > MAX_LISTED_ENTRIES:
         lines.append(f"[{len(entries) - MAX_LISTED_ENTRIES} more entries not shown]")
     shown = relative_name(context, target)
     return f"{shown}/ ({len(entries)} entries)\n" + ("\n".join(lines) if lines else "(empty)")
 
 
+def _entry(context: ToolContext, path: str) -> os.stat_result | None:
+    """The stat of the workspace entry `path` itself, read through its open folder (None: there is none)."""
+    target = resolve_in_workspace(context, path)
+    if target == resolve_in_workspace(context, "."):
+        return None
+    with open_parent(context, target, path) as folder:
+        info = entry_stat(folder, target.name)
+    if info is not None and stat.S_ISLNK(info.st_mode):  # the resolved path had no link left: it was swapped
+        raise changed_error(path)
+    return info
+
+
 def _describe_entry(entry: os.DirEntry[str]) -> str:
+    """One line for a folder entry, from the entry itself (`lstat` through the open folder): a link is not followed."""
     try:
-        if entry.is_symlink():
-            return f"{entry.name} (link)"
-        if entry.is_dir(follow_symlinks=False):
-            return f"{entry.name}/"
-        return f"{entry.name} ({_human_size(entry.stat(follow_symlinks=False).st_size)})"
+        info = entry.stat(follow_symlinks=False)
     except OSError:
         return f"{entry.name} (unreadable)"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{entry.name} (link)"
+    if stat.S_ISDIR(info.st_mode):
+        return f"{entry.name}/"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{entry.name} (not a regular file)"
+    return f"{entry.name} ({_human_size(info.st_size)})"
 
 
 @changes_state
@@ -164,10 +190,14 @@ def _approver(context: ToolContext) -> FileEditHandler:
 
 
 def _create_file(context: ToolContext, target: Path, content: str, path: str) -> str:
-    if target.exists() and (target.is_dir() or target.stat().st_size > 0):
+    try:
+        info = _entry(context, path)
+    except FileNotFoundError:  # a folder on the way is missing: it is made when the edit is applied
+        info = None
+    if info is not None and (not stat.S_ISREG(info.st_mode) or info.st_size > 0):
         raise FileExistsError(f"'{path}' already exists; give old_text to change part of it")
     name = relative_name(context, target)
-    return _approver(context).submit(context, name, b"" if target.exists() else None, content.encode("utf-8"))
+    return _approver(context).submit(context, name, b"" if info is not None else None, content.encode("utf-8"))
 
 
 def unified_diff(before: str, after: str, name: str, context_lines: int = 2) -> str:

@@ -1,11 +1,15 @@
-"""Confinement to the workspace folder, checked when a path is resolved and again once it is open.
+"""Confinement to the workspace folder: a path is resolved and checked once, then used through descriptors.
 
 Resolving a path (following symlinks) and refusing anything outside the root
 stops `..`, absolute paths, prefix siblings and symlinks that lead out. Between
-that check and the use of the file, another program could swap a folder for a
-symlink; so files and folders are opened without following a final symlink and
-the open descriptor's real location is checked, and writes happen relative to
-an open, checked folder descriptor.
+that check and the use of the file, another program could swap a folder or a
+file for a symlink. So the resolved path (which has no links left) is walked
+from the open root one name at a time with `O_NOFOLLOW`, and everything after
+that (stat, open, create, write, rename, unlink) is done on the open folder's
+descriptor (`dir_fd=`, `os.fstat`): a name swapped for a link fails to open
+instead of being followed, so check and use are one step. Files are opened with
+`O_NONBLOCK`, so a FIFO or a device is refused by `fstat` instead of blocking.
+Platforms without `dir_fd` (Windows) fall back to paths checked just before use.
 
 The chat history's own files (`ToolContext.protected`) are refused before
 anything opens them, even when the store sits inside the workspace folder:
@@ -17,6 +21,7 @@ cannot hide them, by device and inode (read with `stat`, which opens nothing).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -29,6 +34,9 @@ from tools.registry import ToolContext
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOCTTY = getattr(os, "O_NOCTTY", 0)
+_FOLDER_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 _DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd  # os.replace takes the same dir_fds
 
 
@@ -60,19 +68,137 @@ def resolve_in_workspace(context: ToolContext, path: str) -> Path:
     return resolved
 
 
-def is_protected(context: ToolContext, resolved: Path) -> bool:
-    """Whether `resolved` is one of the files no tool may open, under this name or another."""
+def is_protected(context: ToolContext, resolved: Path, info: os.stat_result | None = None) -> bool:
+    """Whether `resolved` (whose entry has stat `info`, if known) is a file no tool may open, under any name."""
     for protected in context.protected:  # real paths: the store names them as SQLite opens them
         if resolved == protected:
             return True
         with contextlib.suppress(OSError):  # either may not exist (yet): then the path is all there is
-            if os.path.samefile(resolved, protected):
+            theirs = os.stat(protected)
+            ours = info if info is not None else os.stat(resolved)
+            if (ours.st_dev, ours.st_ino) == (theirs.st_dev, theirs.st_ino):
                 return True
     return False
 
 
 def relative_name(context: ToolContext, path: Path) -> str:
     return path.relative_to(workspace_root(context)).as_posix() or "."
+
+
+def changed_error(shown: str) -> PermissionError:
+    return PermissionError(f"'{shown}' changed while it was being used (a link appeared in its path); try again")
+
+
+def _open_folder_in(folder: int, name: str, shown: str, create: bool) -> int:
+    """Open the sub-folder `name` of the open `folder`, never following a link; make it first if `create`."""
+    for attempt in (1, 2):
+        try:
+            return os.open(name, _FOLDER_FLAGS, dir_fd=folder)
+        except FileNotFoundError:
+            if not create or attempt == 2:
+                raise FileNotFoundError(f"'{shown}' does not exist") from None
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, 0o777, dir_fd=folder)
+        except OSError as error:
+            if error.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                raise changed_error(shown) from None
+            raise
+    raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def open_folder(context: ToolContext, parts: tuple[str, ...], shown: str, create: bool = False) -> Iterator[int]:
+    """The open folder `root/parts…`, reached one name at a time from the open root without following links."""
+    root = workspace_root(context)
+    current = os.open(root, _FOLDER_FLAGS & ~_NOFOLLOW)  # the root may itself be a link the user configured
+    try:
+        for part in parts:
+            following = _open_folder_in(current, part, shown, create)
+            os.close(current)
+            current = following
+        yield current
+    finally:
+        os.close(current)
+
+
+def _parts(context: ToolContext, target: Path) -> tuple[str, ...]:
+    return target.relative_to(workspace_root(context)).parts
+
+
+@contextlib.contextmanager
+def open_parent(context: ToolContext, target: Path, shown: str, create: bool = False) -> Iterator[int]:
+    """The open folder that holds the resolved `target` (made, with its parents, if `create`)."""
+    with open_folder(context, _parts(context, target)[:-1], shown, create) as folder:
+        yield folder
+
+
+def entry_stat(folder: int, name: str) -> os.stat_result | None:
+    """The stat of the entry `name` itself (a link is not followed); None if there is none."""
+    try:
+        return os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+
+
+@contextlib.contextmanager
+def open_checked(context: ToolContext, path: str, directory: bool = False) -> Iterator[tuple[int, Path]]:
+    """Open a workspace file (or folder) read-only through its open parent folder, never following a link.
+
+    A file is opened with `O_NONBLOCK`, so a FIFO or a device cannot block; the
+    caller refuses what `os.fstat` on the descriptor says is not a regular file.
+    """
+    target = resolve_in_workspace(context, path)
+    if not _DIR_FD:
+        with _open_by_path(context, target, path, directory) as fd:
+            yield fd, target
+        return
+    parts = _parts(context, target)
+    if directory or not parts:
+        with open_folder(context, parts, path) as fd:
+            yield fd, target
+        return
+    with open_parent(context, target, path) as folder:
+        info = entry_stat(folder, parts[-1])
+        if info is None:
+            raise FileNotFoundError(f"'{path}' does not exist")
+        if stat.S_ISLNK(info.st_mode):
+            raise changed_error(path)
+        if is_protected(context, target, info):
+            raise PermissionError(f"'{path}' is a file of the chat history itself; tools may not open it")
+        fd = _open_file_in(folder, parts[-1], path)
+    try:
+        yield fd, target
+    finally:
+        os.close(fd)
+
+
+def _open_file_in(folder: int, name: str, shown: str) -> int:
+    flags = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _NOCTTY | _CLOEXEC
+    try:
+        return os.open(name, flags, dir_fd=folder)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"'{shown}' does not exist") from None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise changed_error(shown) from None
+        raise PermissionError(f"'{shown}' cannot be opened ({error.strerror}); it may have just changed") from None
+
+
+@contextlib.contextmanager
+def _open_by_path(context: ToolContext, target: Path, shown: str, directory: bool) -> Iterator[int]:
+    """Without `dir_fd`: open the checked path and check where the descriptor really is."""
+    flags = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | (_DIRECTORY if directory else _NONBLOCK)
+    try:
+        fd = os.open(target, flags)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"'{shown}' does not exist") from None
+    except OSError as error:
+        raise PermissionError(f"'{shown}' cannot be opened ({error.strerror}); it may have just changed") from None
+    try:
+        _check_descriptor(fd, workspace_root(context), shown)
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def _descriptor_path(fd: int) -> Path | None:
@@ -95,26 +221,6 @@ def _check_descriptor(fd: int, root: Path, shown: str) -> None:
         raise outside_error(shown, root)
 
 
-@contextlib.contextmanager
-def open_checked(context: ToolContext, path: str, directory: bool = False) -> Iterator[tuple[int, Path]]:
-    """Open a workspace file (or folder) read-only, re-checking where it really is once open."""
-    target = resolve_in_workspace(context, path)
-    flags = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | (_DIRECTORY if directory else 0)
-    try:
-        fd = os.open(target, flags)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"'{path}' does not exist") from None
-    except NotADirectoryError:
-        raise NotADirectoryError(f"'{path}' is not a folder") from None
-    except OSError as error:
-        raise PermissionError(f"'{path}' cannot be opened ({error.strerror}); it may have just changed") from None
-    try:
-        _check_descriptor(fd, workspace_root(context), path)
-        yield fd, target
-    finally:
-        os.close(fd)
-
-
 def read_prefix(fd: int, limit: int) -> bytes:
     chunks: list[bytes] = []
     remaining = limit
@@ -124,27 +230,42 @@ def read_prefix(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def read_regular(context: ToolContext, path: str, limit: int) -> bytes | None:
+    """Up to `limit` bytes of a regular workspace file; None if there is no such file (or it is not one)."""
+    try:
+        with open_checked(context, path) as (fd, _):
+            return read_prefix(fd, limit) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    except FileNotFoundError:
+        return None
+
+
 def write_atomically(context: ToolContext, target: Path, data: bytes, shown: str) -> None:
-    """Write `data` so that a crash leaves either the old or the new file, never a mix, inside the root."""
-    root = workspace_root(context)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write `data` so that a crash leaves either the old or the new file, never a mix, inside the root.
+
+    The folders on the way are made (and entered) one at a time from the root,
+    never through a link, so a folder swapped for a link cannot send the write,
+    or a new folder, outside.
+    """
     if not _DIR_FD:
+        target.parent.mkdir(parents=True, exist_ok=True)
         _write_by_path(target, data)
         return
-    folder = os.open(target.parent, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC)
-    try:
-        _check_descriptor(folder, root, shown)
+    with open_parent(context, target, shown, create=True) as folder:
         _write_in_folder(folder, target.name, data)
-    finally:
-        os.close(folder)
+
+
+def remove_file(context: ToolContext, target: Path, shown: str) -> None:
+    """Delete the workspace file `target` through its open parent folder (a link in the path is not followed)."""
+    if not _DIR_FD:
+        target.unlink()
+        return
+    with open_parent(context, target, shown) as folder:
+        os.unlink(target.name, dir_fd=folder)
 
 
 def _existing_mode(folder: int, name: str) -> int:
-    try:
-        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-    except FileNotFoundError:
-        return 0o644
-    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else 0o644
+    info = entry_stat(folder, name)
+    return stat.S_IMODE(info.st_mode) if info is not None and stat.S_ISREG(info.st_mode) else 0o644
 
 
 def _write_in_folder(folder: int, name: str, data: bytes) -> None:
