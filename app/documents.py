@@ -10,10 +10,10 @@ searches by words alone and says so once.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import secrets
+import stat
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +23,7 @@ from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
 from tools.documents.readers import SUFFIXES
-from tools.documents.reading import read_in_worker
+from tools.documents.reading import read_in_worker, snapshot
 
 logger = logging.getLogger(__name__)
 MAX_FILE_BYTES = 200 * 1024**2
@@ -131,9 +131,9 @@ class DocumentLibrary:
         if gone:
             self._store.drop_documents(gone)
             self._changed()
-        for relative, (absolute, stat) in sorted(found.items()):
+        for relative, (absolute, info) in sorted(found.items()):
             self.progress.current = relative
-            self._index_file(relative, absolute, stat, known.get(relative))
+            self._index_file(relative, absolute, info, known.get(relative))
             self.progress.done += 1
         self.progress.current = None
 
@@ -147,30 +147,36 @@ class DocumentLibrary:
                 path = Path(folder) / name
                 if name.startswith(".") or path.suffix.lower() not in SUFFIXES:
                     continue
-                stat = path.lstat()
-                found.append((path.relative_to(root).as_posix(), (path, stat)))
+                info = path.lstat()
+                found.append((path.relative_to(root).as_posix(), (path, info)))
         return found
 
-    def _index_file(self, relative: str, path: Path, stat: os.stat_result, known: DocumentFile | None) -> None:
-        if known is not None and (known.size, known.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+    def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
+        if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns):
             return
-        record = DocumentFile(path=relative, size=stat.st_size, mtime_ns=stat.st_mtime_ns, sha256="", status="skipped")
+        record = DocumentFile(path=relative, size=info.st_size, mtime_ns=info.st_mtime_ns, sha256="", status="skipped")
         passages: list[Passage] = []
-        if path.is_symlink():
+        if stat.S_ISLNK(info.st_mode):
             record.note = "a link: links are not followed"
-        elif not path.is_file():
+        elif not stat.S_ISREG(info.st_mode):
             record.note = "not a regular file"
-        elif stat.st_size > MAX_FILE_BYTES:
+        elif info.st_size > MAX_FILE_BYTES:
             record.note = f"larger than {MAX_FILE_BYTES // 1024**2} MB"
         else:
-            record.sha256 = _sha256(path)
-            if known is not None and known.sha256 == record.sha256:
-                self._store.touch_document(relative, stat.st_size, stat.st_mtime_ns)
-                return
-            passages = self._read(relative, path, record)
-            if (path.stat().st_size, path.stat().st_mtime_ns) != (stat.st_size, stat.st_mtime_ns):
-                record.mtime_ns = 0  # so that the next refresh reads it again
-                record.note = f"{record.note}; it changed while being read and is read again next time"
+            try:
+                with snapshot(self.root.resolve(), relative) as copy:
+                    record.sha256 = copy.sha256
+                    if known is not None and known.sha256 == record.sha256:
+                        self._store.touch_document(relative, info.st_size, info.st_mtime_ns)
+                        return
+                    passages = self._read(relative, copy.path, record)
+                    now = copy.original_stat()
+                    if (now.st_size, now.st_mtime_ns) != (info.st_size, info.st_mtime_ns):
+                        record.mtime_ns = 0  # so that the next refresh reads it again
+                        record.note = f"{record.note}; it changed while being read and is read again next time"
+            except (OSError, ValueError) as why:  # swapped for a link or a FIFO since the walk, or unreadable
+                record.note = str(why) if isinstance(why, ValueError) else f"could not be opened ({why})"
+                record.mtime_ns = 0  # tried again at the next refresh
         self._store.save_document(record, passages)
         self._changed()
 
@@ -284,11 +290,3 @@ def _shown(passage: Passage, score: float) -> dict[str, Any]:
         shown["page"] = passage.page
     shown.update({"location": passage.location, "text": passage.text, "score": round(score, 5)})
     return shown
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1024 * 1024), b""):
-            digest.update(block)
-    return digest.hexdigest()

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from app.approvals import EditApprovals, FileEditMode
+from app.documents import DocumentLibrary
 from history import ChatHistoryDB
 from tools import ToolContext, run_tool
 
@@ -222,3 +223,32 @@ def test_approving_an_edit_whose_file_became_a_fifo_does_not_hang(root: Path) ->
             return str(error)
 
     assert "changed after the edit was proposed" in finishes(approve, root / "notes.txt")
+
+
+@needs_exchange
+def test_indexing_never_reads_a_document_swapped_for_a_link(root: Path, outside: Path) -> None:
+    (root / "memo.txt").write_text("Site memo: the crane arrives on Monday.")
+    (outside / "tender.txt").write_text("Tender price confidential: 4.2 million.")
+    docs = DocumentLibrary(ChatHistoryDB(root.parent / "chat_history.sqlite"), root, None)
+    runs = 0
+    with swapping(root / "memo.txt", outside / "tender.txt"):
+        deadline = time.monotonic() + RACE_SECONDS
+        while time.monotonic() < deadline or runs < 20:
+            docs.refresh()
+            assert docs.wait(60)
+            runs += 1
+            assert not docs.search("tender price confidential", 5)["passages"]
+    print(f"{runs} indexing runs raced")  # noqa: T201
+    docs.refresh()
+    assert docs.wait(60)
+    assert "crane" in docs.search("crane Monday", 1)["passages"][0]["text"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_indexing_skips_a_fifo_without_hanging(root: Path) -> None:
+    os.mkfifo(root / "pipe.txt")
+    (root / "memo.txt").write_text("Site memo: the crane arrives on Monday.")
+    docs = DocumentLibrary(ChatHistoryDB(root.parent / "chat_history.sqlite"), root, None)
+    docs.refresh()
+    assert docs.wait(HANG_SECONDS), "indexing stayed stuck on the FIFO"
+    assert {f.path: f.note for f in docs.files()}["pipe.txt"] == "not a regular file"

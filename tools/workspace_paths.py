@@ -26,7 +26,7 @@ import os
 import shutil
 import stat
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tools.registry import ToolContext
@@ -107,9 +107,8 @@ def _open_folder_in(folder: int, name: str, shown: str, create: bool) -> int:
 
 
 @contextlib.contextmanager
-def open_folder(context: ToolContext, parts: tuple[str, ...], shown: str, create: bool = False) -> Iterator[int]:
+def open_folder(root: Path, parts: tuple[str, ...], shown: str, create: bool = False) -> Iterator[int]:
     """The open folder `root/parts…`, reached one name at a time from the open root without following links."""
-    root = workspace_root(context)
     current = os.open(root, _FOLDER_FLAGS & ~_NOFOLLOW)  # the root may itself be a link the user configured
     try:
         for part in parts:
@@ -128,7 +127,7 @@ def _parts(context: ToolContext, target: Path) -> tuple[str, ...]:
 @contextlib.contextmanager
 def open_parent(context: ToolContext, target: Path, shown: str, create: bool = False) -> Iterator[int]:
     """The open folder that holds the resolved `target` (made, with its parents, if `create`)."""
-    with open_folder(context, _parts(context, target)[:-1], shown, create) as folder:
+    with open_folder(workspace_root(context), _parts(context, target)[:-1], shown, create) as folder:
         yield folder
 
 
@@ -152,22 +151,39 @@ def open_checked(context: ToolContext, path: str, directory: bool = False) -> It
         with _open_by_path(context, target, path, directory) as fd:
             yield fd, target
         return
-    parts = _parts(context, target)
+    root, parts = workspace_root(context), _parts(context, target)
     if directory or not parts:
-        with open_folder(context, parts, path) as fd:
+        with open_folder(root, parts, path) as fd:
             yield fd, target
         return
-    with open_parent(context, target, path) as folder:
-        info = entry_stat(folder, parts[-1])
-        if info is None:
-            raise FileNotFoundError(f"'{path}' does not exist")
-        if stat.S_ISLNK(info.st_mode):
-            raise changed_error(path)
+
+    def refuse_protected(info: os.stat_result) -> None:
         if is_protected(context, target, info):
             raise PermissionError(f"'{path}' is a file of the chat history itself; tools may not open it")
-        fd = _open_file_in(folder, parts[-1], path)
-    try:
+
+    with open_file_under(root, parts, path, refuse_protected) as fd:
         yield fd, target
+
+
+@contextlib.contextmanager
+def open_file_under(
+    root: Path, parts: tuple[str, ...], shown: str, refuse: Callable[[os.stat_result], None] | None = None
+) -> Iterator[int]:
+    """Open the file `root/parts…` read-only, every folder on the way and the file itself without following a link.
+
+    `refuse` sees the entry's stat before anything opens it, and may raise.
+    """
+    with open_folder(root, parts[:-1], shown) as folder:
+        info = entry_stat(folder, parts[-1])
+        if info is None:
+            raise FileNotFoundError(f"'{shown}' does not exist")
+        if stat.S_ISLNK(info.st_mode):
+            raise changed_error(shown)
+        if refuse is not None:
+            refuse(info)
+        fd = _open_file_in(folder, parts[-1], shown)
+    try:
+        yield fd
     finally:
         os.close(fd)
 

@@ -1,11 +1,24 @@
-"""Reading a document through the reader worker: bounded in time and memory, never in this process."""
+"""Reading a document through the reader worker: bounded in time and memory, never in this process.
+
+The worker is handed a private copy, made from a descriptor opened without following any link
+(`tools.workspace_paths.open_file_under`), so a file swapped for a link or a FIFO after the folder
+was listed is refused instead of read from outside the folder or waited on forever.
+"""
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import hashlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from tools.sandbox import WorkerProcess
+from tools.workspace_paths import open_file_under
 
 SECONDS_PER_FILE = 60.0
 
@@ -23,3 +36,35 @@ def read_in_worker(path: Path) -> tuple[list[tuple[int | None, str, str]], str]:
     answer = reader.request({"path": str(path)})
     passages = [(page, str(location), str(text)) for page, location, text in answer["passages"]]
     return passages, str(answer.get("note", ""))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A private copy of one document and its SHA-256, with the original still open."""
+
+    path: Path
+    sha256: str
+    descriptor: int
+
+    def original_stat(self) -> os.stat_result:
+        """The original's stat now (it may have been changed since it was copied)."""
+        return os.fstat(self.descriptor)
+
+
+@contextlib.contextmanager
+def snapshot(root: Path, relative: str) -> Iterator[Snapshot]:
+    """Copy `root/relative` (no link followed on the way) into a private folder; removed when the block ends.
+
+    Raises ValueError with the reason when it is not a regular file (any more), and OSError when it cannot be opened.
+    """
+    with open_file_under(root, tuple(relative.split("/")), relative) as fd:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        with tempfile.TemporaryDirectory(prefix="document-") as private:
+            copy = Path(private) / Path(relative).name
+            digest = hashlib.sha256()
+            with os.fdopen(os.dup(fd), "rb") as source, copy.open("wb") as target:
+                for block in iter(lambda: source.read(1024 * 1024), b""):
+                    digest.update(block)
+                    target.write(block)
+            yield Snapshot(copy, digest.hexdigest(), fd)
