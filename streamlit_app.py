@@ -1,5 +1,19 @@
-"""The web face: `streamlit run streamlit_app.py` (the face itself lives in `faces/web`)."""
+"""The web face: `streamlit run streamlit_app.py` (the face itself lives in `faces/web`).
 
-from faces.web.page import main
+The server imports this file for `app` (Streamlit's ASGI app, with the page's
+security headers from `faces/web/headers.py`); each run of each tab then runs it
+as the page script, which draws the page.
+"""
 
-main()
+import streamlit as st
+from starlette.middleware import Middleware
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from faces.web.headers import SecurityHeaders
+
+if get_script_run_ctx(suppress_warning=True) is None:  # imported by the server
+    app = st.App(__file__, middleware=[Middleware(SecurityHeaders)])
+else:  # a run of the page
+    from faces.web.page import main
+
+    main()

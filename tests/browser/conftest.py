@@ -87,6 +87,11 @@ class Browser:
     page: Page
     outside_requests: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    policy_violations: list[str] = field(default_factory=list)  # what the Content-Security-Policy refused
+
+    def refused(self, console_text: str) -> None:
+        if "Content Security Policy" in console_text:
+            self.policy_violations.append(console_text)
 
     def dismiss(self, dialog: Dialog) -> None:
         self.dialogs.append(dialog.message)
@@ -102,9 +107,13 @@ def browser(web_app: str) -> Iterator[Browser]:
         local = (web_app, "data:", "blob:")
         page.on("request", lambda r: None if r.url.startswith(local) else seen.outside_requests.append(r.url))
         page.on("dialog", lambda dialog: seen.dismiss(dialog))
+        page.on(
+            "console", lambda m: seen.policy_violations.append(m.text) if "Content Security Policy" in m.text else None
+        )
         page.set_default_timeout(20_000)
         yield seen
         chromium.close()
+        assert seen.policy_violations == [], "the app's own page must work within its Content-Security-Policy"
 
 
 def send(page: Page, text: str) -> None:
