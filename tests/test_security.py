@@ -10,10 +10,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from faces.web.markdown import safe_markdown
+from faces.web.markdown import escape_markdown, outside_code, safe_markdown
 from fakes.ollama import FakeOllama, Reply
+from tests.hostile_markdown import document, payloads
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "Tender price for Block C is 4.2 million"
@@ -37,20 +39,59 @@ def test_logs_hold_whole_prompts_only_at_debug(
     assert (SECRET in log) is logged
 
 
-HOSTILE_MARKDOWN = [
-    ("[click me](javascript:alert(1))", "javascript:alert"),
-    ("[x](JaVaScRiPt:alert(1))", "JaVaScRiPt:"),
-    ("[data](data:text/html,<script>alert(1)</script>)", "data:text/html"),
-    ("![plan](http://example.com/plan.png)", "![plan]"),
-    ("![plan][ref]\n\n[ref]: http://example.com/plan.png", "![plan][ref]"),
+SCRIPT_LINKS = [
+    "[click me](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))",
+    "[data](data:text/html,<script>alert(1)</script>)",
 ]
+PAYLOADS = payloads("127.0.0.1:9")
+PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
 
-@pytest.mark.parametrize(("text", "gone"), HOSTILE_MARKDOWN)
-def test_model_markdown_cannot_fetch_or_run_anything(text: str, gone: str) -> None:
-    rendered = safe_markdown(text)
-    assert gone not in rendered.replace("\\", "")
-    assert "](http" not in rendered and not re.search(r"\]\(\s*(javascript|data|vbscript)", rendered, re.I)
+def has_image(markdown: str) -> bool:
+    """Whether a CommonMark parser finds an image anywhere in `markdown` (in links, tables, quotes, lists)."""
+    tokens = PARSER.parse(markdown)
+    return any(t.type == "image" for t in tokens + [c for t in tokens for c in t.children or []])
+
+
+@pytest.mark.parametrize("text", SCRIPT_LINKS)
+def test_model_links_cannot_run_anything(text: str) -> None:
+    assert not re.search(r"\]\(\s*(javascript|data|vbscript)", safe_markdown(text), re.IGNORECASE)
+
+
+def test_every_image_payload_is_an_image_until_it_is_made_safe() -> None:
+    """The parser finds an image in each Markdown payload as written (so the check below can fail), and none after."""
+    images = [text for _, text in PAYLOADS if text in _markdown_image_payloads()]
+    assert all(has_image(text) for text in images), [t for t in images if not has_image(t)]
+    assert [n for n, text in PAYLOADS if has_image(safe_markdown(text))] == []
+    everything = document("127.0.0.1:9", "all")
+    assert has_image(everything) and not has_image(safe_markdown(everything))
+    assert safe_markdown(everything) != escape_markdown(everything), "the escaping path, not the plain-text fallback"
+
+
+def _markdown_image_payloads() -> set[str]:
+    made = {text for _, text in payloads("127.0.0.1:9")}
+    not_markdown_images = {t for t in made if t.lstrip().startswith(("<", "$", "&#", "!\\", "\uff01", "!\u200b", "`"))}
+    footnotes = {t for t in made if "[^1]" in t}  # GitHub's footnotes: CommonMark alone reads a link definition
+    markdown = made - not_markdown_images - footnotes
+    return {t for t in markdown if "![" in t and not t.startswith(("[a](", "    "))}
+
+
+def test_safe_markdown_keeps_ordinary_text_and_code_as_written() -> None:
+    ordinary = (
+        "Wow! [AISC 360](https://www.aisc.org) says **OK**: $M_u < \\phi M_n$.\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    )
+    assert safe_markdown(ordinary) == ordinary
+    code = "Write `![plan](plan.png)` in the report, or:\n\n```markdown\n![plan](plan.png)\n```"
+    assert safe_markdown(code) == code
+    assert safe_markdown("See ![plan](http://x/p.png).") == "See \\![plan](http://x/p.png)."
+
+
+def test_when_the_code_finder_is_fooled_the_text_is_shown_plain() -> None:
+    """A `![` inside what only looks like code (a backtick run of another length) is caught by the parser."""
+    fooled = "``![x](http://x/p.png)`"
+    assert has_image(outside_code(fooled, lambda prose: prose)), "the parser sees the image the code finder missed"
+    assert not has_image(safe_markdown("`a``![x](http://x/p.png)`")) and not has_image(safe_markdown(fooled))
 
 
 def test_web_app_shows_hostile_model_text_inert(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> None:

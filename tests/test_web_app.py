@@ -172,7 +172,7 @@ def test_html_in_messages_is_shown_as_text(app: AppTest, fake_ollama: FakeOllama
     (user,) = messages(app, "user")
     assert user == r"\<script\>alert\(1\)\</script\> \<img src\=x onerror\=alert\(1\)\>"
     (answer,) = messages(app, "assistant")
-    assert "![x]" not in answer and "[image: x]" in answer
+    assert "![x]" not in answer.replace("\\![x]", "") and "\\![x](http://example.com/x.png)" in answer
     assert app.get("html") == [] and app.get("iframe") == []
     assert store(isolated).load_history(1) == [(hostile, f"You wrote {hostile} ![x](http://example.com/x.png)")]
 

@@ -3,21 +3,33 @@
 Model text is rendered as Markdown, but nothing in it may make the browser fetch
 something (an image) or run something (a `javascript:` link); user text is
 shown as typed, so it is escaped.
+
+Every image in CommonMark, inline or by reference, nested or in a blockquote,
+starts with `!` directly before `[`; so outside code every such `!` is escaped
+(the reader sees `!` and a link), and nothing has to guess where an image ends.
+Whether a `![` is inside code is the one judgement left: wherever one remains,
+a real CommonMark parser (markdown-it-py) reads the result, and unless it puts
+every such `![` inside code, the whole text is shown escaped instead. Streamlit renders no raw HTML
+from `st.markdown`, and the page's Content-Security-Policy (`faces/web/headers.py`)
+lets the browser load images only from the app itself.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
-_INLINE_IMAGE = re.compile(r"!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+[^)]*)?\)")
-_REFERENCE_IMAGE = re.compile(r"!\[([^\]]*)\]\[[^\]]*\]")
-_REFERENCE_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
+_IMAGE_START = re.compile(r"(?<!\\)((?:\\\\)*)!(?=\[)")  # a `!` before `[`, itself not escaped
 _UNSAFE_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?\s*(?:javascript|vbscript|data|file):[^)]*\)", re.IGNORECASE)
 _BARE_UNSAFE_URL = re.compile(r"\b(?:javascript|vbscript):", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_INLINE_CODE = re.compile(r"(`+).+?\1", re.DOTALL)
+# A code span: closed by a backtick run of the same length, within one paragraph (no blank line in between).
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
 _SINGLE_BREAK = re.compile(r"(?<=\S)\n(?=[^\n])")  # a line break inside a paragraph, not a blank line
 
 
@@ -27,12 +39,40 @@ def escape_markdown(text: str) -> str:
 
 
 def safe_markdown(text: str) -> str:
-    """Model Markdown with images turned into plain links and script links into plain text."""
-    text = _INLINE_IMAGE.sub(lambda m: f"[image: {m.group(1) or 'untitled'}] ({escape_markdown(m.group(2))})", text)
-    text = _REFERENCE_IMAGE.sub(lambda m: f"[image: {m.group(1) or 'untitled'}]", text)
-    text = _REFERENCE_DEFINITION.sub(lambda m: escape_markdown(m.group(0)), text)
-    text = _UNSAFE_LINK.sub(lambda m: m.group(1), text)
-    return _BARE_UNSAFE_URL.sub(lambda m: m.group(0).replace(":", "\\:"), text)
+    """Model Markdown with no image left (each becomes `!` and a link) and script links turned into plain text."""
+    inert = outside_code(text, _inert_prose)
+    if _IMAGE_START.search(inert) and not _only_in_code(inert):  # the code finder was fooled: no Markdown at all
+        return escape_markdown(text)
+    return inert
+
+
+def _inert_prose(prose: str) -> str:
+    prose = _IMAGE_START.sub(lambda m: f"{m.group(1)}\\!", prose)
+    prose = _UNSAFE_LINK.sub(lambda m: m.group(1), prose)
+    return _BARE_UNSAFE_URL.sub(lambda m: m.group(0).replace(":", "\\:"), prose)
+
+
+@cache
+def _parser() -> MarkdownIt:
+    """CommonMark with GitHub's tables and strikethrough, raw HTML recognised (as Streamlit's renderer parses it)."""
+    return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+
+
+def _only_in_code(markdown: str) -> bool:
+    """Whether every unescaped `![` in `markdown` lies in code, as a CommonMark parser (markdown-it-py) reads it."""
+    in_code = sum(
+        len(_IMAGE_START.findall(token.content))
+        for token in _tokens(_parser().parse(markdown))
+        if token.type in ("code_inline", "fence", "code_block")
+    )
+    return in_code >= len(_IMAGE_START.findall(markdown))
+
+
+def _tokens(tokens: list[Token]) -> Iterator[Token]:
+    for token in tokens:
+        yield token
+        if token.children:
+            yield from _tokens(token.children)
 
 
 def outside_code(text: str, change: Callable[[str], str]) -> str:
