@@ -6,6 +6,15 @@ from typing import Any
 
 from tools.quantity_text import engineering_units
 
+# Characters that reorder how text is displayed (Trojan Source, CVE-2021-42574): embeddings, overrides, isolates.
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+BIDI_SHOWN = {ord(c): f"[U+{ord(c):04X}]" for c in BIDI_CONTROLS}
+
+
+def visible_bidi_controls(text: str) -> str:
+    """Text with each bidirectional control written out (`[U+202E]`): shown to the reader, never obeyed."""
+    return text.translate(BIDI_SHOWN)
+
 
 def pretty_units(text: str) -> str:
     """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³": the tools' notation, so faces and model read the same."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.formatting import BIDI_CONTROLS
 from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request
 from history import ChatHistoryDB
 from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
@@ -142,6 +143,16 @@ def test_control_characters_from_the_model_do_not_reach_the_terminal(fake_ollama
     fake_ollama.script(Reply.text("Safe\x1b[2J\x1b]0;pwned\x07 text"))
     result = run_cli("--once", "hi", "--server", fake_ollama.url)
     assert result.stdout == "Safe[2J]0;pwned text\n"
+
+
+TROJAN_SOURCE = "if role != 'user\u202e \u2066// admins only\u2069 \u2066':"  # reads as a comment, is not one
+
+
+def test_bidi_controls_from_the_model_are_written_out_not_obeyed(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.text(f"Use {TROJAN_SOURCE} here."))
+    result = run_cli("--once", "hi", "--server", fake_ollama.url)
+    assert not any(control in result.stdout for control in BIDI_CONTROLS)
+    assert "'user[U+202E] [U+2066]// admins only[U+2069] [U+2066]':" in result.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")

@@ -91,6 +91,13 @@ def test_rich_markup_and_escapes_in_model_text_stay_inert_on_a_terminal(fake_oll
     assert "pwned\x07" not in output and "\x1b[2J" not in output and "\x9b" not in output and "\x1b[31m" not in output
 
 
+def test_bidi_controls_are_written_out_on_a_terminal_too(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(pieces("Total: 1\u202e05\u202c kN", 3, 0.0))
+    code, output = run_in_terminal("--once", "hi", "--server", fake_ollama.url)
+    assert code == 0, output
+    assert "\u202e" not in output and "Total: 1[U+202E]05[U+202C] kN" in Screen(output).text
+
+
 @pytest.mark.parametrize(("flag", "env"), [("--plain", {}), (None, {"NO_COLOR": "1"})], ids=["plain", "no-color"])
 def test_plain_or_no_color_prints_the_markdown_as_written(
     fake_ollama: FakeOllama, flag: str | None, env: dict[str, str]

@@ -201,6 +201,17 @@ def test_prompt_injection_cannot_edit_unnoticed_in_the_cli(folder: Path, fake_ol
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
 
 
+def test_a_diff_shows_bidi_controls_instead_of_obeying_them(folder: Path, fake_ollama: FakeOllama) -> None:
+    """An edit that hides a right-to-left override in the contract is shown with the override written out."""
+    fake_ollama.script(
+        Reply.tool_calls(("edit_file", {"path": "contract.txt", "old_text": "5 %", "new_text": "5 %\u202e05"})),
+        Reply.text("Done."),
+    )
+    shown = run_cli(fake_ollama, "Tidy the contract\nn\n/exit\n").stdout
+    assert "+Retention: 5 %[U+202E]05\r" in shown or "+Retention: 5 %[U+202E]05" in shown
+    assert "\u202e" not in shown and (folder / "contract.txt").read_bytes() == ORIGINAL
+
+
 def test_once_mode_leaves_proposals_waiting(folder: Path, fake_ollama: FakeOllama) -> None:
     fake_ollama.script(*injected_turn())
     result = subprocess.run(
@@ -229,3 +240,19 @@ def test_web_app_approve_then_undo(folder: Path, fake_ollama: FakeOllama, monkey
     app.button(key="undo-edit").click().run()
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
     assert not app.exception
+
+
+def test_web_app_diff_and_answer_show_bidi_controls_written_out(
+    folder: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    fake_ollama.script(
+        Reply.tool_calls(("edit_file", {"path": "contract.txt", "old_text": "5 %", "new_text": "5 %\u202e05"})),
+        Reply.text("Retention set to 5 %\u202e05."),
+    )
+    app = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=20).run()
+    app.chat_input(key="question").set_value("Tidy the contract").run()
+    shown = [c.value for c in app.code] + [m.value for m in app.markdown]
+    assert any("+Retention: 5 %[U+202E]05" in text for text in shown)
+    assert any("Retention set to 5 %\\[U+202E\\]05." in text or "5 %[U+202E]05." in text for text in shown)
+    assert not any("\u202e" in text for text in shown) and not app.exception

@@ -1,7 +1,9 @@
 """What the terminal can do, and text fitted for it: styles, widths, tool lines.
 
 Model, tool and file text is stripped of control characters before it reaches
-the terminal, so it cannot move the cursor, retitle the window or worse.
+the terminal, so it cannot move the cursor, retitle the window or worse; its
+bidirectional controls (U+202E and kin) are written out, so a diff or an answer
+cannot show its characters in another order than the one they are in.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import shutil
 import textwrap
 from typing import TextIO
 
-from app.formatting import calculation_lines, call_signature, pretty_units
+from app.formatting import BIDI_SHOWN, calculation_lines, call_signature, pretty_units
 from domain.records import ToolCall
 
 
@@ -38,12 +40,14 @@ class Style:
         return f"\033[{code}m{text}\033[0m" if self.enabled else text
 
 
-_CONTROL = {code: None for code in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]}
+_CONTROL: dict[int, str | None] = {c: None for c in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]}
+_TERMINAL_UNSAFE = {**_CONTROL, **BIDI_SHOWN}
 
 
 def printable(text: str) -> str:
-    """Text without control characters, so model or file text cannot drive the terminal."""
-    return text.translate(_CONTROL)
+    """Text without control characters, and its bidi controls written out: model or file text cannot drive
+    the terminal, nor reorder what it shows."""
+    return text.translate(_TERMINAL_UNSAFE)
 
 
 def printable_lines(text: str) -> list[str]:

@@ -7,6 +7,7 @@ import threading
 import streamlit as st
 
 from app import WorkspaceService, edit_diff
+from app.formatting import visible_bidi_controls
 from domain.records import FileEdit, Turn
 from faces.web import actions
 from faces.web.markdown import escape_markdown
@@ -86,7 +87,7 @@ def proposed_edit(edit: FileEdit) -> None:
     """A file edit the model asked for, shown as a diff, applied only if the user approves it."""
     with st.container(border=True):
         st.markdown(f"**Proposed edit to** {escape_markdown(edit.path)} (not applied yet)")
-        st.code(edit_diff(edit), language="diff")
+        st.code(visible_bidi_controls(edit_diff(edit)), language="diff")
         left, right, _ = st.columns([1, 1, 4])
         left.button(
             "Approve",

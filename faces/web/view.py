@@ -1,7 +1,7 @@
 """How the web app draws turns: messages, tool calls as calculation cards, live replies.
 
-Model and file text is rendered as safe Markdown or as code; user text is
-escaped; nothing is rendered as HTML.
+Model and file text is rendered as safe Markdown or as code, its bidirectional
+controls written out (`[U+202E]`); user text is escaped; nothing is rendered as HTML.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from app.formatting import call_signature, pretty_units, usage_caption
+from app.formatting import call_signature, pretty_units, usage_caption, visible_bidi_controls
 from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall, Turn
 from faces.web.cards import calculation_card
@@ -26,7 +26,7 @@ LABEL_LENGTH = 120
 
 def model_text(text: str) -> str:
     """Model Markdown made safe, its line breaks kept and its quantities written as engineers write them."""
-    return keep_line_breaks(safe_markdown(outside_code(text, pretty_units)))
+    return keep_line_breaks(safe_markdown(outside_code(visible_bidi_controls(text), pretty_units)))
 
 
 def tool_call(call: ToolCall, state: CallState = "done") -> None:
@@ -35,10 +35,10 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
     icon = icons.get(state) or (
         ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
     )
-    label = escape_markdown(call_signature(call.name, call.arguments))
+    label = escape_markdown(visible_bidi_controls(call_signature(call.name, call.arguments)))
     with st.expander(label if len(label) < LABEL_LENGTH else label[: LABEL_LENGTH - 3] + "…", icon=icon):
         st.caption("Arguments")
-        st.code(json.dumps(call.arguments, indent=2, ensure_ascii=False), language="json")
+        st.code(visible_bidi_controls(json.dumps(call.arguments, indent=2, ensure_ascii=False)), language="json")
         if state != "done":
             st.caption("Running…" if state == "running" else "Stopped before this tool finished: no result.")
             return
@@ -48,7 +48,7 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
             passages(call.output)
         else:
             st.caption("Error" if call.error else "Result")
-            st.code(call.output, language=None, wrap_lines=True)
+            st.code(visible_bidi_controls(call.output), language=None, wrap_lines=True)
         st.caption(f"{call.duration_ms:.1f} ms")
 
 
@@ -58,7 +58,9 @@ def answer_footer(turn: Turn) -> None:
         if turn.assistant:
             with st.popover("Copy", icon=":material/content_copy:", type="tertiary", key=f"copy-{turn.turn_id}"):
                 st.caption("The answer as Markdown: the button at the top right of the box copies it.")
-                st.code(outside_code(turn.assistant, pretty_units), language=None, wrap_lines=True)
+                st.code(
+                    visible_bidi_controls(outside_code(turn.assistant, pretty_units)), language=None, wrap_lines=True
+                )
         when = hover_time(turn.created_at, zone_named(st.context.timezone))
         usage = usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms)
         st.caption(usage or "Answered", help=f"Answered {when}" if when else None, width="content")
