@@ -16,13 +16,12 @@ from pathlib import Path
 
 from tools.registry import FileEditHandler, ToolContext, changes_state
 from tools.workspace_paths import (
-    changed_error,
-    entry_stat,
     open_checked,
-    open_parent,
     read_prefix,
     relative_name,
     resolve_in_workspace,
+    workspace_entry,
+    workspace_root,
 )
 
 MAX_READ_BYTES = 256 * 1024
@@ -130,15 +129,9 @@ def list_files(context: ToolContext, path: str = ".") -> str:
 
 
 def _entry(context: ToolContext, path: str) -> os.stat_result | None:
-    """The stat of the workspace entry `path` itself, read through its open folder (None: there is none)."""
+    """The stat of the workspace entry `path` itself (None: there is none, or it is the workspace folder)."""
     target = resolve_in_workspace(context, path)
-    if target == resolve_in_workspace(context, "."):
-        return None
-    with open_parent(context, target, path) as folder:
-        info = entry_stat(folder, target.name)
-    if info is not None and stat.S_ISLNK(info.st_mode):  # the resolved path had no link left: it was swapped
-        raise changed_error(path)
-    return info
+    return None if target == workspace_root(context) else workspace_entry(context, target, path)
 
 
 def _describe_entry(entry: os.DirEntry[str]) -> str:

@@ -139,6 +139,23 @@ def entry_stat(folder: int, name: str) -> os.stat_result | None:
         return None
 
 
+def workspace_entry(context: ToolContext, target: Path, shown: str) -> os.stat_result | None:
+    """The stat of the resolved workspace entry `target` itself, read through its open folder; None if there is none.
+
+    The resolved path had no link left, so a link found there now was swapped in: that is refused.
+    """
+    if not _DIR_FD:
+        try:
+            return target.lstat()
+        except FileNotFoundError:
+            return None
+    with open_parent(context, target, shown) as folder:
+        info = entry_stat(folder, target.name)
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise changed_error(shown)
+    return info
+
+
 @contextlib.contextmanager
 def open_checked(context: ToolContext, path: str, directory: bool = False) -> Iterator[tuple[int, Path]]:
     """Open a workspace file (or folder) read-only through its open parent folder, never following a link.
@@ -147,11 +164,11 @@ def open_checked(context: ToolContext, path: str, directory: bool = False) -> It
     caller refuses what `os.fstat` on the descriptor says is not a regular file.
     """
     target = resolve_in_workspace(context, path)
+    root, parts = workspace_root(context), _parts(context, target)
     if not _DIR_FD:
-        with _open_by_path(context, target, path, directory) as fd:
+        with _open_by_path(root, target, path, directory) as fd:
             yield fd, target
         return
-    root, parts = workspace_root(context), _parts(context, target)
     if directory or not parts:
         with open_folder(root, parts, path) as fd:
             yield fd, target
@@ -173,6 +190,10 @@ def open_file_under(
 
     `refuse` sees the entry's stat before anything opens it, and may raise.
     """
+    if not _DIR_FD:
+        with _open_by_path(root, root.joinpath(*parts), shown, directory=False) as fd:
+            yield fd
+        return
     with open_folder(root, parts[:-1], shown) as folder:
         info = entry_stat(folder, parts[-1])
         if info is None:
@@ -201,7 +222,7 @@ def _open_file_in(folder: int, name: str, shown: str) -> int:
 
 
 @contextlib.contextmanager
-def _open_by_path(context: ToolContext, target: Path, shown: str, directory: bool) -> Iterator[int]:
+def _open_by_path(root: Path, target: Path, shown: str, directory: bool) -> Iterator[int]:
     """Without `dir_fd`: open the checked path and check where the descriptor really is."""
     flags = os.O_RDONLY | _NOFOLLOW | _CLOEXEC | (_DIRECTORY if directory else _NONBLOCK)
     try:
@@ -211,7 +232,7 @@ def _open_by_path(context: ToolContext, target: Path, shown: str, directory: boo
     except OSError as error:
         raise PermissionError(f"'{shown}' cannot be opened ({error.strerror}); it may have just changed") from None
     try:
-        _check_descriptor(fd, workspace_root(context), shown)
+        _check_descriptor(fd, root, shown)
         yield fd
     finally:
         os.close(fd)
