@@ -9,9 +9,9 @@ starts with `!` directly before `[`; so outside code every such `!` is escaped
 (the reader sees `!` and a link), and nothing has to guess where an image ends.
 Whether a `![` is inside code is the one judgement left: wherever one remains,
 a real CommonMark parser (markdown-it-py) reads the result, and unless it puts
-every such `![` inside code, the whole text is shown escaped instead. Streamlit renders no raw HTML
-from `st.markdown`, and the page's Content-Security-Policy (`faces/web/headers.py`)
-lets the browser load images only from the app itself.
+every such `![` inside code, the whole text is shown escaped instead. Streamlit
+renders no raw HTML from `st.markdown`, and the page's Content-Security-Policy
+(`faces/web/headers.py`) lets the browser load images only from the app itself.
 """
 
 from __future__ import annotations
