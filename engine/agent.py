@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import weakref
 from collections.abc import AsyncGenerator, Hashable, Sequence
 from contextlib import aclosing
 from typing import Any
@@ -25,7 +24,7 @@ from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, Thinkin
 from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
-from engine.ollama_server import ModelCapabilities, make_client, model_capabilities, pulled_models
+from engine.ollama_server import ClientPerLoop, ModelCapabilities, model_capabilities, pulled_models
 from engine.prompt import build_window, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
@@ -85,9 +84,7 @@ class AIAgent:
         self._stop_requested = False
         self._stopped_task: asyncio.Task[Any] | None = None
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]] | None = None
-        self._clients: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
-        ] = weakref.WeakKeyDictionary()
+        self._clients = ClientPerLoop()
 
     def sibling(self) -> AIAgent:
         """An agent with the same settings and tools but no state of this one's: for a turn in another workspace."""
@@ -132,19 +129,11 @@ class AIAgent:
 
     def _client(self) -> ollama.AsyncClient:
         """The HTTP client of the running event loop, made on first use; it keeps its connection between turns."""
-        loop = asyncio.get_running_loop()
-        site = self._site()
-        cached = self._clients.get(loop)
-        if cached is None or cached[0] != (site.server, site.timeout):
-            cached = ((site.server, site.timeout), make_client(site))
-            self._clients[loop] = cached
-        return cached[1]
+        return self._clients.get(self._site())
 
     async def aclose(self) -> None:
         """Close the running loop's HTTP client; call it before that loop ends (other loops' clients stay)."""
-        cached = self._clients.pop(asyncio.get_running_loop(), None)
-        if cached is not None:
-            await cached[1].close()  # type: ignore[no-untyped-call]  # the client's own method lacks hints
+        await self._clients.close_running()
 
     async def list_models(self) -> list[str]:
         """Names of the models pulled on the server; raises `AgentError` when it cannot tell."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import ssl
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -52,6 +54,30 @@ def make_client(site: CallSite) -> ollama.AsyncClient:
     """A client for one call or one turn; it binds to the event loop that uses it, so never keep it."""
     timeout = httpx.Timeout(site.timeout, connect=min(site.timeout, 10.0))
     return ollama.AsyncClient(host=site.server, timeout=timeout, verify=_tls_context())
+
+
+class ClientPerLoop:
+    """One client per event loop, made on first use and kept, so a face that keeps its loop keeps its connection."""
+
+    def __init__(self) -> None:
+        self._clients: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
+        ] = weakref.WeakKeyDictionary()
+
+    def get(self, site: CallSite) -> ollama.AsyncClient:
+        """The running loop's client for `site`'s server and timeout (a new one if either changed)."""
+        loop = asyncio.get_running_loop()
+        cached = self._clients.get(loop)
+        if cached is None or cached[0] != (site.server, site.timeout):
+            cached = ((site.server, site.timeout), make_client(site))
+            self._clients[loop] = cached
+        return cached[1]
+
+    async def close_running(self) -> None:
+        """Close the running loop's client; call it before that loop ends (other loops' clients stay)."""
+        cached = self._clients.pop(asyncio.get_running_loop(), None)
+        if cached is not None:
+            await cached[1].close()  # type: ignore[no-untyped-call]  # the client's own method lacks hints
 
 
 async def pulled_models(client: ollama.AsyncClient, site: CallSite) -> list[str]:
