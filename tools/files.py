@@ -112,11 +112,10 @@ def list_files(context: ToolContext, path: str = ".") -> str:
     Args:
         path: The folder's path relative to the workspace folder; "." for the workspace itself.
     """
-    info = _entry(context, path)
+    target, info = _entry(context, path)
     if info is not None and not stat.S_ISDIR(info.st_mode):
-        name = relative_name(context, resolve_in_workspace(context, path))
         kind = "file" if stat.S_ISREG(info.st_mode) else "not a regular file"
-        return f"{name} ({kind}, {_human_size(info.st_size)})"
+        return f"{relative_name(context, target)} ({kind}, {_human_size(info.st_size)})"
     with open_checked(context, path, directory=True) as (fd, target):
         source = fd if os.scandir in os.supports_fd else target
         with os.scandir(source) as listing:
@@ -128,10 +127,10 @@ def list_files(context: ToolContext, path: str = ".") -> str:
     return f"{shown}/ ({len(entries)} entries)\n" + ("\n".join(lines) if lines else "(empty)")
 
 
-def _entry(context: ToolContext, path: str) -> os.stat_result | None:
-    """The stat of the workspace entry `path` itself (None: there is none, or it is the workspace folder)."""
+def _entry(context: ToolContext, path: str) -> tuple[Path, os.stat_result | None]:
+    """The resolved `path` and the stat of its entry itself (None: there is none, or it is the workspace folder)."""
     target = resolve_in_workspace(context, path)
-    return None if target == workspace_root(context) else workspace_entry(context, target, path)
+    return target, None if target == workspace_root(context) else workspace_entry(context, target, path)
 
 
 def _describe_entry(entry: os.DirEntry[str]) -> str:
@@ -184,7 +183,7 @@ def _approver(context: ToolContext) -> FileEditHandler:
 
 def _create_file(context: ToolContext, target: Path, content: str, path: str) -> str:
     try:
-        info = _entry(context, path)
+        _, info = _entry(context, path)
     except FileNotFoundError:  # a folder on the way is missing: it is made when the edit is applied
         info = None
     if info is not None and (not stat.S_ISREG(info.st_mode) or info.st_size > 0):
