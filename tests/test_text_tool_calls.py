@@ -45,6 +45,8 @@ WRITTEN_CALLS = {
     "bare-json-html-escaped": ESCAPED,
     "tool-calls-object": '{"tool_calls": [{"name": "divide", "arguments": {"a": 10, "b": 4}}]}',
     "python-dict": "<tool_call>{'name': 'divide', 'arguments': {'a': 10, 'b': 4}}</tool_call>",
+    "hermes-broken-closing-tag": '<tool_call>{"name": "divide", "arguments": {"a": 10, "b": 4}}</tool_call}',
+    "hermes-broken-closing-tag-lines": '<tool_call>\n{"name": "divide", "arguments": {"a": 10, "b": 4}}\n</tool_call}',
 }
 
 
@@ -75,8 +77,13 @@ async def test_written_call_runs_the_tool_and_never_reaches_the_answer(
 
 @pytest.mark.parametrize(
     "written",
-    [WRITTEN_CALLS["functions-colon"], WRITTEN_CALLS["mistral-args"], ESCAPED],
-    ids=["functions", "mistral", "escaped-json"],
+    [
+        WRITTEN_CALLS["functions-colon"],
+        WRITTEN_CALLS["mistral-args"],
+        ESCAPED,
+        WRITTEN_CALLS["hermes-broken-closing-tag-lines"],
+    ],
+    ids=["functions", "mistral", "escaped-json", "broken-closing-tag"],
 )
 async def test_prose_before_a_written_call_is_kept(fake_ollama: FakeOllama, isolated: Path, written: str) -> None:
     fake_ollama.script(Reply.text(f"Let me divide.\n{written}", pieces=6), Reply.text(ANSWER))
