@@ -47,6 +47,7 @@ from engine.call_syntax import (
     loose_json,
     python_calls,
     tool_name,
+    written_call,
     xml_parameters,
 )
 from engine.tool_runner import RequestedCall
@@ -193,7 +194,8 @@ def _read_function(text: str, start: int, known: Collection[str]) -> tuple[Calls
         arguments = loose_json(body)
     except ValueError:
         return None, end
-    return ([RequestedCall(name, arguments)] if isinstance(arguments, dict) else None), end
+    call = written_call(name, arguments) if isinstance(arguments, dict) else None
+    return ([call] if call else None), end
 
 
 def _read_python_tag(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
@@ -214,9 +216,8 @@ def _named_json_call(text: str, name: str, start: int, known: Collection[str]) -
     """A call of `name` whose arguments are the JSON object at `text[start]`."""
     tool = tool_name(name, known)
     decoded = json_at(text, start) if tool else None
-    if tool is None or decoded is None or not isinstance(decoded[0], dict):
-        return None, start
-    return [RequestedCall(tool, decoded[0])], decoded[1]
+    call = written_call(tool, decoded[0]) if tool and decoded and isinstance(decoded[0], dict) else None
+    return ([call], decoded[1]) if call and decoded else (None, start)
 
 
 def _read_functions(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
