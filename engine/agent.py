@@ -260,7 +260,9 @@ class AIAgent:
                     turn.stop_reason = "max_tool_rounds"
                     yield notices.step_limit(self.max_tool_rounds, turn.tool_calls, bool(reply.content.strip()))
                 elif not reply.content.strip():
-                    raise notices.empty_answer(self.model)
+                    if (results := notices.tool_results_answer(turn.tool_calls)) is None:
+                        raise notices.empty_answer(self.model)
+                    yield TextDelta(text=reply.add_text(results))
                 return
             turn_messages.append(reply.assistant_message())
             fresh = 0

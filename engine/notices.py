@@ -1,7 +1,10 @@
-"""The sentences a turn tells the user besides the answer: warnings, and the error of an empty answer."""
+"""The sentences a turn tells the user besides the answer: warnings, the error of an empty answer, and the
+answer made of the tools' results when the model wrote none after them."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -10,6 +13,8 @@ from domain.records import ToolCall
 from engine.context_window import ContextWindow
 
 CONTEXT_FULL_SHARE = 0.9
+MAX_RESULT_CHARS_SHOWN = 600  # of each tool's result, in an answer made of the results
+_BACKTICKS = re.compile(r"`+")
 
 
 def tools_unsupported(model: str) -> WarningEvent:
@@ -64,3 +69,44 @@ def empty_answer(model: str) -> AgentError:
         "EMPTY_ANSWER",
         f"The model {model} returned nothing — try again, rephrase the question, or choose another model.",
     )
+
+
+def tool_results_answer(tool_calls: Sequence[ToolCall]) -> str | None:
+    """An answer saying what each distinct call returned, for a model that wrote none after its tools;
+    None when no tool ran fine (then the turn has no answer)."""
+    if all(call.error is not None for call in tool_calls):
+        return None
+    distinct: dict[str, ToolCall] = {}
+    for call in tool_calls:
+        distinct.setdefault(json.dumps([call.name, call.arguments], sort_keys=True, default=str), call)
+    lines = [_result_line(call) for call in distinct.values()]
+    return "The model wrote no answer after its tool calls; they returned:\n\n" + "\n".join(lines)
+
+
+def _result_line(call: ToolCall) -> str:
+    arguments = ", ".join(f"{name}={json.dumps(value, ensure_ascii=False)}" for name, value in call.arguments.items())
+    data = call.data or {}
+    result = str(data["substituted"]) if call.error is None and data.get("substituted") else call.output
+    if len(result) > MAX_RESULT_CHARS_SHOWN:
+        result = result[:MAX_RESULT_CHARS_SHOWN] + " …"
+    shown = _code_span(result) if "\n" not in result else "\n\n" + _code_block(result)
+    return f"- {_code_span(f'{call.name}({arguments})')} → {shown}"
+
+
+def _longest_backticks(text: str) -> int:
+    return max(map(len, _BACKTICKS.findall(text)), default=0)
+
+
+def _code_span(text: str) -> str:
+    """`text` as inline code, shown as written (a span that holds backticks is set in longer ones)."""
+    longest = _longest_backticks(text)
+    if not longest:
+        return f"`{text}`"
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}"
+
+
+def _code_block(text: str) -> str:
+    """`text` as a fenced code block inside a list item."""
+    fence = "`" * max(3, _longest_backticks(text) + 1)
+    return "\n".join(f"  {line}" for line in (fence, *text.splitlines(), fence))

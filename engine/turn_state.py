@@ -94,6 +94,11 @@ class RoundState:
             message["thinking"] = self.thinking
         return message
 
+    def add_text(self, text: str) -> str:
+        """Text of our own for the round (not the model's, so not filtered), as it is to be shown."""
+        self.content += text
+        return self._append(text)
+
     def keep_held_text(self) -> None:
         """The round ended early: keep what was held back, so no received text is lost."""
         self.turn.content += self._gap() + self.text_filter.held()
