@@ -25,7 +25,7 @@ from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ClientPerLoop, ModelCapabilities, model_capabilities, pulled_models
-from engine.prompt import build_window, strip_think_tags, summary_prompt
+from engine.prompt import answer_reserve, build_window, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall, TurnToolRunner
 from engine.tool_selection import offered_tools, schemas, schemas_chars
@@ -52,6 +52,7 @@ class AIAgent:
         *,
         tool_context: ToolContext | None = None,
         num_ctx: int = 8192,
+        num_predict: int = 0,
         max_tool_rounds: int = 8,
         request_timeout: float = 120.0,
         think: bool | str = False,
@@ -70,6 +71,7 @@ class AIAgent:
         self.temperature: float | None = None  # an agent's own; None: the model's default
         self.tool_context = tool_context or ToolContext()
         self.num_ctx = num_ctx
+        self.num_predict = num_predict  # the most tokens an answer may take; 0: what the context leaves
         self.max_tool_rounds = max_tool_rounds
         self.request_timeout = request_timeout
         self.think = think
@@ -90,14 +92,21 @@ class AIAgent:
         """An agent with the same settings and tools but no state of this one's: for a turn in another workspace."""
         return AIAgent(
             self.model, self.server, self.system_prompt, tool_context=self.tool_context, num_ctx=self.num_ctx,
-            max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
-            tool_names=self.tool_names, tool_timeout=self.tool_timeout, select_tools=self.select_tools,
+            num_predict=self.num_predict, max_tool_rounds=self.max_tool_rounds,
+            request_timeout=self.request_timeout, think=self.think, tool_names=self.tool_names,
+            tool_timeout=self.tool_timeout, select_tools=self.select_tools,
         )  # fmt: skip
 
-    def _options(self, num_ctx: int) -> dict[str, Any]:
-        return (
-            {"num_ctx": num_ctx} if self.temperature is None else {"num_ctx": num_ctx, "temperature": self.temperature}
-        )
+    def _options(self, num_ctx: int, num_predict: int) -> dict[str, Any]:
+        """Ollama's options: the context, a bound on the answer (its default has none), and the temperature."""
+        options: dict[str, Any] = {"num_ctx": num_ctx, "num_predict": num_predict}
+        if self.temperature is not None:
+            options["temperature"] = self.temperature
+        return options
+
+    def _answer_limit(self, room: int) -> int:
+        """The tokens an answer may take: the room the context leaves, or NUM_PREDICT when that is less."""
+        return min(room, self.num_predict) if self.num_predict > 0 else room
 
     # Context --------------------------------------------------------------------
 
@@ -297,6 +306,7 @@ class AIAgent:
             tools_chars=schemas_chars(self._offered, self.tool_context.external) if offer_tools else 0,
             memory=self.memory,
         )
+        reply.answer_limit = self._answer_limit(window.answer_room(context))
         if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
             self._told_trimmed.add(self._workspace_key)
             yield notices.context_trimmed(window.dropped_turns, context)
@@ -305,7 +315,9 @@ class AIAgent:
             async for event in events:
                 yield event
         full = notices.context_full(reply.prompt_tokens, context)
-        cut = notices.answer_cut() if reply.done_reason == "length" else None
+        cut = (
+            notices.answer_cut(reply.completion_tokens or reply.answer_limit) if reply.done_reason == "length" else None
+        )
         for warning in (full, cut):
             if warning is not None and warning.code not in reply.turn.warned:
                 reply.turn.warned.add(warning.code)
@@ -331,7 +343,7 @@ class AIAgent:
                 tools=tools,
                 stream=True,
                 think=self._think_option(capabilities),
-                options=self._options(context.tokens),
+                options=self._options(context.tokens, reply.answer_limit),
             )
             async for chunk in response:
                 received = True
@@ -383,7 +395,7 @@ class AIAgent:
                 messages=messages,
                 stream=True,
                 think=False if capabilities.thinking else None,
-                options=self._options(context.tokens),
+                options=self._options(context.tokens, self._answer_limit(answer_reserve(context.tokens))),
             )
             async for chunk in response:
                 parts.append(chunk.message.content or "")

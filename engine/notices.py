@@ -43,8 +43,11 @@ def context_full(prompt_tokens: int, context: ContextWindow) -> WarningEvent | N
     )
 
 
-def answer_cut() -> WarningEvent:
-    return WarningEvent(code="ANSWER_CUT", message="The answer reached the model's length limit and was cut off.")
+def answer_cut(tokens: int) -> WarningEvent:
+    return WarningEvent(
+        code="ANSWER_CUT",
+        message=f"The answer was cut at {tokens:,} tokens; ask for the rest or raise NUM_PREDICT/NUM_CTX.",
+    )
 
 
 def step_limit(max_tool_rounds: int, tool_calls: Sequence[ToolCall], answered: bool) -> WarningEvent:

@@ -65,6 +65,7 @@ class RoundState:
     content: str = ""
     tool_calls: list[RequestedCall] = field(default_factory=list)
     done_reason: str | None = None
+    answer_limit: int = 0  # the request's num_predict
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
