@@ -20,16 +20,16 @@ from typing import Any
 
 import ollama
 
-from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished
+from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, ToolCallFinished
 from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
-from engine.ollama_server import ClientPerLoop, ModelCapabilities, model_capabilities, pulled_models
+from engine.ollama_server import ClientPerLoop, ModelCapabilities, close_stream, model_capabilities, pulled_models
 from engine.prompt import answer_reserve, build_window, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
-from engine.tool_runner import RequestedCall, TurnToolRunner
+from engine.tool_runner import TurnToolRunner
 from engine.tool_selection import offered_tools, schemas, schemas_chars
-from engine.turn_state import RoundState, TurnState
+from engine.turn_state import MAX_TOOL_CALLS_PER_REPLY, RoundState, TurnState
 from tools import ToolContext, tool_specs
 
 __all__ = ["AIAgent", "AgentError", "AgentEvent"]
@@ -264,7 +264,7 @@ class AIAgent:
             async with aclosing(round_events) as events:
                 async for event in events:
                     yield event
-            if final or not reply.tool_calls:
+            if final or not reply.tool_calls or reply.oversized:
                 if round_number == self.max_tool_rounds:
                     turn.stop_reason = "max_tool_rounds"
                     yield notices.step_limit(self.max_tool_rounds, turn.tool_calls, bool(reply.content.strip()))
@@ -284,6 +284,10 @@ class AIAgent:
                                 {"role": "tool", "content": event.call.output, "tool_name": event.call.name}
                             )
                         yield event
+            if reply.refused_calls:
+                yield notices.tool_calls_capped(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
+                refusal = notices.tool_calls_refused(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
+                turn_messages.append({"role": "tool", "content": refusal, "tool_name": reply.refused_name})
             only_repeats = fresh == 0
 
     async def _round(
@@ -314,11 +318,7 @@ class AIAgent:
         async with aclosing(self._stream_round(client, window.messages, tools, capabilities, reply, context)) as events:
             async for event in events:
                 yield event
-        full = notices.context_full(reply.prompt_tokens, context)
-        cut = (
-            notices.answer_cut(reply.completion_tokens or reply.answer_limit) if reply.done_reason == "length" else None
-        )
-        for warning in (full, cut):
+        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
             if warning is not None and warning.code not in reply.turn.warned:
                 reply.turn.warned.add(warning.code)
                 yield warning
@@ -347,19 +347,12 @@ class AIAgent:
             )
             async for chunk in response:
                 received = True
-                message = chunk.message
-                if message.thinking:
-                    reply.thinking += message.thinking
-                    reply.turn.thinking += message.thinking
-                    yield ThinkingDelta(text=message.thinking)
-                if message.content and (text := reply.text(message.content)):
-                    yield TextDelta(text=text)
-                for call in message.tool_calls or ():
-                    reply.tool_calls.append(RequestedCall(call.function.name, dict(call.function.arguments or {})))
+                for event in reply.take(chunk):
+                    yield event
+                if reply.oversized:
+                    await close_stream(response)
+                    break
                 if chunk.done:
-                    reply.done_reason = chunk.done_reason
-                    reply.prompt_tokens = chunk.prompt_eval_count or 0
-                    reply.completion_tokens = chunk.eval_count or 0
                     sent = request_chars(
                         messages, schemas_chars(self._offered, self.tool_context.external) if tools else 0
                     )

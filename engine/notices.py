@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from domain.events import AgentError, WarningEvent
 from domain.records import ToolCall
 from engine.context_window import ContextWindow
+from engine.turn_state import MAX_ANSWER_CHARS, RoundState
 
 CONTEXT_FULL_SHARE = 0.9
 MAX_RESULT_CHARS_SHOWN = 600  # of each tool's result, in an answer made of the results
@@ -47,6 +48,37 @@ def answer_cut(tokens: int) -> WarningEvent:
     return WarningEvent(
         code="ANSWER_CUT",
         message=f"The answer was cut at {tokens:,} tokens; ask for the rest or raise NUM_PREDICT/NUM_CTX.",
+    )
+
+
+def cut_short(reply: RoundState) -> WarningEvent | None:
+    """Why the round's answer was cut, if it was: the cap on its size, or the bound on its tokens (num_predict)."""
+    if reply.oversized:
+        return answer_too_long(MAX_ANSWER_CHARS)
+    if reply.done_reason == "length":
+        return answer_cut(reply.completion_tokens or reply.answer_limit)
+    return None
+
+
+def answer_too_long(max_chars: int) -> WarningEvent:
+    return WarningEvent(
+        code="ANSWER_CUT", message=f"The answer passed {max_chars:,} characters and was cut there; ask for the rest."
+    )
+
+
+def tool_calls_capped(cap: int, refused: int) -> WarningEvent:
+    return WarningEvent(
+        code="TOOL_CALLS_CAPPED",
+        message=f"The model asked for {cap + refused:,} tool calls in one reply; the first {cap} ran "
+        f"and the other {refused:,} were refused.",
+    )
+
+
+def tool_calls_refused(cap: int, refused: int) -> str:
+    """What the model is told of the calls of its reply that were not run."""
+    return (
+        f"Error: {refused:,} more tool calls were refused: at most {cap} run per reply; "
+        "ask for the ones still needed in the next reply."
     )
 
 
