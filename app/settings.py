@@ -53,6 +53,9 @@ class Settings(BaseModel):
     chat_history_db_path: Path = Field(Path("chat_history.sqlite"), description="a file path")
     workspace_root: Path = Field(Path("workspace"), description="a folder path")
     num_ctx: int = Field(8192, ge=1024, le=1_048_576, description="a whole number from 1024 to 1048576")
+    num_predict: int = Field(
+        0, ge=0, le=1_048_576, description="0 (what the context leaves) or a whole number of tokens up to 1048576"
+    )
     max_tool_rounds: int = Field(8, ge=1, le=50, description="a whole number from 1 to 50")
     request_timeout: float = Field(120.0, gt=0, le=3600, description="seconds, more than 0 and at most 3600")
     think: ThinkSetting = Field("false", description="true, false, low, medium or high")

@@ -26,6 +26,7 @@ def agent_from_settings(settings: Settings) -> AIAgent:
         settings.system_prompt,
         tool_context=ToolContext(workspace_root=settings.workspace_root),
         num_ctx=settings.num_ctx,
+        num_predict=settings.num_predict,
         max_tool_rounds=settings.max_tool_rounds,
         request_timeout=settings.request_timeout,
         think=settings.think_option,

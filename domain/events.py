@@ -19,7 +19,9 @@ ErrorCode = Literal[
     "EMPTY_ANSWER",
     "INTERNAL_ERROR",
 ]
-WarningCode = Literal["CONTEXT_TRIMMED", "CONTEXT_FULL", "ANSWER_CUT", "TOOLS_UNSUPPORTED", "STEP_LIMIT"]
+WarningCode = Literal[
+    "CONTEXT_TRIMMED", "CONTEXT_FULL", "ANSWER_CUT", "TOOLS_UNSUPPORTED", "STEP_LIMIT", "TOOL_CALLS_CAPPED"
+]
 
 
 class TextDelta(BaseModel):

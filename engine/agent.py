@@ -20,16 +20,16 @@ from typing import Any
 
 import ollama
 
-from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished
+from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, ToolCallFinished
 from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
-from engine.ollama_server import ClientPerLoop, ModelCapabilities, model_capabilities, pulled_models
-from engine.prompt import build_window, strip_think_tags, summary_prompt
+from engine.ollama_server import ClientPerLoop, ModelCapabilities, close_stream, model_capabilities, pulled_models
+from engine.prompt import answer_reserve, build_window, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
-from engine.tool_runner import RequestedCall, TurnToolRunner
+from engine.tool_runner import TurnToolRunner
 from engine.tool_selection import offered_tools, schemas, schemas_chars
-from engine.turn_state import RoundState, TurnState
+from engine.turn_state import MAX_TOOL_CALLS_PER_REPLY, RoundState, TurnState
 from tools import ToolContext, tool_specs
 
 __all__ = ["AIAgent", "AgentError", "AgentEvent"]
@@ -52,6 +52,7 @@ class AIAgent:
         *,
         tool_context: ToolContext | None = None,
         num_ctx: int = 8192,
+        num_predict: int = 0,
         max_tool_rounds: int = 8,
         request_timeout: float = 120.0,
         think: bool | str = False,
@@ -70,6 +71,7 @@ class AIAgent:
         self.temperature: float | None = None  # an agent's own; None: the model's default
         self.tool_context = tool_context or ToolContext()
         self.num_ctx = num_ctx
+        self.num_predict = num_predict  # the most tokens an answer may take; 0: what the context leaves
         self.max_tool_rounds = max_tool_rounds
         self.request_timeout = request_timeout
         self.think = think
@@ -90,14 +92,21 @@ class AIAgent:
         """An agent with the same settings and tools but no state of this one's: for a turn in another workspace."""
         return AIAgent(
             self.model, self.server, self.system_prompt, tool_context=self.tool_context, num_ctx=self.num_ctx,
-            max_tool_rounds=self.max_tool_rounds, request_timeout=self.request_timeout, think=self.think,
-            tool_names=self.tool_names, tool_timeout=self.tool_timeout, select_tools=self.select_tools,
+            num_predict=self.num_predict, max_tool_rounds=self.max_tool_rounds,
+            request_timeout=self.request_timeout, think=self.think, tool_names=self.tool_names,
+            tool_timeout=self.tool_timeout, select_tools=self.select_tools,
         )  # fmt: skip
 
-    def _options(self, num_ctx: int) -> dict[str, Any]:
-        return (
-            {"num_ctx": num_ctx} if self.temperature is None else {"num_ctx": num_ctx, "temperature": self.temperature}
-        )
+    def _options(self, num_ctx: int, num_predict: int) -> dict[str, Any]:
+        """Ollama's options: the context, a bound on the answer (its default has none), and the temperature."""
+        options: dict[str, Any] = {"num_ctx": num_ctx, "num_predict": num_predict}
+        if self.temperature is not None:
+            options["temperature"] = self.temperature
+        return options
+
+    def _answer_limit(self, room: int) -> int:
+        """The tokens an answer may take: the room the context leaves, or NUM_PREDICT when that is less."""
+        return min(room, self.num_predict) if self.num_predict > 0 else room
 
     # Context --------------------------------------------------------------------
 
@@ -255,12 +264,14 @@ class AIAgent:
             async with aclosing(round_events) as events:
                 async for event in events:
                     yield event
-            if final or not reply.tool_calls:
+            if final or not reply.tool_calls or reply.oversized:
                 if round_number == self.max_tool_rounds:
                     turn.stop_reason = "max_tool_rounds"
                     yield notices.step_limit(self.max_tool_rounds, turn.tool_calls, bool(reply.content.strip()))
                 elif not reply.content.strip():
-                    raise notices.empty_answer(self.model)
+                    if (results := notices.tool_results_answer(turn.tool_calls)) is None:
+                        raise notices.empty_answer(self.model)
+                    yield TextDelta(text=reply.add_text(results))
                 return
             turn_messages.append(reply.assistant_message())
             fresh = 0
@@ -273,6 +284,10 @@ class AIAgent:
                                 {"role": "tool", "content": event.call.output, "tool_name": event.call.name}
                             )
                         yield event
+            if reply.refused_calls:
+                yield notices.tool_calls_capped(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
+                refusal = notices.tool_calls_refused(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
+                turn_messages.append({"role": "tool", "content": refusal, "tool_name": reply.refused_name})
             only_repeats = fresh == 0
 
     async def _round(
@@ -295,6 +310,7 @@ class AIAgent:
             tools_chars=schemas_chars(self._offered, self.tool_context.external) if offer_tools else 0,
             memory=self.memory,
         )
+        reply.answer_limit = self._answer_limit(window.answer_room(context))
         if first and window.dropped_turns and self._workspace_key not in self._told_trimmed:
             self._told_trimmed.add(self._workspace_key)
             yield notices.context_trimmed(window.dropped_turns, context)
@@ -302,9 +318,7 @@ class AIAgent:
         async with aclosing(self._stream_round(client, window.messages, tools, capabilities, reply, context)) as events:
             async for event in events:
                 yield event
-        full = notices.context_full(reply.prompt_tokens, context)
-        cut = notices.answer_cut() if reply.done_reason == "length" else None
-        for warning in (full, cut):
+        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
             if warning is not None and warning.code not in reply.turn.warned:
                 reply.turn.warned.add(warning.code)
                 yield warning
@@ -329,23 +343,16 @@ class AIAgent:
                 tools=tools,
                 stream=True,
                 think=self._think_option(capabilities),
-                options=self._options(context.tokens),
+                options=self._options(context.tokens, reply.answer_limit),
             )
             async for chunk in response:
                 received = True
-                message = chunk.message
-                if message.thinking:
-                    reply.thinking += message.thinking
-                    reply.turn.thinking += message.thinking
-                    yield ThinkingDelta(text=message.thinking)
-                if message.content and (text := reply.text(message.content)):
-                    yield TextDelta(text=text)
-                for call in message.tool_calls or ():
-                    reply.tool_calls.append(RequestedCall(call.function.name, dict(call.function.arguments or {})))
+                for event in reply.take(chunk):
+                    yield event
+                if reply.oversized:
+                    await close_stream(response)
+                    break
                 if chunk.done:
-                    reply.done_reason = chunk.done_reason
-                    reply.prompt_tokens = chunk.prompt_eval_count or 0
-                    reply.completion_tokens = chunk.eval_count or 0
                     sent = request_chars(
                         messages, schemas_chars(self._offered, self.tool_context.external) if tools else 0
                     )
@@ -381,7 +388,7 @@ class AIAgent:
                 messages=messages,
                 stream=True,
                 think=False if capabilities.thinking else None,
-                options=self._options(context.tokens),
+                options=self._options(context.tokens, self._answer_limit(answer_reserve(context.tokens))),
             )
             async for chunk in response:
                 parts.append(chunk.message.content or "")

@@ -5,6 +5,9 @@ or wrote a Python-style dict, `{'a': 10}`); Python-style calls, `divide(a=10, b=
 are read by `ast.parse` and an allowlist of literal nodes; Qwen3-Coder's
 `<parameter=a>10</parameter>` pairs by a regular expression. Each reader gives
 `None` (or raises `ValueError`) for text that is not what it reads.
+
+Small models also echo the tool descriptions they were given: `{"name": …, "description": …}`,
+or a call whose arguments are the tool's JSON schema. Such text is not a call (`written_call`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ _CALL_PREFIXES = ("functions.", "default_api.")
 _JSON_WORDS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
 _PARAMETER = re.compile(r"<parameter=([\w.-]+)>(.*?)(?=</parameter>|<parameter=|</function>|</tool_call>|\Z)", re.S)
 _CLOSERS = {"{": "}", "[": "]", "(": ")"}
+_SCHEMA_WORDS = frozenset(
+    "type properties required description additionalProperties title $schema items enum default format "
+    "anyOf oneOf allOf minimum maximum".split()
+)
+_JSON_TYPES = frozenset("object string number integer boolean array null".split())
 
 
 def tool_name(name: Any, known: Collection[str]) -> str | None:
@@ -53,9 +61,41 @@ def _as_call(candidate: Any, known: Collection[str]) -> RequestedCall | None:
         candidate = candidate["function"]
     name = tool_name(candidate.get("name"), known)
     arguments = candidate.get("arguments", candidate.get("parameters", {}))
-    if name is None or not isinstance(arguments, (dict, str)):
-        return None
-    return RequestedCall(name, arguments)
+    if name is None or "description" in candidate or not isinstance(arguments, (dict, str)):
+        return None  # a "description" beside the name: the tool's description echoed, not a call
+    return written_call(name, arguments)
+
+
+def written_call(name: str, arguments: dict[str, Any] | str) -> RequestedCall | None:
+    """The call of tool `name` with `arguments`, unless those are a JSON schema echoed from its description."""
+    return None if looks_like_schema(arguments) else RequestedCall(name, arguments)
+
+
+def looks_like_schema(arguments: Any) -> bool:
+    """Whether written arguments are a JSON schema (`{"type": "object", "properties": …}`, or a map of
+    property schemas such as `{"a": {"type": "number", "description": …}}`) rather than values."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return False
+    if not isinstance(arguments, dict) or not arguments:
+        return False
+    if set(arguments) <= _SCHEMA_WORDS:
+        properties = arguments.get("properties")
+        if arguments.get("type") == "object":
+            return True
+        if isinstance(properties, dict) and all(map(_is_property_schema, properties.values())):
+            return True
+    return all(map(_is_property_schema, arguments.values()))
+
+
+def _is_property_schema(value: Any) -> bool:
+    if not isinstance(value, dict) or not set(value) <= _SCHEMA_WORDS:
+        return False
+    kind = value.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return bool(kinds) and all(isinstance(k, str) and k in _JSON_TYPES for k in kinds)
 
 
 def loose_json(text: str) -> Any:
@@ -170,7 +210,7 @@ def _python_call(node: ast.AST, known: Collection[str]) -> RequestedCall | None:
     if name is None or any(keyword.arg is None for keyword in node.keywords):
         return None
     try:
-        return RequestedCall(name, {str(keyword.arg): _literal(keyword.value) for keyword in node.keywords})
+        return written_call(name, {str(keyword.arg): _literal(keyword.value) for keyword in node.keywords})
     except ValueError:
         return None
 

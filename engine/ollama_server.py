@@ -6,7 +6,7 @@ import asyncio
 import re
 import ssl
 import weakref
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -148,3 +148,10 @@ __all__ = [
     "pulled_models",
     "server_version",
 ]
+
+
+async def close_stream(response: AsyncIterator[Any]) -> None:
+    """End a streamed reply before the server does: its connection is closed rather than read to the end."""
+    aclose = getattr(response, "aclose", None)
+    if aclose is not None:
+        await aclose()

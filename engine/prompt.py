@@ -48,10 +48,16 @@ def answer_reserve(num_ctx: int) -> int:
 
 @dataclass(frozen=True)
 class PromptWindow:
-    """The messages to send and how many earlier turns did not fit."""
+    """The messages to send, how many earlier turns did not fit, and the tokens the request is estimated at
+    (its tool schemas included)."""
 
     messages: list[Message]
     dropped_turns: int
+    tokens: int = 0
+
+    def answer_room(self, context: ContextWindow) -> int:
+        """Tokens the context leaves for the answer after this prompt (at least the share kept for it)."""
+        return max(context.tokens - self.tokens, answer_reserve(context.tokens))
 
 
 def system_message(
@@ -105,13 +111,17 @@ def build_window(
             "if the model allows.",
             recoverable=False,
         )
-    kept = newest_turns_that_fit(history, budget - used, context)
+    kept, room = newest_turns_that_fit(history, budget - used, context)
     answered = sum(1 for _, assistant in history if assistant)
-    return PromptWindow([system, *kept, *turn], answered - len(kept) // 2)
+    tokens = context.tokens - answer_reserve(context.tokens) - room
+    return PromptWindow([system, *kept, *turn], answered - len(kept) // 2, tokens)
 
 
-def newest_turns_that_fit(history: Sequence[tuple[str, str]], room: int, context: ContextWindow) -> list[Message]:
-    """The newest answered turns, as messages, that fit in `room` tokens (failed turns are left out)."""
+def newest_turns_that_fit(
+    history: Sequence[tuple[str, str]], room: int, context: ContextWindow
+) -> tuple[list[Message], int]:
+    """The newest answered turns, as messages, that fit in `room` tokens (failed turns are left out), and the
+    room they leave."""
     kept: list[Message] = []
     for user, assistant in reversed(history):
         if not assistant:
@@ -122,7 +132,7 @@ def newest_turns_that_fit(history: Sequence[tuple[str, str]], room: int, context
             break
         kept[:0] = pair
         room -= cost
-    return kept
+    return kept, room
 
 
 def fit_turn_messages(turn_messages: Sequence[Message], room: int, context: ContextWindow) -> list[Message]:

@@ -6,7 +6,8 @@ that may become such a call, so the raw call never reaches the answer. Each form
 below with one public report of a model writing it:
 
 - `<tool_call>{"name": "sqrt", "arguments": {"x": 144}}</tool_call>` — Hermes, Qwen 2.5/3:
-  ollama/ollama#6390.
+  ollama/ollama#6390; also with a broken closing tag (`</tool_call}`), as SmolLM2-135M writes it.
+  The tags around a call found are left out of the answer, whole or broken.
 - `{"name": …, "parameters": …}` (or a list of them, or `{"tool_calls": […]}`) as the whole
   reply, on a line of its own, in a ```json fence, or at the end of the prose —
   Llama 3.2, Qwen 3, Devstral: ollama/ollama#13519, ollama/ollama#11185, ggml-org/llama.cpp#14697.
@@ -46,6 +47,7 @@ from engine.call_syntax import (
     loose_json,
     python_calls,
     tool_name,
+    written_call,
     xml_parameters,
 )
 from engine.tool_runner import RequestedCall
@@ -90,6 +92,8 @@ _MISTRAL_NAME = re.compile(r"([\w.-]+)\s*(?:\[CALL_ID\]\w*)?\s*(?:\[ARGS\])?\s*"
 _FUNCTIONS_NAME = re.compile(r"([A-Za-z_][\w-]*)(?::\d+)?[ \t]*:?\s*(?:```(?:json)?\s*)?")
 _FENCE_END = re.compile(r"\s*```")
 _SPECIAL_TOKEN = re.compile(r"<\|[a-z_]+\|>")
+_TOOL_CALL_END = re.compile(r"</tool_call(?:\s*[>}\])])?")  # `</tool_call>`, or broken: `</tool_call}`
+_TOOL_CALL_TAG = re.compile(rf"<tool_call>|{_TOOL_CALL_END.pattern}")
 _EMPTY_FENCE = re.compile(r"```\w*\s*```")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _SEPARATORS = " \t\r\n;,"
@@ -134,7 +138,7 @@ def _without(content: str, written: list[_Written]) -> str:
         pieces.append(content[last : found.start])
         last = found.end
     pieces.append(content[last:])
-    text = _EMPTY_FENCE.sub("", _SPECIAL_TOKEN.sub("", "".join(pieces)))
+    text = _EMPTY_FENCE.sub("", _TOOL_CALL_TAG.sub("", _SPECIAL_TOKEN.sub("", "".join(pieces))))
     return _BLANK_LINES.sub("\n\n", text)
 
 
@@ -168,7 +172,8 @@ def _json_calls(body: str, known: Collection[str]) -> Calls:
 
 
 def _read_tool_call(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
-    body, end = _until(text, start, ("</tool_call>",))
+    closing = _TOOL_CALL_END.search(text, start)
+    body, end = (text[start : closing.start()], closing.end()) if closing else (text[start:], len(text))
     stripped = body.strip()
     if stripped.startswith("<function="):
         return _read_function(stripped, len("<function="), known)[0], end
@@ -189,7 +194,8 @@ def _read_function(text: str, start: int, known: Collection[str]) -> tuple[Calls
         arguments = loose_json(body)
     except ValueError:
         return None, end
-    return ([RequestedCall(name, arguments)] if isinstance(arguments, dict) else None), end
+    call = written_call(name, arguments) if isinstance(arguments, dict) else None
+    return ([call] if call else None), end
 
 
 def _read_python_tag(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:
@@ -210,9 +216,8 @@ def _named_json_call(text: str, name: str, start: int, known: Collection[str]) -
     """A call of `name` whose arguments are the JSON object at `text[start]`."""
     tool = tool_name(name, known)
     decoded = json_at(text, start) if tool else None
-    if tool is None or decoded is None or not isinstance(decoded[0], dict):
-        return None, start
-    return [RequestedCall(tool, decoded[0])], decoded[1]
+    call = written_call(tool, decoded[0]) if tool and decoded and isinstance(decoded[0], dict) else None
+    return ([call], decoded[1]) if call and decoded else (None, start)
 
 
 def _read_functions(text: str, start: int, known: Collection[str]) -> tuple[Calls, int]:

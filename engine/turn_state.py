@@ -2,6 +2,9 @@
 
 `TurnState` is the one record of a turn in progress: the agent fills it, and
 whoever runs the turn can store it even if the stream is cut off part-way.
+What the model sends is capped whatever the server lets through: the answer and
+its thinking at `MAX_ANSWER_CHARS` a turn, the tool calls run at
+`MAX_TOOL_CALLS_PER_REPLY` a reply (the others are counted, to be refused).
 """
 
 from __future__ import annotations
@@ -10,11 +13,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.events import StopReason, TurnCompleted, Usage
+from ollama import ChatResponse
+
+from domain.events import AgentEvent, StopReason, TextDelta, ThinkingDelta, TurnCompleted, Usage
 from domain.records import ToolCall
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import RequestedCall
 from tools.registry import arguments_for_display
+
+MAX_ANSWER_CHARS = 2_000_000  # of answer and thinking in one turn: megabytes more are a model gone wrong
+MAX_TOOL_CALLS_PER_REPLY = 32
 
 
 @dataclass
@@ -29,6 +37,7 @@ class TurnState:
     error: str | None = None
     warned: set[str] = field(default_factory=set)
     started: float = field(default_factory=time.perf_counter)
+    received_chars: int = 0  # of answer and thinking, held-back text included
 
     def add_usage(self, prompt_tokens: int, completion_tokens: int) -> None:
         self.usage = Usage(
@@ -65,13 +74,49 @@ class RoundState:
     content: str = ""
     tool_calls: list[RequestedCall] = field(default_factory=list)
     done_reason: str | None = None
+    answer_limit: int = 0  # the request's num_predict
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    oversized: bool = False  # the answer reached MAX_ANSWER_CHARS: the rest of the reply is not read
+    refused_calls: int = 0  # tool calls beyond MAX_TOOL_CALLS_PER_REPLY
+    refused_name: str = ""  # the first of them
 
     def __post_init__(self) -> None:
         self._start = len(self.turn.content)
         before = self.turn.content.rstrip(" ")
         self._prefix = "" if not before or before.endswith("\n\n") else "\n" if before.endswith("\n") else "\n\n"
+
+    def take(self, chunk: ChatResponse) -> list[AgentEvent]:
+        """One streamed chunk taken in (within the caps): the thinking and text it shows; its calls and counts."""
+        events: list[AgentEvent] = []
+        message = chunk.message
+        if message.thinking and (thinking := self._within_cap(message.thinking)):
+            self.thinking += thinking
+            self.turn.thinking += thinking
+            events.append(ThinkingDelta(text=thinking))
+        if message.content and (text := self.text(self._within_cap(message.content))):
+            events.append(TextDelta(text=text))
+        for call in message.tool_calls or ():
+            self._add_calls([RequestedCall(call.function.name, dict(call.function.arguments or {}))])
+        if chunk.done:
+            self.done_reason = chunk.done_reason
+            self.prompt_tokens = chunk.prompt_eval_count or 0
+            self.completion_tokens = chunk.eval_count or 0
+        return events
+
+    def _within_cap(self, piece: str) -> str:
+        room = MAX_ANSWER_CHARS - self.turn.received_chars
+        if len(piece) > room:
+            piece, self.oversized = piece[: max(room, 0)], True
+        self.turn.received_chars += len(piece)
+        return piece
+
+    def _add_calls(self, calls: list[RequestedCall]) -> None:
+        room = MAX_TOOL_CALLS_PER_REPLY - len(self.tool_calls)
+        self.tool_calls += calls[: max(room, 0)]
+        if len(calls) > room:
+            self.refused_name = self.refused_name or calls[max(room, 0)].name
+            self.refused_calls += len(calls) - max(room, 0)
 
     def text(self, piece: str) -> str:
         """The part of `piece` to show now (perhaps none), added to the turn's text."""
@@ -94,6 +139,11 @@ class RoundState:
             message["thinking"] = self.thinking
         return message
 
+    def add_text(self, text: str) -> str:
+        """Text of our own for the round (not the model's, so not filtered), as it is to be shown."""
+        self.content += text
+        return self._append(text)
+
     def keep_held_text(self) -> None:
         """The round ended early: keep what was held back, so no received text is lost."""
         self.turn.content += self._gap() + self.text_filter.held()
@@ -104,7 +154,7 @@ class RoundState:
         if not written_calls:
             return self._append(tail)
         if not self.tool_calls:
-            self.tool_calls = written_calls
+            self._add_calls(written_calls)
         displayed = self.turn.content[self._start :]
         visible = self.content if self.content.strip() else ""
         self.turn.content = self.turn.content[: self._start] + (self._prefix + visible if visible else "")

@@ -6,7 +6,9 @@ and its Modelfile `parameters`), `/api/version` and `/api/ps`, and
 refuses what the real server refuses: an unknown model (404), tools for a model
 without the `tools` capability and `think` for one without `thinking` (400).
 Each `/api/chat` request takes the next scripted `Reply`; faults (an HTTP error,
-a hang, an error or garbage line, a dropped connection) are steps of a reply.
+a hang, an error or garbage line, a dropped connection) are steps of a reply. An
+answer longer than the request's `num_predict` (four characters a token) is cut
+there and ends with `done_reason: "length"`, as Ollama's is.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from fakes.replies import Drop, Hang, Pause, Raw, Reply, Step, aggregate
+from fakes.replies import Drop, Hang, Pause, Raw, Reply, Step, aggregate, bounded
 
 __all__ = ["Drop", "FakeOllama", "Hang", "Pause", "Raw", "Reply", "free_port", "is_summary_request", "wait_until"]
 
@@ -232,14 +234,15 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             self._send_json(refusal[0], {"error": refusal[1]})
             return
         reply = self.server_fake.next_reply(body)
+        steps = bounded(reply.steps, (body.get("options") or {}).get("num_predict"))
         if reply.status != 200:
             self._send_json(reply.status, {"error": reply.error or "error"})
         elif body.get("stream", True):
-            self._stream(body, reply.steps)
-        elif any(isinstance(step, (Hang, Drop)) for step in reply.steps):
-            self._wait_or_drop(reply.steps)
+            self._stream(body, steps)
+        elif any(isinstance(step, (Hang, Drop)) for step in steps):
+            self._wait_or_drop(steps)
         else:
-            self._send_json(200, {"model": body["model"], "created_at": _now(), **aggregate(reply.steps)})
+            self._send_json(200, {"model": body["model"], "created_at": _now(), **aggregate(steps)})
 
     def _stream(self, body: dict[str, Any], steps: Sequence[Step]) -> None:
         self.send_response(200)

@@ -38,6 +38,7 @@ class Raw:
 
 
 Step = dict[str, Any] | Hang | Pause | Drop | Raw
+CHARS_PER_TOKEN = 4  # how the fake counts an answer's tokens
 
 
 @dataclass
@@ -62,7 +63,7 @@ class Reply:
         """A streamed answer split into `pieces` content chunks (after any thinking chunks)."""
         steps: list[Step] = [chunk(thinking=part) for part in _split(thinking, pieces)]
         steps += [chunk(content=part) for part in _split(text, pieces)]
-        steps.append(final(done_reason, prompt_tokens, completion_tokens or max(len(text) // 4, 1)))
+        steps.append(final(done_reason, prompt_tokens, completion_tokens or max(len(text) // CHARS_PER_TOKEN, 1)))
         return cls(steps)
 
     @classmethod
@@ -141,6 +142,27 @@ def final(done_reason: str, prompt_tokens: int, completion_tokens: int) -> dict[
         "eval_count": completion_tokens,
         "eval_duration": 500_000,
     }
+
+
+def bounded(steps: Sequence[Step], num_predict: int | None) -> list[Step]:
+    """The steps as a server whose answers may take `num_predict` tokens sends them (Ollama's `num_predict`;
+    none, 0 or below: no bound): content beyond that many tokens, at `CHARS_PER_TOKEN`, is cut, and the reply
+    ends with done_reason "length"."""
+    if not num_predict or num_predict < 0:
+        return list(steps)
+    room = num_predict * CHARS_PER_TOKEN
+    sent: list[Step] = []
+    for step in steps:
+        content = step["message"].get("content", "") if isinstance(step, dict) else ""
+        if len(content) <= room:
+            room -= len(content)
+            sent.append(step)
+            continue
+        assert isinstance(step, dict)
+        sent.append({**step, "message": {**step["message"], "content": content[:room]}})
+        prompt_tokens = next((s["prompt_eval_count"] for s in steps if isinstance(s, dict) and s.get("done")), 42)
+        return [*sent, final("length", prompt_tokens, num_predict)]
+    return sent
 
 
 def aggregate(steps: Sequence[Step]) -> dict[str, Any]:

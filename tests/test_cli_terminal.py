@@ -91,6 +91,17 @@ def test_rich_markup_and_escapes_in_model_text_stay_inert_on_a_terminal(fake_oll
     assert "pwned\x07" not in output and "\x1b[2J" not in output and "\x9b" not in output and "\x1b[31m" not in output
 
 
+def test_tag_like_text_is_shown_as_written_on_a_terminal(fake_ollama: FakeOllama) -> None:
+    """Rich drops inline and block HTML; engineers write such text ("an <M20> bolt"), and none of it may vanish."""
+    answer = "Use an <M20> bolt at <200> mm, **<S355>** steel.\n\n<div>A block of <b>HTML</b></div>\n\nDone <br> now."
+    fake_ollama.script(pieces(answer, 6, 0.0))
+    code, output = run_in_terminal("--once", "hi", "--server", fake_ollama.url)
+    assert code == 0, output
+    screen = Screen(output).text
+    assert "Use an <M20> bolt at <200> mm, <S355> steel." in screen and "**" not in screen
+    assert "<div>A block of <b>HTML</b></div>" in screen and "Done <br> now." in screen
+
+
 def test_bidi_controls_are_written_out_on_a_terminal_too(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(pieces("Total: 1\u202e05\u202c kN", 3, 0.0))
     code, output = run_in_terminal("--once", "hi", "--server", fake_ollama.url)

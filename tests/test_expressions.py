@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from fakes.ollama import FakeOllama, Reply
+from tests.agent_helpers import calls, make_agent
 from tools import ToolContext, run_tool
 from tools.expressions import parse_checked
 from tools.sandbox import PROJECT_ROOT, worker
@@ -61,6 +63,46 @@ def test_exact_results(expression: str, expected: str) -> None:
     assert outcome.data["results"]["result"] == expected
 
 
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("2x + 3", "2*x + 3"),
+        ("x^2 - 5x + 6", "x**2 - 5*x + 6"),
+        ("2(x+1)", "2*x + 2"),
+        ("expand((a+b)(a-b))", "a**2 - b**2"),
+        ("x(x+1)", "x*(x + 1)"),
+        ("2pi", "2*pi"),
+        ("2 pi r^2", "2*pi*r**2"),
+        ("3sin(x)", "3*sin(x)"),
+        ("x sqrt(x)", "x**(3/2)"),
+        ("sqrt(2)x", "sqrt(2)*x"),
+        ("(x+1)2", "2*x + 2"),
+        ("1.5e3x", "1500.0*x"),
+        ("2e", "2*e"),
+        ("12 Mu/(0.9 fy)", "13.3333333333333*Mu/fy"),
+    ],
+)
+def test_implicit_multiplication_as_engineers_write_it(expression: str, expected: str) -> None:
+    outcome = run_tool("evaluate_expression", {"expression": expression}, ToolContext())
+    assert outcome.error is None and outcome.data is not None, outcome.output
+    assert outcome.data["results"]["result"] == expected
+
+
+@pytest.mark.parametrize(
+    ("expression", "said"),
+    [
+        ("sin x", "not valid maths"),
+        ("foo(x)", "the function foo is not available"),
+        ("2 3", "not valid maths"),
+        ("x if y else 2", "is not allowed"),
+        ("f'{x}'", "is not allowed"),
+    ],
+)
+def test_what_is_not_a_product_stays_refused(expression: str, said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        parse_checked(expression)
+
+
 def test_numeric_value_beside_an_exact_one() -> None:
     outcome = run_tool("evaluate_expression", {"expression": "sqrt(2)*pi"}, ToolContext())
     assert outcome.data is not None
@@ -70,12 +112,32 @@ def test_numeric_value_beside_an_exact_one() -> None:
 
 @pytest.mark.parametrize(
     ("equation", "variable", "solutions"),
-    [("x**2 - 4 = 0", "x", "-2, 2"), ("2*t + 6", "t", "-3"), ("x**2 = 2", "x", "-sqrt(2), sqrt(2)")],
+    [
+        ("x**2 - 4 = 0", "x", "-2, 2"),
+        ("2*t + 6", "t", "-3"),
+        ("x**2 = 2", "x", "-sqrt(2), sqrt(2)"),
+        ("x^2 - 5x + 6 = 0", "x", "2, 3"),
+        ("2(L - 1) = 10", "L", "6"),
+    ],
 )
 def test_solve_equation(equation: str, variable: str, solutions: str) -> None:
     outcome = run_tool("solve_equation", {"equation": equation, "variable": variable}, ToolContext())
     assert outcome.error is None and outcome.data is not None
     assert outcome.data["results"]["solutions"] == solutions
+
+
+@pytest.mark.parametrize(("equation", "unknowns"), [("x^2 = 4", "x"), ("a b = 2c", "a, b, c"), ("2 = 2", "")])
+def test_a_variable_not_in_the_equation_is_said_so(equation: str, unknowns: str) -> None:
+    outcome = run_tool("solve_equation", {"equation": equation, "variable": "y"}, ToolContext())
+    assert outcome.error and "y does not appear in the equation" in outcome.output, outcome.output
+    assert outcome.output.count(".") <= 1 and (not unknowns or f"solve for {unknowns}" in outcome.output)
+
+
+async def test_a_model_solving_as_engineers_type_gets_the_roots(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("solve_equation", {"equation": "x^2 - 5x + 6 = 0"})), Reply.text("2 and 3."))
+    events = [event async for event in make_agent(fake_ollama).stream("Roots of x^2 - 5x + 6?")]
+    (call,) = calls(events)
+    assert call.error is None and call.data is not None and call.data["results"]["solutions"] == "2, 3"
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=range(len(PAYLOADS)))

@@ -14,11 +14,17 @@ import pytest
 
 from app.service import WorkspaceService
 from domain.events import TextDelta, ToolCallStarted
+from engine.text_tool_calls import extract_text_tool_calls
+from engine.tool_runner import RequestedCall
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.agent_helpers import calls, completed, make_agent, of_type, run, tool_messages
 
 ANSWER = "10 / 4 = 2.5."
+DIVIDE_SCHEMA = (
+    '{"type": "object", "properties": {"a": {"type": "number", "description": "The dividend."}, '
+    '"b": {"type": "number", "description": "The divisor; must not be zero."}}, "required": ["a", "b"]}'
+)
 ESCAPED = "{&#34;name&#34;: &#34;divide&#34;, &#34;arguments&#34;: {&#34;a&#34;: 10, &#34;b&#34;: 4}}"
 
 WRITTEN_CALLS = {
@@ -45,6 +51,8 @@ WRITTEN_CALLS = {
     "bare-json-html-escaped": ESCAPED,
     "tool-calls-object": '{"tool_calls": [{"name": "divide", "arguments": {"a": 10, "b": 4}}]}',
     "python-dict": "<tool_call>{'name': 'divide', 'arguments': {'a': 10, 'b': 4}}</tool_call>",
+    "hermes-broken-closing-tag": '<tool_call>{"name": "divide", "arguments": {"a": 10, "b": 4}}</tool_call}',
+    "hermes-broken-closing-tag-lines": '<tool_call>\n{"name": "divide", "arguments": {"a": 10, "b": 4}}\n</tool_call}',
 }
 
 
@@ -75,8 +83,13 @@ async def test_written_call_runs_the_tool_and_never_reaches_the_answer(
 
 @pytest.mark.parametrize(
     "written",
-    [WRITTEN_CALLS["functions-colon"], WRITTEN_CALLS["mistral-args"], ESCAPED],
-    ids=["functions", "mistral", "escaped-json"],
+    [
+        WRITTEN_CALLS["functions-colon"],
+        WRITTEN_CALLS["mistral-args"],
+        ESCAPED,
+        WRITTEN_CALLS["hermes-broken-closing-tag-lines"],
+    ],
+    ids=["functions", "mistral", "escaped-json", "broken-closing-tag"],
 )
 async def test_prose_before_a_written_call_is_kept(fake_ollama: FakeOllama, isolated: Path, written: str) -> None:
     fake_ollama.script(Reply.text(f"Let me divide.\n{written}", pieces=6), Reply.text(ANSWER))
@@ -122,8 +135,20 @@ async def test_two_calls_in_one_reply_both_run(fake_ollama: FakeOllama) -> None:
         'functions.divide(a=__import__("os").system("echo hi"), b=1)',
         "functions.divide(10, 4)",
         'The section as JSON:\n```json\n{"beam": "W310x39", "span_m": 6}\n```',
+        '{"name": "divide", "description": "Divide the first number by the second (a / b)."}',
+        f'{{"name": "divide", "parameters": {DIVIDE_SCHEMA}}}',
+        f'<tool_call>{{"name": "divide", "description": "Divide.", "parameters": {DIVIDE_SCHEMA}}}</tool_call>',
+        f'{{"type": "function", "function": {{"name": "divide", "description": "Divide.", "parameters": '
+        f"{DIVIDE_SCHEMA}}}}}",
+        '{"name": "divide", "arguments": {"a": {"type": "number", "description": "The dividend."}, '
+        '"b": {"type": "number"}}}',
+        f"functions.divide:\n{DIVIDE_SCHEMA}",
     ],
-    ids=["unknown-tool", "unknown-tool-mistral", "not-json", "not-a-literal", "positional", "fenced-json-data"],
+    ids=[
+        *("unknown-tool", "unknown-tool-mistral", "not-json", "not-a-literal", "positional", "fenced-json-data"),
+        *("description-echo", "schema-as-parameters", "schema-echo-in-tags", "openai-schema-echo"),
+        *("property-schemas-as-arguments", "schema-after-functions"),
+    ],
 )
 async def test_text_that_is_not_a_call_of_a_known_tool_is_shown(fake_ollama: FakeOllama, text: str) -> None:
     fake_ollama.script(Reply.text(text, pieces=4))
@@ -131,6 +156,15 @@ async def test_text_that_is_not_a_call_of_a_known_tool_is_shown(fake_ollama: Fak
     assert not of_type(events, ToolCallStarted)
     assert "".join(d.text for d in of_type(events, TextDelta)) == text
     assert completed(events).content == text.strip()
+
+
+def test_arguments_named_like_schema_words_are_still_arguments() -> None:
+    written = '{"name": "log_defect", "arguments": {"type": "crack", "description": "In beam B2", "required": true}}'
+    visible, found = extract_text_tool_calls(written, {"log_defect"})
+    assert (visible, found) == (
+        "",
+        [RequestedCall("log_defect", {"type": "crack", "description": "In beam B2", "required": True})],
+    )
 
 
 @pytest.mark.parametrize(

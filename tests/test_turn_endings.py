@@ -14,6 +14,7 @@ from domain.events import ErrorEvent, TextDelta, WarningEvent
 from fakes.ollama import FakeOllama, Hang, Reply
 from history import ChatHistoryDB
 from tests.agent_helpers import calls, completed, make_agent, of_type, run
+from tests.cli_helpers import run_cli
 
 
 def assert_empty_answer(events: list[Any]) -> ErrorEvent:
@@ -38,11 +39,49 @@ async def test_an_empty_answer_is_an_error_that_says_what_to_try(fake_ollama: Fa
     assert not of_type(events, WarningEvent)
 
 
-async def test_an_empty_answer_after_tool_rounds_is_an_error_too(fake_ollama: FakeOllama) -> None:
+def assert_answered_with_the_results(events: list[Any], *results: str) -> str:
+    """The turn ends well, its answer saying what the tools returned (as shown and as completed)."""
+    assert not of_type(events, ErrorEvent)
+    done = completed(events)
+    assert done.stop_reason == "end_turn" and done.error is None
+    assert done.content.startswith("The model wrote no answer after its tool calls; they returned:")
+    assert all(result in done.content for result in results), done.content
+    assert "".join(d.text for d in of_type(events, TextDelta)).strip() == done.content
+    return done.content
+
+
+async def test_an_empty_answer_after_tools_that_ran_says_what_they_returned(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 144})), Reply.text(""))
     events = await run(make_agent(fake_ollama), "sqrt 144")
     assert [c.output for c in calls(events)] == ["12.0"]
+    assert_answered_with_the_results(events, "- `sqrt(x=144)` → `12.0`")
+
+
+async def test_a_repeated_call_written_as_text_at_the_end_answers_with_the_results(fake_ollama: FakeOllama) -> None:
+    """SmolLM2-135M: the same call twice, then (tools no longer offered) the call once more as text."""
+    again = '<tool_call>{"name": "beam_analysis", "arguments": {"span": "6 m", "load": "12 kN/m"}}</tool_call>'
+    beam = ("beam_analysis", {"span": "6 m", "load": "12 kN/m"})
+    fake_ollama.script(Reply.tool_calls(beam), Reply.tool_calls(beam), Reply.text(again))
+    events = await run(make_agent(fake_ollama), "Moment of 12 kN/m over 6 m?")
+    assert len(calls(events)) == 2 and not fake_ollama.chat_requests[2].get("tools")
+    content = assert_answered_with_the_results(events, "M = wL²/8 = 12 kN/m × (6 m)² / 8 = 54 kN·m")
+    assert content.count("beam_analysis(") == 1 and "<tool_call>" not in content
+
+
+async def test_tools_that_all_failed_and_no_answer_is_still_an_empty_answer(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(("divide", {"a": 1, "b": 0})), Reply.text(""))
+    events = await run(make_agent(fake_ollama), "1/0")
+    assert calls(events)[0].error is not None
     assert_empty_answer(events)
+
+
+def test_the_cli_exits_0_with_the_results_when_the_model_only_repeats_a_call(fake_ollama: FakeOllama) -> None:
+    written = '<tool_call>{"name": "sqrt", "arguments": {"x": 144}}</tool_call>'
+    fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 144})), Reply.tool_calls(("sqrt", {"x": 144})))
+    fake_ollama.script(Reply.text(written))
+    result = run_cli("--once", "sqrt 144", "--server", fake_ollama.url, "--plain")
+    assert result.returncode == 0, result.stderr
+    assert "`sqrt(x=144)` → `12.0`" in result.stdout and "returned nothing" not in result.stderr
 
 
 async def test_an_empty_answer_is_stored_as_not_answered(fake_ollama: FakeOllama, isolated: Path) -> None:

@@ -4,11 +4,18 @@
 The text is parsed into a syntax tree, and only numbers, names of symbols,
 + − × ÷ ** and calls of allowlisted functions pass; the tree is then turned into
 sympy objects node by node (in the worker process, `tools.sympy_worker`).
+
+Products are written as engineers write them: before parsing, a `*` goes between a
+number or a closing bracket and what follows it (`5x`, `2(x+1)`, `(a+b)(a-b)`,
+`2 pi`, `3sin(x)`), and between two names (`pi r`), never after a function's name
+(`sin x` stays an error) and never between two numbers. A one-letter name or a
+constant before a bracket multiplies (`x(x+1)`); any other name there is a call.
 """
 
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 
 MAX_EXPRESSION_CHARS = 500
@@ -29,9 +36,49 @@ _BINARY = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.Mod)
 _UNARY = (ast.UAdd, ast.USub)
 
 
+# The pieces implicit products are found between, as Python reads them (a string is skipped whole).
+_TOKEN = re.compile(
+    r"""(?P<string>'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*")
+    |(?P<number>0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+
+        |(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?[jJ]?)
+    |(?P<name>[^\W\d]\w*)
+    |(?P<space>\s+)
+    |(?P<other>.)""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
 def normalise(text: str) -> str:
-    """Engineers' spellings: `^` for powers, `×` and `·` for products, `−` for minus."""
-    return text.strip().replace("^", "**").replace("×", "*").replace("·", "*").replace("−", "-")
+    """Engineers' spellings: `^` for powers, `×` and `·` for products, `−` for minus, `5x` for 5*x."""
+    return implicit_products(text.strip().replace("^", "**").replace("×", "*").replace("·", "*").replace("−", "-"))
+
+
+def implicit_products(text: str) -> str:
+    """`text` with a `*` wherever two pieces side by side mean a product (see the module's docstring)."""
+    pieces: list[str] = []
+    before: re.Match[str] | None = None
+    for token in _TOKEN.finditer(text):
+        if token.lastgroup == "space":
+            pieces.append(token.group())
+            continue
+        if before is not None and _multiplies(before, token):
+            pieces.append("*")
+        pieces.append(token.group())
+        before = token
+    return "".join(pieces)
+
+
+def _multiplies(before: re.Match[str], after: re.Match[str]) -> bool:
+    left, right = before.group(), after.group()
+    if keyword.iskeyword(left) or keyword.iskeyword(right):
+        return False
+    if before.lastgroup == "number":
+        return after.lastgroup == "name" or right == "("
+    if left == ")":
+        return after.lastgroup in ("name", "number") or right == "("
+    if before.lastgroup != "name" or left in FUNCTIONS:
+        return False
+    return after.lastgroup == "name" or (right == "(" and (left in CONSTANTS or len(left) == 1))
 
 
 def check_symbol_name(name: str, what: str = "name") -> str:

@@ -85,6 +85,10 @@ def evaluate(expression: str) -> dict[str, Any]:
 def solve(equation: str, variable: str) -> dict[str, Any]:
     left, right = (build(parse_checked(side).body) for side in split_equation(equation))
     unknown = sympy.Symbol(check_symbol_name(variable, "variable"))
+    unknowns: set[Any] = getattr(left - right, "free_symbols", set())
+    if unknown not in unknowns:
+        others = f"; solve for {', '.join(sorted(map(str, unknowns)))}" if unknowns else ""
+        raise ValueError(f"{variable} does not appear in the equation{others}")
     solutions = sympy.solve(sympy.Eq(left, right), unknown)
     return {
         "solutions": [_text(solution) for solution in solutions],

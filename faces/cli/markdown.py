@@ -8,7 +8,9 @@ cut to the screen's height, and redrawn as text comes in.
 The text reaches Rich as a `Markdown` object, never as a string to print, so Rich's
 own markup (`[bold red]…`) in the model's text is shown as written; control
 characters are gone before it gets here (`terminal.printable`), and links are shown
-with their address instead of being hidden in terminal hyperlinks.
+with their address instead of being hidden in terminal hyperlinks. HTML is not
+Markdown here: Rich would drop it, and engineers write tag-like text ("an <M20>
+bolt"), so the parser reads it as text and it is shown as written.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from markdown_it import MarkdownIt
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
 from rich.markdown import Markdown
@@ -26,6 +29,16 @@ from rich.segment import Segment
 
 REFRESHES_PER_SECOND = 20
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+# Rich's own parser (CommonMark, tables, strikethrough), with HTML read as text
+_PARSER = MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
+
+
+class _TextMarkdown(Markdown):
+    """Rich's Markdown with nothing taken for HTML: tag-like text is shown, not dropped."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__("", hyperlinks=False, justify="default")  # no padding to copy with the text
+        self.markup, self.parsed = markup, _PARSER.parse(markup)
 
 
 def settled_blocks(text: str) -> tuple[list[str], str]:
@@ -66,7 +79,7 @@ class _Block:
     (the blank line between blocks is placed here, as in a whole document); `last` keeps only the last lines."""
 
     def __init__(self, text: str, last: int | None = None) -> None:
-        self.markdown = Markdown(text, hyperlinks=False, justify="default")  # no padding to copy with the text
+        self.markdown = _TextMarkdown(text)
         self.last = last
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
