@@ -44,10 +44,10 @@ def long_weld_factor(length: float, size: float) -> tuple[float, str]:
     """J2.2b(d) for an end-loaded fillet weld: β = 1.2 − 0.002(l/w) ≤ 1.0 (eq. J2-1) over 100w; 180w/l over 300w."""
     slenderness = length / size
     if slenderness <= 100:
-        return 1.0, f"l/w = {slenderness:.0f} ≤ 100: β = 1.0"
+        return 1.0, f"β (l/w = {slenderness:.0f} ≤ 100)"
     if slenderness <= 300:
         return 1.2 - 0.002 * slenderness, f"l/w = {slenderness:.0f}: β = 1.2 − 0.002 × {slenderness:.0f}"
-    return 180 / slenderness, f"l/w = {slenderness:.0f} > 300: effective length 180w, β = 180/{slenderness:.0f}"
+    return 180 / slenderness, f"l/w = {slenderness:.0f} > 300, effective length 180w: β = 180/{slenderness:.0f}"
 
 
 def fillet_weld(fexx: float, size: float, theta: float, length: float, welds: int, beta: float) -> Strength:

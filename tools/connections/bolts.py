@@ -102,6 +102,11 @@ def _symbols(code: CodeName) -> tuple[str, str, str]:
     return ("Vu", "Tu", "φRn") if code == "AISC360-LRFD" else ("Va", "Ta", "Rn/Ω")
 
 
+def _combinations(joint: Joint) -> list[str]:
+    """How the shear (and the tension, if there is any) were combined, for the substitution."""
+    return [joint.shear.text] + ([joint.tension.text] if joint.tension.newtons > 0 else [])
+
+
 def _threads_excluded(text: str) -> bool:
     key = text.strip().lower()
     if key in ("included", "include", "n", "in", "not excluded", "threads included", "yes"):
@@ -133,7 +138,7 @@ def _aisc(joint: Joint, code: CodeName, grade_text: str, slip: str | None, hole_
                                      joint.tension.newtons, method)  # fmt: skip
     v_sym, t_sym, r_sym = _symbols(code)
     found = Found(shear.design(method), tension.design(method), None, grade.name, (v_sym, t_sym, r_sym),
-                  [joint.shear.text, joint.tension.text])  # fmt: skip
+                  _combinations(joint))  # fmt: skip
     stress_unit = "MPa" if joint.size.metric else "ksi"
     found.substituted.append(
         f"Ab = π({joint.size.label})²/4 = {_area_text(area, joint.size)}; Fnv = {_stress(fnv, stress_unit)}, "
@@ -182,7 +187,7 @@ def _eurocode(joint: Joint, grade: Any, slip: str | None, hole_text: str) -> Fou
     fv_rd = en1993_1_8.bolt_shear_resistance(fub, area, alpha_v) * joint.planes * joint.bolts
     ft_rd = en1993_1_8.bolt_tension_resistance(fub, stress) * joint.bolts
     found = Found(fv_rd, ft_rd, None, f"class {grade.name} (fub = {grade.fub_mpa:g} MPa)",
-                  ("Fv,Ed", "Ft,Ed", "F_Rd"), [joint.shear.text, joint.tension.text])  # fmt: skip
+                  ("Fv,Ed", "Ft,Ed", "F_Rd"), _combinations(joint))  # fmt: skip
     found.substituted.append(
         f"Fv,Rd = {alpha_v:g} × {grade.fub_mpa:g} MPa × {area * 1e6:.4g} mm² / 1.25 × {joint.planes} × {joint.bolts} "
         f"= {_force(fv_rd, joint)}; Ft,Rd = 0.9 × {grade.fub_mpa:g} MPa × {stress * 1e6:.4g} mm² / 1.25 × "

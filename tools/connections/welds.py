@@ -123,14 +123,14 @@ def _aisc(run: WeldRun, code: CodeName, electrode: str) -> Finding:
     name, fexx = electrode_strength(electrode)
     kds = aisc360_j.directional_factor(run.theta)
     end_loaded = run.theta < math.pi / 2 - 1e-9
-    beta, beta_text = aisc360_j.long_weld_factor(run.length, run.size) if end_loaded else (1.0, "transverse: β = 1.0")
+    beta, beta_text = aisc360_j.long_weld_factor(run.length, run.size) if end_loaded else (1.0, "β (transverse)")
     strength = aisc360_j.fillet_weld(fexx, run.size, run.theta, run.length, run.welds, beta)
     factor = strength.phi if method == "LRFD" else 1 / strength.omega
     per_length = aisc360_j.fillet_weld_per_length(fexx, run.size, kds) * run.welds * factor
     required_symbol, available, prefix, suffix = _AVAILABLE[method]
     throat = aisc360_j.effective_throat(run.size)
     substituted = (
-        f"kds = 1.0 + 0.50 sin^1.5({math.degrees(run.theta):g}°) = {kds:.3f}; {prefix}0.60 × "
+        f"kds = 1.0 + 0.50 sin^1.5({math.degrees(run.theta):.4g}°) = {kds:.3f}; {prefix}0.60 × "
         f"{show(_stress(fexx, 'ksi' if run.system == 'US' else 'MPa'))} × {_text(throat, run, 'throat')} × {kds:.3f} × "
         f"{run.welds} welds{suffix} = {_text(per_length, run, 'line')}; {beta_text} = {beta:.3f}; "
         f"{available} = {_text(per_length, run, 'line')} × {_text(run.length, run, 'length')} × {beta:.3f}"
