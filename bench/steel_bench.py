@@ -1,5 +1,5 @@
-"""The steel tools: a section lookup once the tables are read, a code check, a continuous beam, and
-whether the solver stays off the start-up path."""
+"""The steel tools: a section lookup once the tables are read, a code check, the weld and bolt checks, a
+continuous beam, and whether the solver stays off the start-up path."""
 
 from __future__ import annotations
 
@@ -12,6 +12,11 @@ from tools import ToolContext, run_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 DESIGNATIONS = ("W18X50", "IPE 300", "UB 457x191x67", "HSS6X6X1/4", "HEB 200", "W14x90", "L4X4X1/2", "C10X15.3")
+WELD = {"size": "3/16 in", "length": "27 in", "dead_load": "33 kip", "live_load": "100 kip", "welds": 2}  # AISC J.1
+BOLTS = {  # AISC Design Example J.5: slip-critical with tension
+    "diameter": "3/4 in", "grade": "A325", "bolts": 8, "shear_dead": "9 kip", "shear_live": "27 kip",
+    "tension_dead": "12 kip", "tension_live": "36 kip", "slip_class": "A",
+}  # fmt: skip
 START_UP = "import sys, time; t = time.perf_counter(); import main, agent, history, faces.web.page; " \
     "print(time.perf_counter() - t, 'Pynite' in sys.modules, 'numpy' in sys.modules)"  # fmt: skip
 
@@ -38,6 +43,12 @@ def run(quick: bool) -> list[Result]:
     check = timed_ms(
         lambda: run_tool("steel_beam_check", {**beam, "unbraced_length": "11.67 ft"}, context), runs // 5 or 1
     )
+    weld_first = first_call_ms(
+        "import time; from tools import ToolContext, run_tool; t = time.perf_counter(); "
+        f"run_tool('fillet_weld_check', {WELD!r}, ToolContext()); print(time.perf_counter() - t)"
+    )
+    weld = timed_ms(lambda: run_tool("fillet_weld_check", WELD, context), runs)
+    bolts = timed_ms(lambda: run_tool("bolt_check", BOLTS, context), runs)
     spans = {
         "spans": ["6 m", "8 m", "6 m"],
         "load": "10 kN/m",
@@ -57,6 +68,9 @@ def run(quick: bool) -> list[Result]:
         single("section_properties, first call (reads the tables)", first, "ms", "—", None),
         summarise("section_properties, after the first", lookup, "ms", "≤ 1 ms", 1),
         summarise("steel_beam_check, third-point bracing", check, "ms", "≤ 50 ms", 50),
+        single("fillet_weld_check, first call (builds the unit registry)", weld_first, "ms", "—", None),
+        summarise("fillet_weld_check, after the first", weld, "ms", "≤ 5 ms", 5),
+        summarise("bolt_check, slip-critical with tension, after the first", bolts, "ms", "≤ 5 ms", 5),
         single("continuous_beam, first call (imports Pynite)", solver_first, "ms", "—", None),
         summarise("continuous_beam, 3 spans, after the first", continuous, "ms", "≤ 100 ms", 100),
         single("Pynite imported by start-up (main, web page)", float(pynite == "True"), "", "no", pynite == "False"),

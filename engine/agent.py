@@ -25,7 +25,7 @@ from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ClientPerLoop, ModelCapabilities, close_stream, model_capabilities, pulled_models
-from engine.prompt import answer_reserve, build_window, strip_think_tags, summary_prompt
+from engine.prompt import answer_reserve, build_window, leaves_room, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import TurnToolRunner
 from engine.tool_selection import offered_tools, schemas, schemas_chars
@@ -249,6 +249,8 @@ class AIAgent:
     async def _run_turn(self, user_input: str, turn: TurnState) -> AsyncGenerator[AgentEvent, None]:
         client = self._client()
         capabilities = await self._model_capabilities(client)
+        if not self.select_tools:
+            self._offered = self._every_tool_or_the_questions(user_input, self._context_window(capabilities))
         if not capabilities.tools and self.model not in self._told_no_tools:
             self._told_no_tools.add(self.model)
             yield notices.tools_unsupported(self.model)
@@ -289,6 +291,14 @@ class AIAgent:
                 refusal = notices.tool_calls_refused(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
                 turn_messages.append({"role": "tool", "content": refusal, "tool_name": reply.refused_name})
             only_repeats = fresh == 0
+
+    def _every_tool_or_the_questions(self, user_input: str, context: ContextWindow) -> list[str]:
+        """All the agent's tools; or, when their schemas would crowd the conversation out of the model's context,
+        only those the question calls for, as the application's agents always choose them."""
+        every = list(self.tool_names)
+        if leaves_room(context, schemas_chars(every, self.tool_context.external), self.system_prompt):
+            return every
+        return offered_tools(user_input, every, self.tools_in_use)
 
     async def _round(
         self,

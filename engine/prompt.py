@@ -19,6 +19,7 @@ from engine.context_window import CHARS_PER_TOKEN, ContextWindow, json_chars
 __all__ = ["CHARS_PER_TOKEN", "PromptWindow", "build_window", "strip_think_tags", "summary_prompt", "tools_chars"]
 
 MIN_ROOM_TOKENS = 256  # at least this much for the conversation itself
+CONVERSATION_ROOM_TOKENS = 1_024  # all of a bare agent's tools are described only if they leave this much
 SUMMARY_SHARE = 4  # the summary may take at most a quarter of the budget
 SUMMARY_MESSAGE_CHARS = 2_000
 DROPPED_TOOL_OUTPUT = "[this tool result was dropped to fit the model's context; call the tool again if you need it]"
@@ -44,6 +45,13 @@ def tools_chars(tool_names: tuple[str, ...]) -> int:
 def answer_reserve(num_ctx: int) -> int:
     """Tokens kept free for the model's answer."""
     return min(2_048, num_ctx // 4)
+
+
+def leaves_room(context: ContextWindow, tools_chars: int, system_prompt: str) -> bool:
+    """Whether tool schemas of `tools_chars` leave the conversation CONVERSATION_ROOM_TOKENS of the context beside
+    the system prompt and the answer's reserve."""
+    fixed = context.tokens_in(tools_chars) + context.tokens_in(len(system_prompt))
+    return context.tokens - answer_reserve(context.tokens) - fixed >= CONVERSATION_ROOM_TOKENS
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "steel_beam_check": ("ok", "work", "works", "adequate", "pass", "check", "lrfd", "asd", "eurocode", "ltb"),
     "section_properties": ("section", "properties", "w", "hss", "ipe", "hea", "heb", "ub", "uc", "shape"),
     "column_buckling": ("column", "buckling", "euler", "strut", "compression"),
+    "fillet_weld_check": ("weld", "welds", "welded", "fillet", "connection", "throat", "electrode", "e70"),
+    "bolt_check": ("bolt", "bolts", "bolted", "connection", "slip", "a325", "a490", "friction", "preloaded"),
     "search_documents": ("spec", "specification", "drawing", "drawings", "memo", "report", "document", "project"),
     "convert_units": ("convert", "conversion", "units", "unit", "into"),
     "read_file": ("file", "read", "open", "csv", "txt"),

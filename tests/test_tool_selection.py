@@ -52,3 +52,19 @@ async def test_the_request_carries_the_selection_and_a_used_tool_stays(fake_olla
     second = offered(fake_ollama.chat_requests[2])
     assert "column_buckling" in second, "a tool the workspace used is always described"
     assert any(getattr(e, "call", None) and e.call.name == "sqrt" and not e.call.error for e in events)
+
+
+async def test_a_bare_agent_describes_every_tool_unless_they_would_crowd_out_the_conversation(
+    fake_ollama: FakeOllama,
+) -> None:
+    question = "Moment of a 6 m simply supported beam under 12 kN/m?"
+    fake_ollama.script(Reply.text("54 kN·m."), Reply.text("54 kN·m."))
+    roomy = AIAgent("qwen3:4b", fake_ollama.url, "system", num_ctx=32_768)
+    async for _ in roomy.stream(question):
+        pass
+    assert offered(fake_ollama.chat_requests[0]) == ALL
+    tight = AIAgent("qwen3:4b", fake_ollama.url, "system", num_ctx=6144)  # every schema: over 5,000 tokens
+    async for _ in tight.stream(question):
+        pass
+    described = offered(fake_ollama.chat_requests[1])
+    assert "beam_analysis" in described and "read_file" not in described and len(described) <= MAX_OFFERED

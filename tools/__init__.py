@@ -13,6 +13,7 @@ from typing import Any
 
 from tools import (
     beams,
+    connections,
     continuous_beam,
     conversions,
     documents,
@@ -36,6 +37,7 @@ _DOMAINS: list[Sequence[Callable[..., Any]]] = [
         symbolic,
         beams,
         steel,
+        connections,
         continuous_beam,
         quantities,
         loads,

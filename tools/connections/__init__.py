@@ -1,0 +1,12 @@
+"""Connections: fillet welds and bolt groups to AISC 360-22 Chapter J and EN 1993-1-8.
+
+`inputs` reads sizes, angles, loads and hole types; `bolt_data` holds the bolt tables; `aisc360_j` and
+`en1993_1_8` hold the clauses; `welds` and `bolts` the two tools the model calls.
+"""
+
+from tools.connections.bolts import bolt_check
+from tools.connections.welds import fillet_weld_check
+
+__all__ = ["TOOLS", "bolt_check", "fillet_weld_check"]
+
+TOOLS = [fillet_weld_check, bolt_check]
