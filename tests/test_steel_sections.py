@@ -69,6 +69,37 @@ def test_european_and_british_shapes_agree_with_their_catalogues(
         assert number(results[key]) == pytest.approx(value, rel=0.01), key
 
 
+# SCI P363 (the Blue Book), universal beams: mass per metre (kg/m) and plastic modulus Wpl,y (cm³), one section of
+# each serial size whose root radius the tables once carried as 20 mm; BS 4-1:2005 gives the radius (mm).
+BS4_ROOT_RADIUS = {
+    "UB 914x305x201": (19.1, 200.9, 8350),
+    "UB 838x292x176": (17.8, 175.9, 6810),
+    "UB 762x267x147": (16.5, 146.9, 5160),
+    "UB 686x254x125": (15.2, 125.2, 3990),
+    "UB 610x305x149": (16.5, 149.2, 4590),
+    "UB 610x229x125": (12.7, 125.1, 3680),
+    "UB 533x210x92": (12.7, 92.1, 2360),
+    "UB 457x191x67": (10.2, 67.1, 1470),
+    "UB 305x165x40": (8.9, 40.3, 623),
+    "UB 254x146x31": (7.6, 31.1, 393),
+}
+
+
+@pytest.mark.parametrize(("designation", "published"), BS4_ROOT_RADIUS.items())
+def test_british_beams_take_the_root_radius_of_bs_4_1(designation: str, published: tuple[float, ...]) -> None:
+    radius, mass, plastic = published
+    results = section_properties(designation).results
+    assert number(results["root_radius"]) == radius
+    assert number(results["mass_per_length"]) == pytest.approx(mass, rel=0.003)
+    assert number(results["Z_major"]) == pytest.approx(plastic, rel=0.003)
+
+
+def test_w_shapes_are_not_listed_again_as_british_beams() -> None:
+    outcome = run_tool("section_properties", {"designation": "UB 920x420x1377"}, ToolContext())
+    assert outcome.error and "is not in the shape tables" in outcome.error  # it is the W36X925 (ASTM A6)
+    assert section_properties("W36X925").results["designation"] == "W36X925"
+
+
 def test_units_are_the_tables_own_and_the_reference_names_the_edition() -> None:
     w = section_properties("W18x50")
     assert w.results["I_major"] == "800 in⁴" and w.results["mass_per_length"] == "50 plf"

@@ -22,6 +22,16 @@ AISC_COLUMNS = (
     "Ix", "Zx", "Sx", "rx", "Iy", "Zy", "Sy", "ry", "rz", "J", "Cw", "rts", "ho",
 )  # fmt: skip
 ROLLED_I_CLASSES = {"_ipe.py": ("IPE",), "_he.py": ("HEA", "HEB", "HEM"), "_ub.py": ("UB",), "_uc.py": ("UC",)}
+# The root radius of each universal beam serial size in BS 4-1:2005 (as SCI P363, the Blue Book, prints it;
+# its additional sizes 610x178 and 533x165 too). structuralcodes gives 20 mm for 914x305 to 610x229 and rounds
+# the others (10 for 10.2, 8 for 7.6): 610x229x125 came out at 126.7 kg/m instead of 125.1.
+BS4_ROOT_RADII = {
+    "1016X305": 30.0, "914X419": 24.1, "914X305": 19.1, "838X292": 17.8, "762X267": 16.5, "686X254": 15.2,
+    "610X305": 16.5, "610X229": 12.7, "610X178": 12.7, "533X312": 12.7, "533X210": 12.7, "533X165": 12.7,
+    "457X191": 10.2, "457X152": 10.2, "406X178": 10.2, "406X140": 10.2, "356X171": 10.2, "356X127": 10.2,
+    "305X165": 8.9, "305X127": 8.9, "305X102": 7.6, "254X146": 7.6, "254X102": 7.6, "203X133": 7.6,
+    "203X102": 7.6, "178X102": 7.6, "152X89": 7.6, "127X76": 7.6,
+}  # fmt: skip
 
 
 def aisc_designation(name: str, family: str) -> str:
@@ -62,7 +72,18 @@ def rolled_i_rows(wheel: zipfile.ZipFile) -> list[dict[str, str]]:
                     if family and family.group() in families:
                         values = {key: f"{float(dims[key]):g}" for key in ("h", "b", "tw", "tf", "r")}
                         rows.append({"designation": name.upper(), "family": family.group(), **values})
-    return rows
+    return [row for row in map(british_root_radius, rows) if row is not None]
+
+
+def british_root_radius(row: dict[str, str]) -> dict[str, str] | None:
+    """A UB row with BS 4-1's root radius for its serial size; None for a "UB" that BS 4-1 does not have
+    (structuralcodes lists the ASTM A6 W shapes W24 to W44 as UB 610x325 to 1100x400; the AISC table has them)."""
+    if row["family"] != "UB":
+        return row
+    serial = "X".join(row["designation"][2:].split("X")[:2])
+    if serial not in BS4_ROOT_RADII:
+        return None
+    return {**row, "r": f"{BS4_ROOT_RADII[serial]:g}"}
 
 
 def write(path: Path, rows: list[dict[str, str]]) -> None:
