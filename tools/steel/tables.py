@@ -105,7 +105,8 @@ def _aisc_shape(row: dict[str, str]) -> Shape:
 
 
 def _rolled_i_shape(row: dict[str, str]) -> Shape:
-    section = RolledI(*(float(row[key]) for key in ("h", "b", "tw", "tf", "r")))
+    h, b, tw, tf, r = (float(row[key]) for key in ("h", "b", "tw", "tf", "r"))
+    section = RolledI(h, b, tw, tf, r, british=row["family"] == "UB")
     area = section.area
     properties = {
         "area": area / 1e2,
