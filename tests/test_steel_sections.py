@@ -117,6 +117,39 @@ def test_every_spelling_of_a_designation_finds_the_same_shape() -> None:
     assert section_properties("457x191x67 UB").results["designation"] == "UB 457x191x67"
 
 
+@pytest.mark.parametrize(
+    ("written", "designation"),
+    [
+        ("IPE-300", "IPE 300"),
+        ("HE 200 B", "HEB 200"),
+        ("HE-200-B", "HEB 200"),
+        ("HSS6x6x0.25", "HSS6X6X1/4"),
+        ("HSS6X6X.250", "HSS6X6X1/4"),  # AISC's EDI_Std_Nomenclature
+        ("L4X4X0.5", "L4X4X1/2"),
+        ("L6X3-1/2X1/2", "L6X3-1/2X1/2"),  # once stored as L6X3.1.2X1/2
+        ("L6x3.5x0.5", "L6X3-1/2X1/2"),
+        ("HSS5-1/2X5-1/2X3/8", "HSS5-1/2X5-1/2X3/8"),
+        ("Pipe3/4STD", "PIPE3/4STD"),
+        ("W18X50.0", "W18X50"),
+        # AISC Shapes Database v16.0, its metric half (AISC_Manual_Label):
+        ("W460x74", "W18X50"),
+        ("W610X155", "W24X104"),
+        ("HSS152.4X152.4X6.4", "HSS6X6X1/4"),
+        ("L102X102X12.7", "L4X4X1/2"),
+        ("C250X22.8", "C10X15.3"),
+    ],
+)
+def test_a_section_is_found_however_engineers_write_it(written: str, designation: str) -> None:
+    assert section_properties(written).results["designation"] == designation
+
+
+def test_a_metric_name_is_given_and_a_clash_with_a_us_name_said() -> None:
+    assert section_properties("W18X50").results["metric_designation"] == "W460X74"
+    pipe = section_properties("Pipe20STD")  # the US 20 in pipe; AISC's metric Pipe20STD is the 3/4 in one
+    assert pipe.results["designation"] == "PIPE20STD"
+    assert any("also AISC's metric name of PIPE3/4STD" in note for note in pipe.notes)
+
+
 def test_an_hss_weight_is_the_tables_nominal_figure_not_area_times_density() -> None:
     hss = section_properties("HSS6X6X1/4")  # Manual Table 1-12: 19.02 lb/ft, A = 5.24 in² (design wall 0.233 in)
     assert hss.results["mass_per_length"] == "19.02 plf" and hss.results["area"] == "5.24 in²"

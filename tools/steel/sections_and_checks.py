@@ -14,7 +14,7 @@ from tools.beams import CASES, beam_diagram
 from tools.calc import CalcResult, calc_result
 from tools.quantity_text import engineering_units
 from tools.steel.member import i_member
-from tools.steel.tables import find_shape
+from tools.steel.tables import find_shape, metric_namesake
 from tools.steel.verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
 from tools.units import conventional, registry, require, show, significant, system_of
 
@@ -57,12 +57,15 @@ def section_properties(designation: str) -> CalcResult:
     Use it whenever a question names a section, before any calculation that needs its properties; never guess them.
 
     Args:
-        designation: As engineers write it: "W18X50", "HSS6X6X1/4", "L4X4X1/2", "IPE 300", "HEB 200", "UB 457x191x67".
+        designation: As engineers write it: "W18X50" (or its metric name "W460X74"), "HSS6X6X1/4", "L4X4X1/2",
+            "IPE 300", "HEB 200", "UB 457x191x67".
     """
     shape = find_shape(designation)
     keys = [key for key in (*PINNED_KEYS, *EXTRA_KEYS) if key in shape.properties]
     results: dict[str, str | list[str]] = {"designation": shape.designation}
-    full: dict[str, str | list[str]] = {"designation": shape.designation}
+    if shape.metric:
+        results["metric_designation"] = shape.metric
+    full = dict(results)
     for key in keys:  # the table's own units, written directly: a lookup stays well under a millisecond
         value, unit = shape.properties[key], shape.unit(key)
         results[key] = f"{significant(value)} {_unit_text(unit)}"
@@ -74,6 +77,11 @@ def section_properties(designation: str) -> CalcResult:
         notes.append("I_major and I_minor are about the geometric axes; r_z is the least (principal) radius.")
     if shape.system == "SI":
         notes.append("mass_per_length is A × 7850 kg/m³, as the tables define it.")
+    namesake = metric_namesake(designation)
+    if namesake is not None:
+        notes.append(
+            f"{shape.designation} is also AISC's metric name of {namesake.designation}; this is {shape.designation}."
+        )
     return CalcResult(results=results, precise=full, reference=shape.table, notes=notes)
 
 
