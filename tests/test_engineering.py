@@ -354,6 +354,18 @@ def test_asce7_takes_wind_uplift_only_with_0_9d_and_gravity_without_it() -> None
     assert results["least_combination"] == "0.9D + 1.0W" and close(results["least"], "-0.795 kN/m")
 
 
+def test_inputs_far_outside_practice_carry_a_warning() -> None:
+    long = calculate("beam_analysis", span="500 m", load="12 kN/m")
+    assert any("500 m is longer than any single beam span" in warning for warning in long["warnings"])
+    assert not calculate("beam_analysis", span="6 m", load="12 kN/m")["warnings"]
+    column = {"length": "3 m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2770 cm**4"}
+    slip = calculate("column_buckling", **column, effective_length_factor=0.01)
+    assert any("K = 0.01 is below 0.5" in warning for warning in slip["warnings"])
+    assert not calculate("column_buckling", **column, effective_length_factor=0.7)["warnings"]
+    spans = calculate("continuous_beam", spans=["6 m", "600 m"], load="10 kN/m")
+    assert len(spans["warnings"]) == 1 and "600 m" in spans["warnings"][0]
+
+
 def test_slope_ratio() -> None:
     assert calculate("slope", rise="1 ft", run="4 ft")["results"]["ratio"] == "1:4"
     assert calculate("slope", rise="0 m", run="4 m")["results"]["ratio"] == "0:1 (level)"
