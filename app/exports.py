@@ -47,6 +47,8 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
     data = call.data
     if data is None:
         return [*lines, f"**Result:** `{_cell(call.output)}`", ""]
+    for warning in data.get("warnings", []):
+        lines += [f"**Warning:** {warning}", ""]
     if data.get("formula"):
         lines += [f"**Formula:** {data['formula']}", ""]
     if data.get("substituted"):

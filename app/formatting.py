@@ -32,9 +32,12 @@ def check_ratio(check: dict[str, Any]) -> str:
     return f" · ratio {ratio:.2f} ({ratio:.0%})".replace("%", " %") if isinstance(ratio, int | float) else ""
 
 
+WARNING_MARK = "Warning:"
+
+
 def calculation_lines(data: dict[str, Any]) -> list[str]:
-    """A calculation result as short lines: formula, substitution, results, checks, reference."""
-    lines = []
+    """A calculation result as short lines: warnings first, formula, substitution, results, checks, reference."""
+    lines = [f"{WARNING_MARK} {warning}" for warning in data.get("warnings", [])]
     if data.get("substituted"):
         lines.append(pretty_units(data["substituted"]))
     elif data.get("formula"):

@@ -333,6 +333,39 @@ def test_wind_uplift_is_reported_as_the_least_combination() -> None:
     assert data["results"]["least_combination"] == "0.9D + 1.0W" and close(data["results"]["least"], "-11 kN/m")
 
 
+def test_en1990_leaves_favourable_variable_actions_out_and_takes_gamma_g_inf_for_uplift() -> None:
+    """Steel Buildings in Europe, Multi-Storey Steel Buildings, Part 4: Detailed Design, Appendix A, example A.2:
+    G = 2.45, S = 3.60, W = -3.00 kN/m (wind uplift). ULS governing 1.35G + 1.5S = 8.71 kN/m (wind favourable,
+    γQ = 0); uplift 1.0G + 1.5W = -2.05 kN/m (EN 1990 Table A1.2(B): γG,inf = 1.0, snow favourable)."""
+    loads = {"dead": "2.45 kN/m", "live": "0 kN/m", "snow": "3.60 kN/m", "wind": "-3.00 kN/m"}
+    data = calculate("load_combination", **loads, code="EN1990")
+    results = data["results"]
+    assert results["governing_combination"] == "1.35G + 1.5S" and close(results["governing"], "8.7075 kN/m")
+    assert results["least_combination"] == "1.0G + 1.5W" and close(results["least"], "-2.05 kN/m")
+    assert not any("W" in name for name in results if name.startswith("1.35G")), "uplift is never added to gravity"
+
+
+def test_asce7_takes_wind_uplift_only_with_0_9d_and_gravity_without_it() -> None:
+    """The same loads to ASCE 7-22 §2.3.1: combination 3, 1.2D + 1.6S (+ L, here 0) = 8.70 kN/m, governs; the
+    uplift case is combination 5, 0.9D + 1.0W = 0.9 × 2.45 − 3.00 = -0.795 kN/m."""
+    data = calculate("load_combination", dead="2.45 kN/m", live="0 kN/m", snow="3.60 kN/m", wind="-3.00 kN/m")
+    results = data["results"]
+    assert results["governing_combination"] == "1.2D + 1.6S + 1.0L" and close(results["governing"], "8.70 kN/m")
+    assert results["least_combination"] == "0.9D + 1.0W" and close(results["least"], "-0.795 kN/m")
+
+
+def test_inputs_far_outside_practice_carry_a_warning() -> None:
+    long = calculate("beam_analysis", span="500 m", load="12 kN/m")
+    assert any("500 m is longer than any single beam span" in warning for warning in long["warnings"])
+    assert not calculate("beam_analysis", span="6 m", load="12 kN/m")["warnings"]
+    column = {"length": "3 m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2770 cm**4"}
+    slip = calculate("column_buckling", **column, effective_length_factor=0.01)
+    assert any("K = 0.01 is below 0.5" in warning for warning in slip["warnings"])
+    assert not calculate("column_buckling", **column, effective_length_factor=0.7)["warnings"]
+    spans = calculate("continuous_beam", spans=["6 m", "600 m"], load="10 kN/m")
+    assert len(spans["warnings"]) == 1 and "600 m" in spans["warnings"][0]
+
+
 def test_slope_ratio() -> None:
     assert calculate("slope", rise="1 ft", run="4 ft")["results"]["ratio"] == "1:4"
     assert calculate("slope", rise="0 m", run="4 m")["results"]["ratio"] == "0:1 (level)"

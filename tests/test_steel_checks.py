@@ -155,3 +155,36 @@ def test_grades_are_read_as_engineers_write_them() -> None:
         assert value(steel_beam_check(**W18X50, grade=grade), "design_moment") == pytest.approx(base, rel=1e-3)
     assert value(steel_beam_check(**W18X50, grade="A36"), "design_moment") == pytest.approx(base * 36 / 50, rel=1e-3)
     assert steel_beam_check(**W18X50, grade="A572 Grade 65").results["grade"] == "A572-65 (Fy = 65 ksi)"
+
+
+@pytest.mark.parametrize("load", ["dead_load", "live_load"])
+def test_a_negative_load_is_refused_not_factored_as_gravity(load: str) -> None:
+    # once: -0.45 kip/ft × 1.2 taken as a smaller gravity load; -0.75 kip/ft live gave Δ = -0.15 in, "OK"
+    outcome = run_tool("steel_beam_check", {**W18X50, load: "-" + W18X50[load]}, ToolContext())
+    assert outcome.error and f"{load} is negative" in outcome.error and "uplift" in outcome.error
+    assert not outcome.crashed
+
+
+def test_a_span_far_outside_practice_carries_a_warning() -> None:
+    result = steel_beam_check(**{**W18X50, "span": "500 m"})
+    assert any("longer than any single beam span" in warning for warning in result.warnings)
+    assert any("1094 times the depth of W18X50" in warning for warning in result.warnings)
+    assert "warnings" in result.for_model() and not steel_beam_check(**W18X50).warnings
+
+
+def test_grade_50_is_50_ksi() -> None:
+    result = steel_beam_check(**W18X50, grade="Grade 50")
+    assert result.results["grade"] == "Grade 50 (Fy = 50 ksi)"
+    assert value(result, "design_moment") == pytest.approx(379, rel=0.01)  # AISC Design Examples F.1-1A
+    assert value(steel_beam_check(**W18X50, grade="Gr. 36"), "design_moment") == pytest.approx(379 * 36 / 50, 0.01)
+    outcome = run_tool("steel_beam_check", {**W18X50, "grade": "Grade 50", "code": "EN1993"}, ToolContext())
+    assert outcome.error and "could be ASTM Grade 50" in outcome.error and "BS 4360" in outcome.error
+
+
+def test_an_eurocode_check_of_a_w_shape_says_which_grade_it_assumed() -> None:
+    assumed = steel_beam_check(**W18X50, code="EN1993")
+    assert assumed.results["grade"] == "S355 (fy = 355 MPa)"
+    assert assumed.notes[0].startswith("No grade given: S355 (fy = 355 MPa) assumed")
+    assert "ASTM A992" in assumed.notes[0]
+    a992 = steel_beam_check(**W18X50, code="EN1993", grade="A992")
+    assert a992.results["grade"] == "A992 (fy = 344.7 MPa)" and not a992.notes[0].startswith("No grade given")

@@ -106,3 +106,35 @@ def test_the_descriptions_tell_a_small_model_when_to_reach_for_each_tool(name: s
         "continuous_beam": "two or more spans",
     }
     assert cue[name] in description
+
+
+LONG = ("steel_beam_check", {**CHECK[1], "span": "500 m"})
+LONG_SPAN_WARNING = "The span of 500 m is longer than any single beam span in practice"
+
+
+def test_a_warning_is_shown_above_the_web_card(app: AppTest, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(LONG), Reply.text("It fails."))
+    app.run()
+    ask(app, "Is a W18x50 OK over 500 m?")
+    warnings = [w.value.replace("\\", "") for w in app.warning]
+    assert any(LONG_SPAN_WARNING in text for text in warnings), warnings
+
+
+def test_the_cli_prints_the_warning(fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(LONG), Reply.text("It fails."))
+    result = run_cli("--once", "Is a W18x50 OK over 500 m?", "--server", fake_ollama.url)
+    assert result.returncode == 0, result.stderr
+    assert f"Warning: {LONG_SPAN_WARNING}" in result.stderr
+
+
+async def test_the_report_carries_the_warning(fake_ollama: FakeOllama, isolated: Path) -> None:
+    agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=None)
+    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    spaces.create("Long span")
+    fake_ollama.script(Reply.tool_calls(LONG), Reply.text("It fails."))
+    async for _ in spaces.ask("Is a W18x50 OK over 500 m?"):
+        pass
+    chat = spaces.current
+    assert chat is not None
+    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
+    assert f"**Warning:** {LONG_SPAN_WARNING}" in report

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tools.calc import CalcResult, Check, calc_result, check
+from tools.practice import effective_length_warnings, span_warnings
 from tools.units import conventional, registry, require, show, system_of
 
 Support = Literal["simply_supported", "cantilever", "fixed_fixed"]
@@ -202,6 +203,7 @@ def beam_analysis(
         reference=f"{BEAM_TABLES}: {case.title}",
         checks=checks,
         notes=notes,
+        warnings=span_warnings(L, show(length)),
         diagram=beam_diagram(case, L, q, system),
     )
 
@@ -277,6 +279,8 @@ def column_buckling(
         f"= {show(values['critical_load'])}",
         reference="Euler elastic buckling load; AISC 360-22 eq. E3-4 uses the same Fe = π²E/(Lc/r)²",
         notes=["Elastic buckling only: no yielding, imperfections or resistance factor are included."],
+        warnings=effective_length_warnings(effective_length_factor)
+        + span_warnings(unbraced.to("m").magnitude, show(unbraced)),
     )
 
 

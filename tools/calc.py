@@ -35,6 +35,7 @@ class CalcResult(BaseModel):
     reference: str | None = None
     checks: list[Check] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)  # inputs far outside practice: look before trusting
 
     def for_model(self) -> dict[str, Any]:
         """What the model is sent: display values, formula, checks; not the diagram or full precision."""

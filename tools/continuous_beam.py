@@ -11,6 +11,7 @@ from typing import Any
 
 from tools.beams import diagram_data, stiffness_inputs
 from tools.calc import CalcResult, calc_result
+from tools.practice import span_warnings
 from tools.units import System, conventional, registry, require, show, system_of
 
 MAX_SPANS = 20
@@ -111,6 +112,11 @@ def _result(
         substituted=f"spans {spans_text}, w = {show(force)} on each",
         reference="Solved with PyniteFEA 3.2 (MIT); for equal spans the coefficients of AISC Manual Table 3-23",
         notes=notes,
+        warnings=[
+            warning
+            for metre, length in zip(metres, lengths, strict=True)
+            for warning in span_warnings(metre, show(length))
+        ],
         diagram=diagram_data(solved["x"], solved["shear"], solved["moment"], system),
     )
 

@@ -26,29 +26,49 @@ ASCE7_NOTES = [
     "ASCE 7-22 §2.3.1 basic combinations without roof live, rain or earthquake loads.",
     "Exception: the factor on L in the combinations with W or S may be 0.5 where the live load is at most "
     "100 psf (4.79 kN/m²), except garages and places of public assembly.",
+    "Loads acting downward (with gravity) are positive; wind acting upward is negative, and 0.9D + 1.0W is then "
+    "the uplift case. 'least' is the smallest combination (uplift or overturning with 0.9D), if it matters.",
 ]
 # EN 1990 Table A1.1 (buildings): ψ0 for imposed loads (categories A–C), snow (sites ≤ 1000 m), wind.
 EN1990_PSI0 = {"Q": 0.7, "S": 0.5, "W": 0.6}
-GAMMA_G, GAMMA_Q = 1.35, 1.5
+GAMMA_G_SUP, GAMMA_G_INF, GAMMA_Q = 1.35, 1.0, 1.5  # EN 1990 Table A1.2(B)
 EN1990_NOTES = [
-    "EN 1990:2002 eq. 6.10 with γG = 1.35 and γQ = 1.5; each variable action in turn is the leading one.",
-    "ψ0 = 0.7 for imposed loads (categories A–C), 0.5 for snow (sites at most 1000 m), 0.6 for wind "
-    "(Table A1.1). A favourable permanent action (γG = 1.0) is not considered.",
+    "EN 1990:2002 eq. 6.10 with Table A1.2(B): γG,sup = 1.35, γG,inf = 1.0, γQ = 1.5 where a variable action "
+    "is unfavourable and 0 where it is favourable; each unfavourable variable action in turn is the leading one.",
+    "Loads acting downward (with gravity) are positive. The downward combinations take 1.35G and leave out the "
+    "actions acting upward; the uplift combinations take 1.0G with the actions acting upward alone.",
+    "ψ0 = 0.7 for imposed loads (categories A–C), 0.5 for snow (sites at most 1000 m), 0.6 for wind (Table A1.1).",
+    "'least' is the uplift combination (1.0G with the actions acting upward) when an action acts upward; "
+    "otherwise the smallest combination listed.",
 ]
 
 
-def _en1990_combinations(present: set[str]) -> list[tuple[str, dict[str, float]]]:
+def _en1990_set(present: dict[str, float], gamma_g: float, sense: int) -> list[tuple[str, dict[str, float]]]:
+    """Eq. 6.10 with each action acting in `sense` (+1 downward, -1 upward) leading in turn; the others,
+    favourable, take γQ = 0 and are left out."""
+    unfavourable = [symbol for symbol in ("Q", "S", "W") if present.get(symbol, 0.0) * sense > 0]
     combinations = []
-    for leading in ("Q", "S", "W"):
-        if leading not in present:
-            continue
-        factors = {"G": GAMMA_G, leading: GAMMA_Q}
-        for other in ("Q", "S", "W"):
-            if other != leading and other in present:
+    for leading in unfavourable:
+        factors = {"G": gamma_g, leading: GAMMA_Q}
+        for other in unfavourable:
+            if other != leading:
                 factors[other] = round(GAMMA_Q * EN1990_PSI0[other], 3)
-        name = " + ".join(f"{factor:g}{symbol}" for symbol, factor in factors.items())
-        combinations.append((name, factors))
-    return combinations or [("1.35G", {"G": GAMMA_G})]
+        combinations.append((_en1990_name(factors), factors))
+    return combinations
+
+
+def _en1990_name(factors: dict[str, float]) -> str:
+    """ "1.35G + 1.5S + 1.05Q", "1.0G + 1.5W": γG,inf is written 1.0, as EN 1990 writes it."""
+    return " + ".join(
+        f"{factor:.1f}{symbol}" if factor == 1 else f"{factor:g}{symbol}" for symbol, factor in factors.items()
+    )
+
+
+def _en1990_combinations(present: dict[str, float]) -> list[tuple[str, dict[str, float]]]:
+    """The downward combinations (1.35G, or 1.35G alone when nothing acts downward) and, when an action acts
+    upward, the uplift ones with 1.0G (EN 1990 6.10, Table A1.2(B))."""
+    downward = _en1990_set(present, GAMMA_G_SUP, +1) or [("1.35G", {"G": GAMMA_G_SUP})]
+    return downward + _en1990_set(present, GAMMA_G_INF, -1)
 
 
 def load_combination(
@@ -60,8 +80,8 @@ def load_combination(
         dead: Dead (permanent) load, such as "5 kPa", "12 kN/m", "80 psf" or "40 kN".
         live: Live (imposed) load in the same kind of unit.
         snow: Snow load in the same kind of unit, if any.
-        wind: Wind load in the same kind of unit, if any (positive acting with gravity).
-        code: ASCE7-LRFD (ASCE 7-22 §2.3.1) or EN1990 (EN 1990:2002 eq. 6.10).
+        wind: Wind load in the same kind of unit, if any: positive acting with gravity, negative for uplift.
+        code: ASCE7-LRFD (ASCE 7-22 §2.3.1) or EN1990 (EN 1990:2002 eq. 6.10 with Table A1.2(B)).
     """
     given = {"dead": dead, "live": live, "snow": snow, "wind": wind}
     loads = {name: _load(text, name) for name, text in given.items() if text is not None}
@@ -70,13 +90,8 @@ def load_combination(
             raise ValueError(f"{name} must be the same kind of load as dead ({dead.strip()}); got {given[name]}")
     letters = dict(zip(given, "GQSW" if code == "EN1990" else "DLSW", strict=True))
     by_letter = {letters[name]: load for name, load in loads.items()}
-    if code == "EN1990":
-        combinations = _en1990_combinations(set(by_letter) - {"G"})
-        notes, reference = EN1990_NOTES, "EN 1990:2002 eq. 6.10"
-    else:
-        combinations = [(n, f) for n, f in ASCE7_COMBINATIONS if set(f) <= set(by_letter)]
-        notes, reference = ASCE7_NOTES, "ASCE 7-22 §2.3.1"
     unit = loads["dead"].units  # results in the unit the loads were given in
+    combinations, notes, reference = _combinations(code, {k: float(v.to(unit).magnitude) for k, v in by_letter.items()})
     values: dict[str, Any] = {
         name: sum(factor * by_letter[letter] for letter, factor in factors.items()).to(unit)
         for name, factors in combinations
@@ -90,10 +105,17 @@ def load_combination(
         formula="; ".join(values),
         substituted=f"{given_loads}: {governing} = {show(values[governing])} governs",
         reference=reference,
-        notes=[*notes, "'least' is the smallest combination (uplift or overturning with 0.9D), if it matters."]
-        if code != "EN1990"
-        else notes,
+        notes=notes,
     )
+
+
+def _combinations(code: Code, loads: dict[str, float]) -> tuple[list[tuple[str, dict[str, float]]], list[str], str]:
+    """The combinations that apply to the loads given (by letter, signed magnitudes), their notes, the clause."""
+    if code == "EN1990":
+        variable = {letter: value for letter, value in loads.items() if letter != "G"}
+        return _en1990_combinations(variable), EN1990_NOTES, "EN 1990:2002 eq. 6.10, Table A1.2(B)"
+    asce = [(name, factors) for name, factors in ASCE7_COMBINATIONS if set(factors) <= set(loads)]
+    return asce, ASCE7_NOTES, "ASCE 7-22 §2.3.1"
 
 
 def _load(text: str, name: str) -> Any:

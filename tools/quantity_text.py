@@ -6,10 +6,12 @@ repeats) and in everything the faces show; `normalise` and `evaluate` read
 that notation back.
 
 Text such as "12 kN/m * (6 m)**2 / 8" is preprocessed (feet-and-inches, "per",
-superscripts), tokenised, checked against an allowlist (numbers, names and
-+ − × ÷ ** and parentheses), grouped so that a number binds to the units
-written after it, and evaluated by pint's expression tree with our operators:
-floats only, bounded exponents, overflow and division by zero refused.
+superscripts, "kip-ft", fractions such as "3/16 in"), tokenised, checked against an
+allowlist (numbers, names and + − × ÷ ** and parentheses), grouped so that a number binds
+to the units written after it, its unit names read as engineers mean them
+(`tools.unit_names`: "k" is a kip, "KN/M" kN/m, "K" refused), and evaluated by pint's
+expression tree with our operators: floats only, bounded exponents, overflow and division
+by zero refused.
 """
 
 from __future__ import annotations
@@ -20,12 +22,16 @@ import tokenize
 from collections.abc import Callable
 from typing import Any
 
+from tools.unit_names import units_named
+
 MAX_EXPONENT = 64
 MAX_MAGNITUDE = 1e15
 
 _FEET_INCHES = re.compile(
-    r"(?P<feet>\d+(?:\.\d+)?)\s*(?:'|ft\b|feet\b|foot\b)\s*-?\s*(?P<inches>\d+(?:\.\d+)?(?:\s+\d+/\d+)?)\s*(?:\"|in\b|inch\b|inches\b)"
+    r"(?P<feet>\d+(?:\.\d+)?)\s*(?:'|ft\b|feet\b|foot\b)\s*-?\s*(?P<inches>\d+(?:\.\d+)?(?:\s+\d+/\d+)?)\s*(?:\"|in\b|inch\b|inches\b)",
+    re.IGNORECASE,
 )
+_HYPHENATED_UNITS = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")  # "kip-ft", "kN-m": a product of units
 _LONE_FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'")
 _LONE_INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*\"")
 
@@ -47,7 +53,8 @@ def normalise(text: str) -> str:
     text = text.replace("%", " percent ")
     text = _FEET_INCHES.sub(lambda m: f"({m['feet']} ft + {_inches(m['inches'])} in)", text)
     text = _LONE_FEET.sub(r"\1 ft", text)
-    return _LONE_INCHES.sub(r"\1 in", text)
+    text = _LONE_INCHES.sub(r"\1 in", text)
+    return _HYPHENATED_UNITS.sub("*", text)
 
 
 def _inches(text: str) -> str:
@@ -109,10 +116,7 @@ def _token_value(token: Any, ureg: Any) -> Any:
     if kind == tokenize.NAME:
         if text.lower() in ("inf", "infinity", "nan") or text.startswith("_"):
             raise ValueError(f"'{text}' is not a unit")
-        try:
-            return ureg.Quantity(1.0, ureg.parse_units(text))
-        except Exception:  # noqa: BLE001 - pint raises several kinds for an unknown name
-            raise ValueError(f"'{text}' is not a unit this application knows") from None
+        return ureg.Quantity(1.0, units_named(text, ureg))
     raise ValueError(f"'{text}' cannot be part of a quantity")
 
 
@@ -136,6 +140,11 @@ _SUPERSCRIPT = re.compile(r"(⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _NUMBER_THEN_LETTER = re.compile(r"(\d)(?=[a-df-zA-DF-Z_µΩ]|[eE][a-zA-Z])")
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
+# "3/16 in" is three sixteenths of an inch, and "1 3/8 in" or "1-3/8 in" one and three eighths: a fraction
+# written without spaces is one number (not 3 divided by 16 inches); a power or a product before it stays.
+_FRACTION_BEFORE = r"(?<![\w.*^)/])"
+_MIXED_FRACTION = re.compile(_FRACTION_BEFORE + r"(\d+)(?:\s+|-)(\d+)/([1-9]\d*)(?![\d.])(?=\s*[A-Za-z_µΩ°])")
+_FRACTION = re.compile(_FRACTION_BEFORE + r"(\d+)/([1-9]\d*)(?![\d.])")
 
 
 def _preprocess(text: str) -> str:
@@ -143,6 +152,8 @@ def _preprocess(text: str) -> str:
     text = _THOUSANDS.sub(lambda m: m.group(1).replace(",", ""), text)
     if "," in text:
         raise ValueError("a comma is not part of a quantity (give one value; write 1200 without separators)")
+    text = _MIXED_FRACTION.sub(lambda m: repr(int(m[1]) + int(m[2]) / int(m[3])), text)
+    text = _FRACTION.sub(lambda m: repr(int(m[1]) / int(m[2])), text)
     text = text.replace("°", "degree").replace(" per ", "/")
     for pattern, replacement in _WORDS:
         text = pattern.sub(replacement, text)

@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any, Literal
 
 from tools.quantity_text import MAX_MAGNITUDE, check_magnitude, engineering_units, evaluate, normalise, pint_message
+from tools.unit_names import engineers_units, units_named
 
 System = Literal["SI", "US"]
 
@@ -91,7 +92,7 @@ def parse_quantity(text: str, name: str = "quantity") -> Any:
     simple = _SIMPLE.match(normalised)
     try:
         if simple:  # "20 degC" needs this form: offset units cannot be multiplied
-            units = ureg.parse_units(simple["unit"]) if simple["unit"] else ureg.dimensionless
+            units = units_named(simple["unit"], ureg) if simple["unit"] else ureg.dimensionless
             quantity = ureg.Quantity(float(simple["number"]), units)
         else:
             quantity = evaluate(normalised, ureg)
@@ -111,8 +112,11 @@ def parse_unit(text: str, name: str = "unit") -> Any:
         raise ValueError(f"{name} is empty")
     if len(text) > MAX_QUANTITY_CHARS:
         raise ValueError(f"{name} is too long")
+    ureg = registry()
     try:
-        return registry().parse_units(normalise(text))
+        return ureg.parse_units(engineers_units(normalise(text), ureg))
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
     except Exception:  # noqa: BLE001 - pint raises several kinds for an unknown name
         raise ValueError(f"'{text}' is not a unit this application knows") from None
 

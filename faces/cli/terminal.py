@@ -13,7 +13,7 @@ import shutil
 import textwrap
 from typing import TextIO
 
-from app.formatting import BIDI_SHOWN, calculation_lines, call_signature, pretty_units
+from app.formatting import BIDI_SHOWN, WARNING_MARK, calculation_lines, call_signature, pretty_units
 from domain.records import ToolCall
 
 
@@ -91,7 +91,8 @@ def two_columns(rows: list[tuple[str, str]], width: int, narrowest: int = 24) ->
 def tool_call_lines(call: ToolCall) -> list[tuple[str, str]]:
     """`→ sqrt(x=144) = 12.0`; or the call, then a calculation's substitution, results and checks, or the error.
 
-    Each line comes with its ANSI style: dim, a failed check (NG) or an error in red.
+    Each line comes with its ANSI style: dim, a warning (an input far outside practice) in yellow, a failed
+    check (NG) or an error in red.
     """
     signature = call_signature(call.name, call.arguments)
     if not call.error and not call.data:
@@ -100,5 +101,6 @@ def tool_call_lines(call: ToolCall) -> list[tuple[str, str]]:
     if call.error:
         return [*lines, ("31", printable(one_line(f"    ✗ {pretty_units(call.error)}", 300)))]
     for line in calculation_lines(call.data or {}):
-        lines.append(("31" if line.startswith("NG") else "2", printable(f"    {line}")))
+        style = "31" if line.startswith("NG") else "33" if line.startswith(WARNING_MARK) else "2"
+        lines.append((style, printable(f"    {line}")))
     return lines

@@ -23,7 +23,9 @@ _DIAGRAMS = (("shear", "V"), ("moment", "M"))
 
 
 def calculation_card(data: dict[str, Any]) -> None:
-    """Formula with the numbers in, results with units, checks, reference, and a beam's diagrams."""
+    """Warnings first, formula with the numbers in, results with units, checks, reference, and a beam's diagrams."""
+    for warning in data.get("warnings", []):
+        st.warning(escape_markdown(warning))
     if data.get("formula"):
         st.caption("Formula")
         st.code(data["formula"], language=None, wrap_lines=True)

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from tools.beams import CASES, beam_diagram
 from tools.calc import CalcResult, calc_result
+from tools.practice import rolled_span_warnings, span_warnings
 from tools.quantity_text import engineering_units
 from tools.steel.member import i_member
-from tools.steel.tables import find_shape
+from tools.steel.tables import find_shape, metric_namesake
 from tools.steel.verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
 from tools.units import conventional, registry, require, show, significant, system_of
 
@@ -57,12 +58,15 @@ def section_properties(designation: str) -> CalcResult:
     Use it whenever a question names a section, before any calculation that needs its properties; never guess them.
 
     Args:
-        designation: As engineers write it: "W18X50", "HSS6X6X1/4", "L4X4X1/2", "IPE 300", "HEB 200", "UB 457x191x67".
+        designation: As engineers write it: "W18X50" (or its metric name "W460X74"), "HSS6X6X1/4", "L4X4X1/2",
+            "IPE 300", "HEB 200", "UB 457x191x67".
     """
     shape = find_shape(designation)
     keys = [key for key in (*PINNED_KEYS, *EXTRA_KEYS) if key in shape.properties]
     results: dict[str, str | list[str]] = {"designation": shape.designation}
-    full: dict[str, str | list[str]] = {"designation": shape.designation}
+    if shape.metric:
+        results["metric_designation"] = shape.metric
+    full = dict(results)
     for key in keys:  # the table's own units, written directly: a lookup stays well under a millisecond
         value, unit = shape.properties[key], shape.unit(key)
         results[key] = f"{significant(value)} {_unit_text(unit)}"
@@ -74,6 +78,11 @@ def section_properties(designation: str) -> CalcResult:
         notes.append("I_major and I_minor are about the geometric axes; r_z is the least (principal) radius.")
     if shape.system == "SI":
         notes.append("mass_per_length is A × 7850 kg/m³, as the tables define it.")
+    namesake = metric_namesake(designation)
+    if namesake is not None:
+        notes.append(
+            f"{shape.designation} is also AISC's metric name of {namesake.designation}; this is {shape.designation}."
+        )
     return CalcResult(results=results, precise=full, reference=shape.table, notes=notes)
 
 
@@ -98,18 +107,19 @@ def steel_beam_check(
     Args:
         designation: The rolled I or H section: "W18X50", "IPE 300", "UB 457x191x67".
         span: The span, such as "35 ft" or "6 m".
-        dead_load: Unfactored dead line load including self-weight, such as "0.45 kip/ft" or "8 kN/m".
-        live_load: Unfactored live line load, such as "0.75 kip/ft" or "6 kN/m".
+        dead_load: Unfactored dead line load including self-weight, acting downward, such as "0.45 kip/ft" or "8 kN/m".
+        live_load: Unfactored live line load, acting downward, such as "0.75 kip/ft" or "6 kN/m" (uplift is refused).
         code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
         unbraced_length: Spacing of lateral braces from the left support, such as "11.67 ft"; omit if braced throughout.
-        grade: "A992" (AISC default), "A36", "S355" (EN default), "S275", or a yield stress such as "345 MPa".
+        grade: "A992" (AISC default), "A36", "Grade 50" (ksi), "S355" (EN default), "S275", or a yield stress
+            such as "345 MPa"; the result says which grade it assumed when none is given.
         load_position: EN1993 only: "top_flange" (destabilising, the default) or "shear_centre".
     """
     code_name = code_key(code)
-    member = i_member(_i_shape(designation))
+    shape = _i_shape(designation)
+    member = i_member(shape)
     length = require(span, "span", "length")
-    dead = require(dead_load, "dead_load", "force per length", positive=False)
-    live = require(live_load, "live_load", "force per length", positive=False)
+    dead, live = _gravity_load(dead_load, "dead_load"), _gravity_load(live_load, "live_load")
     brace = require(unbraced_length, "unbraced_length", "length") if unbraced_length else None
     system = system_of(length, dead, live)
     gamma_dead, gamma_live = COMBINATIONS[code_name]
@@ -122,12 +132,41 @@ def steel_beam_check(
         system=system,
     )
     if loading.factored <= 0:
-        raise ValueError("the factored load is zero or upward; give the gravity dead and live loads")
+        raise ValueError("the dead and live loads are both zero; give the gravity loads the beam carries")
     if code_name == "EN1993":
         verdict = eurocode_verdict(member, loading, _grade_en(grade), load_position == "top_flange")
     else:
         verdict = aisc_verdict(member, loading, _grade_aisc(grade), code_name.split("-")[1])
-    return _result(verdict, loading, code_name, (gamma_dead, gamma_live), (dead, live, length))
+    if grade is None:
+        verdict.notes.insert(0, assumed_grade(verdict.grade, shape, code_name))
+    warnings = span_warnings(loading.span, show(length))
+    warnings += rolled_span_warnings(loading.span, member.depth, show(length), shape.designation)
+    return _result(verdict, loading, code_name, (gamma_dead, gamma_live), (dead, live, length), warnings)
+
+
+def _gravity_load(text: str, name: str) -> Any:
+    """A line load acting downward; a negative one is refused (this check knows no uplift)."""
+    load = require(text, name, "force per length", positive=False)
+    if load.magnitude < 0:
+        raise ValueError(
+            f"{name} is negative ({text.strip()}): this check takes the dead and live loads acting downward. A net "
+            "uplift puts the bottom flange in compression, which it does not check; give the gravity loads here and "
+            "check uplift separately (load_combination gives 0.9D + 1.0W or 1.0G + 1.5W)."
+        )
+    return load
+
+
+def assumed_grade(grade: str, shape: Any, code: CodeName) -> str:
+    """The note that says which grade was taken when none was given, and the usual one for the shape if it differs."""
+    note = f"No grade given: {grade} assumed, the default of {code}; give grade for another."
+    if code == "EN1993" and shape.system == "US":
+        note += (
+            f" {shape.designation} is an AISC shape, usually rolled to ASTM A992 (Fy = 50 ksi = 345 MPa): "
+            "grade='A992' checks that material."
+        )
+    elif code != "EN1993" and shape.system == "SI":
+        note += f" {shape.designation} is usually rolled in S275 or S355: grade='355 MPa' checks S355 (t ≤ 40 mm)."
+    return note
 
 
 def code_key(code: str) -> CodeName:
@@ -152,24 +191,44 @@ def _i_shape(designation: str) -> Any:
     return shape
 
 
+_ASTM_GRADE = re.compile(r"^(?:GR\.?|GRADE)\s*(\d{2,3})(?:\s*KSI)?$")  # "Grade 50", "Gr. 50": Fy in ksi
+
+
 def _grade_aisc(grade: str | None) -> tuple[str, float]:
     """(name, Fy in Pa)."""
     if grade is None:
         return "A992", 50 * KSI
-    key = re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", grade.strip().upper())  # A572 Gr. 50
+    key = _astm_key(grade)
     if key in AISC_GRADES_KSI:
         return key, AISC_GRADES_KSI[key] * KSI
-    return _stress_grade(grade, ", ".join(AISC_GRADES_KSI))
+    plain = _ASTM_GRADE.match(key)
+    if plain:
+        return f"Grade {plain.group(1)}", float(plain.group(1)) * KSI
+    return _stress_grade(grade, ", ".join(AISC_GRADES_KSI) + ", Grade 50")
+
+
+def _astm_key(grade: str) -> str:
+    """ "A572 Gr. 50" → "A572-50"; other text upper-cased."""
+    return re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", grade.strip().upper())
 
 
 def _grade_en(grade: str | None) -> tuple[str, float | None]:
-    """(name, fy in Pa, or None to take it from Table 3.1 by thickness)."""
+    """(name, fy in Pa, or None to take it from Table 3.1 by thickness); an ASTM grade by its Fy."""
     if grade is None:
         return "S355", None
     match = re.match(r"^\s*(S\d{3})", grade.upper())
     if match and match.group(1) in ("S235", "S275", "S355", "S420", "S450", "S460"):
         return match.group(1), None
-    return _stress_grade(grade, "S235, S275, S355, S420, S450, S460")
+    key = _astm_key(grade)
+    if key in AISC_GRADES_KSI:
+        return key, AISC_GRADES_KSI[key] * KSI
+    plain = _ASTM_GRADE.match(key)
+    if plain:
+        raise ValueError(
+            f"grade {grade!r} could be ASTM Grade {plain.group(1)} (Fy = {plain.group(1)} ksi) or a BS 4360 grade "
+            "(grade 50 is S355); for EN1993 give 'S355', an ASTM name such as 'A992', or the yield stress ('345 MPa')"
+        )
+    return _stress_grade(grade, "S235, S275, S355, S420, S450, S460, A992, A36")
 
 
 def _stress_grade(grade: str, known: str) -> tuple[str, float]:
@@ -183,7 +242,12 @@ def _stress_grade(grade: str, known: str) -> tuple[str, float]:
 
 
 def _result(
-    verdict: Verdict, loading: Loading, code: str, factors: tuple[float, float], inputs: tuple[Any, ...]
+    verdict: Verdict,
+    loading: Loading,
+    code: str,
+    factors: tuple[float, float],
+    inputs: tuple[Any, ...],
+    warnings: list[str],
 ) -> CalcResult:
     ureg = registry()
     dead, live, length = inputs
@@ -221,5 +285,6 @@ def _result(
         reference=verdict.reference,
         checks=verdict.checks,
         notes=verdict.notes,
+        warnings=warnings,
         diagram=beam_diagram(CASES[("simply_supported", "udl")], loading.span, loading.factored, system),
     )

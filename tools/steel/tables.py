@@ -68,6 +68,7 @@ class Shape:
     system: Literal["US", "SI"]
     table: str
     properties: dict[str, float]
+    metric: str = ""  # an AISC shape's metric designation, W460X74 for W18X50
 
     def unit(self, key: str) -> str:
         us, si = UNITS[key]
@@ -92,8 +93,9 @@ _AISC_KEYS = {
 
 def key_of(designation: str) -> str:
     """One spelling for every way of writing a designation: `W18x50`, `w 18 X 50` → `W18X50`;
-    `IPE 300` → `IPE300`; `HE 300 A` → `HEA300`; `457x191x67 UB` → `UB457X191X67`."""
+    `IPE 300`, `IPE-300` → `IPE300`; `HE 300 A`, `HE-300-A` → `HEA300`; `457x191x67 UB` → `UB457X191X67`."""
     text = re.sub(r"[\s_]+", "", designation.upper().replace("×", "X").replace("*", "X"))
+    text = re.sub(r"(?<=[A-Z])-(?=\d)|(?<=\d)-(?=[A-Z])", "", text)  # a hyphen between letters and numbers
     text = re.sub(r"^HE(\d+)([ABM])$", r"HE\2\1", text)
     text = re.sub(r"^(\d+X\d+X[\d.]+)(UB|UC)$", r"\2\1", text)
     return text
@@ -101,11 +103,12 @@ def key_of(designation: str) -> str:
 
 def _aisc_shape(row: dict[str, str]) -> Shape:
     properties = {name: float(row[column]) for column, name in _AISC_KEYS.items() if row.get(column)}
-    return Shape(row["designation"], row["family"], "US", AISC_TABLE, properties)
+    return Shape(row["designation"], row["family"], "US", AISC_TABLE, properties, row.get("metric", ""))
 
 
 def _rolled_i_shape(row: dict[str, str]) -> Shape:
-    section = RolledI(*(float(row[key]) for key in ("h", "b", "tw", "tf", "r")))
+    h, b, tw, tf, r = (float(row[key]) for key in ("h", "b", "tw", "tf", "r"))
+    section = RolledI(h, b, tw, tf, r, british=row["family"] == "UB")
     area = section.area
     properties = {
         "area": area / 1e2,
@@ -148,6 +151,22 @@ def shapes() -> dict[str, Shape]:
     return table
 
 
+@cache
+def _aliases() -> dict[str, str]:
+    """Other names of a shape, by key: AISC's metric designations (`W460X74` is W18X50) where they name no
+    other shape (metric `PIPE20STD` is Pipe3/4STD, but `PIPE20STD` is the US 20 in pipe), and the sizes
+    written as numbers (`HSS6X6X0.25`, `L4X4X.5`) where only one shape has them."""
+    known = shapes()
+    aliases = {metric: key_of(shape.designation) for metric, shape in _metric_names().items()}
+    by_numbers: dict[tuple[str, tuple[float, ...]], str | None] = {}
+    for key in known:
+        family, numbers = _parts(key)
+        size = (family, tuple(round(number, 4) for number in numbers))
+        by_numbers[size] = None if size in by_numbers else key  # two shapes of one size: no alias
+    numbered = {f"{family}{'X'.join(f'{n:g}' for n in numbers)}": key for (family, numbers), key in by_numbers.items()}
+    return {alias: key for alias, key in {**numbered, **aliases}.items() if key and alias not in known}
+
+
 def find_shape(designation: str) -> Shape:
     """The shape a designation names; an unknown one raises with the nearest designations, never a guess."""
     key = key_of(designation)
@@ -156,11 +175,32 @@ def find_shape(designation: str) -> Shape:
         return known[key]
     if not key:
         raise UnknownShapeError("the designation is empty; give one such as 'W18X50', 'IPE 300' or 'UB 457x191x67'")
+    for spelling in (key, _numbered(key)):
+        found = known.get(spelling) or known.get(_aliases().get(spelling, ""))
+        if found:
+            return found
     nearest = [known[k].designation for k in nearest_keys(key, known)]
     hint = f" The nearest are: {', '.join(nearest)}." if nearest else f" The tables hold {KNOWN_FAMILIES}."
     if key.startswith("UC"):
         hint += " British UC sections are not in this product's tables yet."
     raise UnknownShapeError(f"'{designation}' is not in the shape tables.{hint}")
+
+
+def metric_namesake(designation: str) -> Shape | None:
+    """The other shape whose AISC metric name this designation also is (metric Pipe20STD is Pipe3/4STD)."""
+    key = key_of(designation)
+    return _metric_names().get(key) if key in shapes() else None
+
+
+@cache
+def _metric_names() -> dict[str, Shape]:
+    return {key_of(shape.metric): shape for shape in shapes().values() if shape.metric}
+
+
+def _numbered(key: str) -> str:
+    """ "HSS6X6X.250" → "HSS6X6X0.25": the family and its sizes as plain numbers (the aliases' spelling)."""
+    family, numbers = _parts(key)
+    return f"{family}{'X'.join(f'{round(n, 4):g}' for n in numbers)}"
 
 
 def nearest_keys(key: str, known: dict[str, Shape], count: int = 5) -> list[str]:
@@ -188,7 +228,7 @@ def nearest_keys(key: str, known: dict[str, Shape], count: int = 5) -> list[str]
 def _parts(key: str) -> tuple[str, list[float]]:
     """`W18X50` → ("W", [18, 50]); `HSS6X6X1/4` → ("HSS", [6, 6, 0.25])."""
     family = re.match(r"[A-Z]*", key)
-    numbers = [_number(token) for token in re.findall(r"\d+(?:\.\d+)?(?:-\d+/\d+|/\d+)?", key)]
+    numbers = [_number(token) for token in re.findall(r"\d+-\d+/\d+|\d+/\d+|\d*\.\d+|\d+", key)]
     return (family.group() if family else ""), numbers
 
 
