@@ -33,6 +33,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "steel_beam_check": ("ok", "work", "works", "adequate", "pass", "check", "lrfd", "asd", "eurocode", "ltb"),
     "section_properties": ("section", "properties", "w", "hss", "ipe", "hea", "heb", "ub", "uc", "shape"),
     "column_buckling": ("column", "buckling", "euler", "strut", "compression"),
+    "steel_column_check": ("column", "columns", "buckling", "axial", "compression", "strut", "post", "stanchion"),
+    "steel_beam_column_check": ("column", "axial", "compression", "combined", "interaction", "biaxial", "h1"),
     "search_documents": ("spec", "specification", "drawing", "drawings", "memo", "report", "document", "project"),
     "convert_units": ("convert", "conversion", "units", "unit", "into"),
     "read_file": ("file", "read", "open", "csv", "txt"),
