@@ -115,9 +115,17 @@ def test_the_steel_designer_has_both_tools_and_the_questions_bring_them(isolated
     assert designer.tools is not None
     assert {"steel_column_check", "steel_beam_column_check"} <= set(designer.tools)
     everything = list(tool_specs)
-    for question in (COLUMN_QUESTION, "Buckling resistance of an HEB 300 strut, 8 m, 900 kN axial compression?"):
+    for question in (
+        COLUMN_QUESTION,
+        "Buckling resistance of an HEB 300 strut, 8 m, 900 kN axial compression?",
+        "Is an HSS8x8x1/4 post OK for 12 ft with 40 kip dead and 60 kip live?",  # "post": a cue, not a name
+    ):
         assert "steel_column_check" in offered_tools(question, everything), question
-    for question in (BEAM_COLUMN_QUESTION, "Axial compression and bending interaction of an IPE 450?"):
+    for question in (
+        BEAM_COLUMN_QUESTION,
+        "Axial compression and bending interaction of an IPE 450?",
+        "Combined axial and biaxial moments on a W14x99?",  # "combined", "biaxial": cues, not names
+    ):
         assert "steel_beam_column_check" in offered_tools(question, everything), question
 
 

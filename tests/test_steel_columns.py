@@ -146,6 +146,19 @@ def test_aisc_channel_flexural_torsional_buckling_by_hand() -> None:
     assert torsion.clause == "AISC 360-22 E4 (E4-3, E3-2)"
 
 
+def test_aisc_round_hss_with_a_slender_wall_by_hand() -> None:
+    # No slender round HSS in the Design Examples (E.11's pipe is not slender): derived by hand from AISC 360-22
+    # E7.2 with the Manual's HSS20.000x0.250 (A500 Gr. C, Fy = 46 ksi; t = 0.233 in., Ag = 14.4 in.², r = 6.99 in.),
+    # Lc = 10 ft: D/t = 85.8 lies between 0.11 E/Fy = 69.3 and 0.45 E/Fy = 284, so (E7-7)
+    # Ae = [0.038 (29,000)/(46 × 85.8) + 2/3] × 14.4 = 0.946 × 14.4 = 13.62 in.²; Lc/r = 17.2, Fe = 971 ksi,
+    # Fn = 0.658^(46/971) × 46 = 45.10 ksi; φcPn = 0.9 × 45.10 × 13.62 = 552.8 kips.
+    result = steel_column_check("HSS20.000X0.250", "10 ft", "50 kip", "100 kip")
+    assert result.results["grade"] == "A500 Gr. C (Fy = 46 ksi)"
+    assert value(result, "effective_area") == pytest.approx(13.62, rel=0.01)
+    assert value(result, "design_axial") == pytest.approx(552.8, rel=0.01)
+    assert any("wall D/t = 85.8 > 69.3" in note for note in result.notes)
+
+
 def test_eurocode_pinned_he_300_b_reproduces_steel_buildings_in_europe() -> None:
     result = steel_column_check(
         "HE 300 B", "8 m", "1000 kN", "400 kN", code="EN1993", length_weak="5.6 m", grade="S235"
