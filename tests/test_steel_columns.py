@@ -178,6 +178,13 @@ def test_eurocode_pinned_he_300_b_reproduces_steel_buildings_in_europe() -> None
     assert about_z.clause == "EN 1993-1-1 6.3.1.2, Table 6.2"
 
 
+def test_eurocode_s460_takes_its_own_column_of_table_6_2() -> None:
+    s355 = steel_column_check("HE 300 B", "8 m", "1000 kN", "400 kN", code="EN1993", grade="S355")
+    s460 = steel_column_check("HE 300 B", "8 m", "1000 kN", "400 kN", code="EN1993", grade="S460")
+    about_z = [[c for c in result.checks if "about z-z" in c.name][0] for result in (s355, s460)]
+    assert "curve c" in about_z[0].name and "curve a" in about_z[1].name  # h/b ≤ 1.2, tf ≤ 100 mm
+
+
 def test_eurocode_class_4_ipe_300_takes_the_effective_area_by_hand() -> None:
     # Derived by hand (no published example at hand), IPE 300 in S355 (ε = 0.814), Lcr = 3 m about both axes,
     # with the ArcelorMittal figures A = 53.8 cm², Iz = 604 cm⁴: web c/tw = (300 − 2 × 10.7 − 2 × 15)/7.1 = 35.0

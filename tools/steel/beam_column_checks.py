@@ -134,7 +134,7 @@ def eurocode(
 ) -> BeamColumn:
     """6.3.3(4), eq. 6.61 and 6.62 with Annex B (Table B.2), and the cross-section to 6.2.9."""
     name, fy = grade
-    figures = _member(section, spans, loads, fy)
+    figures = _member(section, spans, loads, grade)
     equation = max(figures.results, key=lambda key: figures.results[key])
     return BeamColumn(
         ratio=figures.results[equation],
@@ -154,8 +154,8 @@ def eurocode(
     )
 
 
-def _member(section: ColumnSection, spans: Spans, loads: Loads, fy: float) -> _Member:
-    member, (axial, my, mz) = section.member, loads
+def _member(section: ColumnSection, spans: Spans, loads: Loads, grade: tuple[str, float]) -> _Member:
+    member, (axial, my, mz), fy = section.member, loads, grade[1]
     assert member is not None
     klass, detail = en_combined.section_class(member, fy, axial, my)
     if klass == 4:
@@ -164,7 +164,7 @@ def _member(section: ColumnSection, spans: Spans, loads: Loads, fy: float) -> _M
             "bending and compression are not covered"
         )
     w_y, w_z = (member.Z_major, section.Z_y) if klass <= 2 else (member.S_major, member.S_minor)
-    y, z, _ = en_compression.buckling(member, fy, (spans[0], spans[1], spans[1]), area=member.area)
+    y, z, _ = en_compression.buckling(member, grade, (spans[0], spans[1], spans[1]), area=member.area)
     ltb = en1993.buckling_resistance(member, fy, w_y, spans[2], C1)
     mz_rd = w_z * fy / en1993.GAMMA_M1
     n_y, n_z = axial / y.resistance, axial / z.resistance

@@ -189,7 +189,7 @@ def _eurocode(
     member, (name, fy) = section.member, grade
     assert member is not None
     required = 1.35 * loads[0] + 1.5 * loads[1]
-    modes = en_compression.buckling(member, fy, (spans[0], spans[1], spans[1]))
+    modes = en_compression.buckling(member, grade, (spans[0], spans[1], spans[1]))
     compressed = en_compression.in_compression(member, fy)
     symbols = ("N_Ed", "N_b,Rd")
     squash = en_compression.squash(member, fy)

@@ -77,9 +77,9 @@ def in_compression(member: IMember, fy: float) -> SectionInCompression:
     return SectionInCompression(4, detail, member.area - lost)
 
 
-def curves(member: IMember, fy: float) -> tuple[str, str]:
-    """Table 6.2, rolled I sections: the curves for y-y and z-z by h/b, tf and the grade (S460: a0/a)."""
-    tf, high = member.flange * 1000, fy >= 460e6
+def curves(member: IMember, grade: str) -> tuple[str, str]:
+    """Table 6.2, rolled I sections: the curves for y-y and z-z by h/b, tf and the grade (S460's own column)."""
+    tf, high = member.flange * 1000, grade == "S460"
     if member.depth / member.width > 1.2:
         if tf <= 40:
             return ("a0", "a0") if high else ("a", "b")
@@ -96,12 +96,13 @@ def reduction(slenderness: float, curve: str) -> float:
 
 
 def buckling(
-    member: IMember, fy: float, lengths: tuple[float, float, float], area: float | None = None
+    member: IMember, grade: tuple[str, float], lengths: tuple[float, float, float], area: float | None = None
 ) -> tuple[FlexuralBuckling, ...]:
-    """Nb,Rd = χ A fy / γM1 about y-y and z-z (6.3.1.1) and in torsion (6.3.1.4); A is Aeff for a Class 4
-    section in compression unless `area` is given (a beam-column classified under its moment)."""
+    """Nb,Rd = χ A fy / γM1 about y-y and z-z (6.3.1.1) and in torsion (6.3.1.4) for the grade (name, fy); A is
+    Aeff for a Class 4 section in compression unless `area` is given (a beam-column classified under its moment)."""
+    name, fy = grade
     resisting = in_compression(member, fy).area if area is None else area
-    curve_y, curve_z = curves(member, fy)
+    curve_y, curve_z = curves(member, name)
     length_y, length_z, length_t = lengths
     polar = (member.I_major + member.I_minor) / member.area  # i0² for a doubly symmetric section
     critical = {
