@@ -42,8 +42,8 @@ def steel_beam_column_check(
         moment_major: Factored major-axis moment, "250 kip*ft".
         moment_minor: Factored minor-axis moment.
         code: AISC360-LRFD, AISC360-ASD or EN1993.
-        unbraced_length: Lateral bracing spacing if shorter.
-        length_weak: Minor-axis K·L if shorter.
+        unbraced_length: Laterally unbraced length; default length_weak.
+        length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
     """
     code_name = code_key(code)

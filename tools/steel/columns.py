@@ -59,7 +59,7 @@ def steel_column_check(
         dead_load: Unfactored axial dead load, "140 kip".
         live_load: Unfactored axial live load.
         code: AISC360-LRFD, AISC360-ASD or EN1993.
-        length_weak: Minor-axis K·L if shorter.
+        length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
     """
     code_name = code_key(code)
