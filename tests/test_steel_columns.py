@@ -2,7 +2,7 @@
 
 - AISC Design Examples v16.0 (companion to the 16th edition Manual, AISC 360-22), Chapter E:
   E.1A   W14x132, Lc = 30 ft, PD = 140, PL = 420 kips: Pu = 840, Pa = 560 kips; Manual Table 4-1a:
-         φcPn = 893 kips, Pn/Ωc = 594 kips (p. E-5).
+         φcPn = 893 kips, Pn/Ωc = 594 kips.
   E.1C   the same column computed: Lcy/ry = 95.7, φcPn = 892 kips, Pn/Ωc = 598 kips (from Table 4-14
          stresses rounded to 23.0 and 15.4 ksi).
   E.1D   W14x90, Lcx = 30 ft, Lcy = Lcz = 15 ft: Lcx/rx = 58.6 governs, Fe = 83.3 ksi, Fn = 38.9 ksi,
