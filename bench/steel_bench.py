@@ -1,4 +1,5 @@
-"""The steel tools: a section lookup once the tables are read, a code check, the weld and bolt checks, a
+"""The steel tools: a section lookup once the tables are read, the beam, column and beam-column checks, the weld
+and bolt checks, a
 continuous beam, and whether the solver stays off the start-up path."""
 
 from __future__ import annotations
@@ -17,6 +18,26 @@ BOLTS = {  # AISC Design Example J.5: slip-critical with tension
     "diameter": "3/4 in", "grade": "A325", "bolts": 8, "shear_dead": "9 kip", "shear_live": "27 kip",
     "tension_dead": "12 kip", "tension_live": "36 kip", "slip_class": "A",
 }  # fmt: skip
+# AISC Design Examples E.1D, E.10 (slender walls) and E.11, and SBiE's HE 300 B column; then H.1B and SBiE's IPE 450
+COLUMNS = (
+    {"designation": "W14X90", "length": "30 ft", "dead_load": "140 kip", "live_load": "420 kip",
+     "length_weak": "15 ft"},
+    {"designation": "HSS12X8X3/16", "length": "24 ft", "dead_load": "20 kip", "live_load": "40 kip"},
+    {"designation": "PIPE10STD", "length": "30 ft", "dead_load": "35 kip", "live_load": "105 kip",
+     "length_weak": "15 ft"},
+    {"designation": "HE 300 B", "length": "8 m", "dead_load": "1000 kN", "live_load": "400 kN", "code": "EN1993",
+     "length_weak": "5.6 m", "grade": "S235"},
+)  # fmt: skip
+BEAM_COLUMNS = (
+    {"designation": "W14X99", "length": "14 ft", "axial_load": "400 kip", "moment_major": "250 kip*ft",
+     "moment_minor": "80 kip*ft"},
+    {"designation": "IPE 450", "length": "1.7 m", "axial_load": "127 kN", "moment_major": "356 kN*m",
+     "code": "EN1993"},
+)  # fmt: skip
+FIRST_CALL = (
+    "import time; from tools import ToolContext, run_tool; t = time.perf_counter(); "
+    "run_tool({name!r}, {arguments!r}, ToolContext()); print(time.perf_counter() - t)"
+)
 START_UP = "import sys, time; t = time.perf_counter(); import main, agent, history, faces.web.page; " \
     "print(time.perf_counter() - t, 'Pynite' in sys.modules, 'numpy' in sys.modules)"  # fmt: skip
 
@@ -49,6 +70,12 @@ def run(quick: bool) -> list[Result]:
     )
     weld = timed_ms(lambda: run_tool("fillet_weld_check", WELD, context), runs)
     bolts = timed_ms(lambda: run_tool("bolt_check", BOLTS, context), runs)
+    columns = iter(COLUMNS * (runs + 2))
+    column_first = first_call_ms(FIRST_CALL.format(name="steel_column_check", arguments=COLUMNS[0]))
+    column = timed_ms(lambda: run_tool("steel_column_check", next(columns), context), runs)
+    beam_columns = iter(BEAM_COLUMNS * (runs + 2))
+    beam_column_first = first_call_ms(FIRST_CALL.format(name="steel_beam_column_check", arguments=BEAM_COLUMNS[0]))
+    beam_column = timed_ms(lambda: run_tool("steel_beam_column_check", next(beam_columns), context), runs)
     spans = {
         "spans": ["6 m", "8 m", "6 m"],
         "load": "10 kN/m",
@@ -71,6 +98,10 @@ def run(quick: bool) -> list[Result]:
         single("fillet_weld_check, first call (builds the unit registry)", weld_first, "ms", "—", None),
         summarise("fillet_weld_check, after the first", weld, "ms", "≤ 5 ms", 5),
         summarise("bolt_check, slip-critical with tension, after the first", bolts, "ms", "≤ 5 ms", 5),
+        single("steel_column_check, first call (pint registry, tables)", column_first, "ms", "—", None),
+        summarise("steel_column_check, after the first", column, "ms", "≤ 5 ms", 5),
+        single("steel_beam_column_check, first call (pint registry, tables)", beam_column_first, "ms", "—", None),
+        summarise("steel_beam_column_check, after the first", beam_column, "ms", "≤ 5 ms", 5),
         single("continuous_beam, first call (imports Pynite)", solver_first, "ms", "—", None),
         summarise("continuous_beam, 3 spans, after the first", continuous, "ms", "≤ 100 ms", 100),
         single("Pynite imported by start-up (main, web page)", float(pynite == "True"), "", "no", pynite == "False"),

