@@ -166,7 +166,8 @@ def test_a_switch_does_not_wait_for_the_summary_and_ctrl_c_skips_it_at_the_end(
     out, err, code = interrupt_while_waiting(fake_ollama, "/new A\nquestion\n/new B\nquestion in B\n/exit\n", 3, "")
     assert code == 0, err
     assert "Answer to question in B." in out, "a question asked while the summary is written is answered at once"
-    assert "Finishing the summary of A… (Ctrl-C skips it)" in out and "Skipped the summary of A" in out
+    assert "Finishing the summary of A, B… (Ctrl-C skips it)" in out, "leaving the CLI leaves B too"
+    assert "Skipped the summary of A, B" in out
     db = ChatHistoryDB(isolated / "chat_history.sqlite")
     a, b = db.find_chat("A"), db.find_chat("B")
     assert [t.user for t in db.get_turns(b.chat_id)] == ["question in B"]

@@ -150,6 +150,9 @@ def test_ollama_down_still_opens_with_a_clear_status_and_browsable_history(
     assert not at.exception
     assert any("Cannot reach Ollama" in e.value for e in at.error)
     assert db.load_history(chat)[-1] == ("New question", "")
+    said = "is `ollama serve` running?"  # the command shown as code, not with its backticks written out
+    assert any(said in w.value for w in at.sidebar.warning)
+    assert any(said in e.value for e in at.main.error), "in the answer"
 
 
 def test_chat_query_parameter_selects_the_workspace(app: AppTest, isolated: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
+from app.formatting import local_stamp
 from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.renderer import Renderer, answer_view
@@ -106,6 +107,8 @@ class Repl:
                 break
             if line:
                 self.handle(line)
+        if self.service.current_id is not None:  # leaving the CLI leaves the workspace: its summary is refreshed
+            self.service.leave(self.service.current_id)
         self._finish_summaries()
         return EXIT_OK
 
@@ -208,7 +211,7 @@ class Repl:
             self.say("No workspaces yet; your first message creates one.")
         for chat in chats:
             marker = "*" if chat.chat_id == self.service.current_id else " "
-            created = self.style("2", f"(created {(chat.created_at or '')[:16]})")
+            created = self.style("2", f"(created {local_stamp(chat.created_at)})")
             self.say(f"{marker} {chat.chat_id:>4}  {chat.chat_name}  {created}")
 
     def switch(self, wanted: str) -> None:
@@ -257,7 +260,7 @@ class Repl:
             self.say("Summary updated." if updated else "The summary already covers every turn.")
             chat = self._current("summarise")
         if chat.context_summary:
-            stamp = self.style("2", f"Summary of {(chat.context_updated_at or '')[:16]}")
+            stamp = self.style("2", f"Summary of {local_stamp(chat.context_updated_at)}")
             self.say(f"{stamp}\n{printable(chat.context_summary)}")
         else:
             self.say("No summary yet; it is written when you leave the workspace, or with /summary update.")

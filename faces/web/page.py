@@ -11,7 +11,7 @@ import streamlit as st
 from app import HistoryError, WorkspaceService
 from faces.web import actions
 from faces.web.conversation import conversation, live_turn, wait_for_interrupted_turn
-from faces.web.markdown import escape_markdown
+from faces.web.markdown import escape_markdown, sentence_markdown
 from faces.web.sidebar import sidebar
 from faces.web.state import notify, service, state, sync_url
 
@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 def show_notices() -> None:
     for kind, message in state.notices:
-        getattr(st, kind)(escape_markdown(message))
+        getattr(st, kind)(sentence_markdown(message))
     state.notices = []
 
 
@@ -41,7 +41,7 @@ def one_sentence_errors() -> Iterator[None]:
     try:
         yield
     except HistoryError as error:
-        st.error(escape_markdown(str(error)), icon=":material/error:")
+        st.error(sentence_markdown(str(error)), icon=":material/error:")
     except Exception as error:  # noqa: BLE001 - a bug must not show the user a traceback
         logger.exception("the page failed")
         st.error(
