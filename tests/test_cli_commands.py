@@ -44,9 +44,7 @@ def test_times_are_shown_on_this_computers_clock(fake_ollama: FakeOllama, isolat
     db.set_context_summary(chat, "- Tower A: 45 m tall.")
     db.close()
     with sqlite3.connect(isolated / "chat_history.sqlite") as raw:
-        raw.execute(
-            "UPDATE chats SET created_at = '2026-11-22 23:10:00', context_updated_at = '2026-11-22 23:30:05'"
-        )
+        raw.execute("UPDATE chats SET created_at = '2026-11-22 23:10:00', context_updated_at = '2026-11-22 23:30:05'")
     raw.close()
     result = run_cli("--server", fake_ollama.url, stdin="/summary\n/list\n", env={"TZ": "Europe/Paris"})
     assert "Summary of 2026-11-23 00:30" in result.stdout, result.stdout

@@ -13,7 +13,16 @@ from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.renderer import Renderer, answer_view
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Style, one_line, printable, printable_lines, terminal_width, two_columns
+from faces.cli.terminal import (
+    Style,
+    fit,
+    one_line,
+    printable,
+    printable_lines,
+    terminal_width,
+    two_columns,
+    width_of,
+)
 from faces.cli.waiting import Waiting
 
 EXIT_OK = 0
@@ -81,9 +90,11 @@ class Repl:
         except EOFError:
             return False
 
-    def say(self, text: str) -> None:
-        """A line for the user; text from the model or a file must pass through `printable` first."""
-        self.out.write(text + "\n")
+    def say(self, text: str, style: str = "", wrap: bool = True) -> None:
+        """Lines for the user, in ANSI `style`, broken between words to the terminal's width (unless not to
+        `wrap`); text from the model or a file must pass through `printable` first."""
+        for line in fit(text, width_of(self.out) if wrap else None):
+            self.out.write((self.style(style, line) if style else line) + "\n")
         self.out.flush()
 
     def run(self) -> int:
@@ -91,7 +102,7 @@ class Repl:
             import readline  # noqa: F401 - line editing and history for input()
         current = self.service.current
         where = f"workspace '{current.chat_name}'" if current else "a new workspace (your first message names it)"
-        self.say(self.style("2", f"{self.service.model} at {self.service.endpoint} · {where} · /help for commands"))
+        self.say(f"{self.service.model} at {self.service.endpoint} · {printable(where)} · /help for commands", "2")
         self.review_edits()
         while True:
             self._report_summaries()
@@ -160,7 +171,7 @@ class Repl:
 
     def _report_switch(self, outcome: SwitchOutcome) -> None:
         if outcome.notice is not None:
-            self.say(self.style("33" if outcome.error else "2", printable(outcome.notice)))
+            self.say(printable(outcome.notice), "33" if outcome.error else "2")
 
     def _report_summaries(self) -> None:
         """Say what happened to the summaries written in the background since the last prompt."""
@@ -173,7 +184,7 @@ class Repl:
         if not pending:
             return
         names = ", ".join(printable(chat.chat_name) for chat in pending)
-        self.say(self.style("2", f"Finishing the summary of {names}… (Ctrl-C skips it)"))
+        self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
         try:
             self.service.wait_for_summaries()
         except KeyboardInterrupt:
@@ -185,10 +196,9 @@ class Repl:
         """Show each file edit the model proposed and apply it only if the user says yes."""
         chat_id = self.service.current_id
         for edit in self.service.edits.pending(chat_id) if chat_id is not None else []:
-            self.say(self.style("1", f"The model proposes this edit to {printable(edit.path)}:"))
-            for line in printable_lines(edit_diff(edit)):
-                code = "32" if line.startswith("+") else "31" if line.startswith("-") else "2"
-                self.say(self.style(code, line))
+            self.say(f"The model proposes this edit to {printable(edit.path)}:", "1")
+            for line in printable_lines(edit_diff(edit)):  # a diff's lines as they are: never rewrapped
+                self.say(line, "32" if line.startswith("+") else "31" if line.startswith("-") else "2", wrap=False)
             if self._confirm(f"Apply this edit to {printable(edit.path)}?"):
                 self.say(self.service.edits.approve(edit.chat_id, edit.edit_id))
             else:
@@ -251,7 +261,7 @@ class Repl:
     def summary(self, argument: str) -> None:
         chat = self._current("summarise")
         if self.service.summary_pending(chat.chat_id):
-            self.say(self.style("2", "The summary is being written… (Ctrl-C stops waiting)"))
+            self.say("The summary is being written… (Ctrl-C stops waiting)", "2")
             self.service.wait_for_summaries()
             self._report_summaries()
             chat = self._current("summarise")
@@ -319,9 +329,12 @@ class Repl:
             self.say(f"This workspace now works with the agent {self.service.set_agent(chat.chat_id, name)}.")
             return
         current = self.service.agent_of(chat.chat_id)
-        for profile in self.service.agents.profiles.values():
-            mark = "*" if profile.name == current else " "
-            self.say(printable(f" {mark} {profile.name:<22} {profile.description}"))
+        rows = [
+            (f"{'*' if profile.name == current else ' '} {profile.name}", profile.description)
+            for profile in self.service.agents.profiles.values()
+        ]
+        for line in two_columns(rows, width_of(self.out) or 10_000):
+            self.say(line)
 
     def memory(self, argument: str) -> None:
         action, _, rest = argument.partition(" ")
