@@ -64,6 +64,9 @@ class Settings(BaseModel):
     )
     hooks_config: Path | None = Field(None, description="a JSON file of pre-tool and post-tool hooks, or empty")
     mcp_config: Path | None = Field(None, description='a JSON file of MCP servers ({"mcpServers": …}), or empty')
+    exports_dir: Path | None = Field(
+        None, description="a folder for exports and reports, or empty for exports/ beside the chat history"
+    )
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
@@ -89,12 +92,12 @@ class Settings(BaseModel):
     def _upper_log_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("log_file", "agents_dir", "hooks_config", "mcp_config", mode="before")
+    @field_validator("log_file", "agents_dir", "hooks_config", "mcp_config", "exports_dir", mode="before")
     @classmethod
     def _empty_log_file_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("chat_history_db_path", "workspace_root", "log_file", mode="after")
+    @field_validator("chat_history_db_path", "workspace_root", "log_file", "exports_dir", mode="after")
     @classmethod
     def _expand_home(cls, value: Path | None) -> Path | None:
         """`~/projects` in `.env` means the home folder, as in a shell (SQLite itself would not expand it)."""
@@ -114,6 +117,11 @@ class Settings(BaseModel):
                 "name another file for the log."
             )
         return self
+
+    @property
+    def exports_folder(self) -> Path:
+        """Where `/export` and `/report` write without a file name: EXPORTS_DIR, or `exports/` beside the history."""
+        return self.exports_dir if self.exports_dir is not None else self.chat_history_db_path.parent / "exports"
 
     @property
     def think_option(self) -> bool | Literal["low", "medium", "high"]:

@@ -49,3 +49,26 @@ def test_times_are_shown_on_this_computers_clock(fake_ollama: FakeOllama, isolat
     result = run_cli("--server", fake_ollama.url, stdin="/summary\n/list\n", env={"TZ": "Europe/Paris"})
     assert "Summary of 2026-11-23 00:30" in result.stdout, result.stdout
     assert "(created 2026-11-23 00:10)" in result.stdout
+
+
+def test_export_and_report_without_a_name_go_to_the_exports_folder_beside_the_history(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.script(Reply.text("Noted."), Reply.text("- Noted."))
+    (isolated / "data").mkdir()
+    result = run_cli("--server", fake_ollama.url, "--db", "data/history.sqlite", stdin="A question\n/export\n/report\n")
+    exports = (isolated / "data" / "exports").resolve()
+    assert f"Wrote the workspace to {exports / 'workspace-1.md'}." in result.stdout, result.stdout
+    assert f"Wrote the calculation report to {exports / 'calculations-1.md'}." in result.stdout
+    assert (exports / "workspace-1.md").read_text(encoding="utf-8").startswith("# A question")
+    assert list(isolated.glob("*.md")) == [], "nothing written into the current folder"
+
+
+def test_exports_dir_names_the_exports_folder(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("Noted."), Reply.text("- Noted."))
+    env = {"EXPORTS_DIR": "~/reports", "HOME": str(isolated / "home")}
+    result = run_cli("--server", fake_ollama.url, stdin="A question\n/export\n", env=env)
+    assert result.returncode == 0, result.stderr
+    written = isolated / "home" / "reports" / "workspace-1.md"
+    assert f"Wrote the workspace to {written}." in result.stdout, result.stdout
+    assert written.read_text(encoding="utf-8").startswith("# A question")

@@ -294,12 +294,12 @@ class Repl:
 
     def report(self, argument: str) -> None:
         chat = self._current("report on")
-        path = Path(argument or f"calculations-{chat.chat_id}.md").expanduser()
+        path = Path(argument).expanduser() if argument else self.service.export_path(chat.chat_id, "calculations")
         self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
 
     def export(self, argument: str) -> None:
         chat = self._current("export")
-        path = Path(argument or f"workspace-{chat.chat_id}.md").expanduser()
+        path = Path(argument).expanduser() if argument else self.service.export_path(chat.chat_id, "workspace")
         self.say(f"Wrote the workspace to {self.service.write_export(chat.chat_id, path)}.")
 
     def backup(self, argument: str) -> None:
