@@ -208,19 +208,24 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def check_paths(settings: Settings) -> None:
-    """Refuse, before anything is created, a database or workspace folder that cannot be made.
+    """Refuse, before anything is created, a chat history whose folder does not exist (a mistyped path) and
+    a workspace folder that cannot be made.
 
     One sentence names the setting; nothing is left half-created.
     """
-    wanted = {
-        "CHAT_HISTORY_DB_PATH": (settings.chat_history_db_path.parent, "a folder for the chat history"),
-        "WORKSPACE_ROOT": (settings.workspace_root, "the workspace folder"),
-    }
-    if settings.chat_history_db_path.is_dir():
-        raise SettingsError(f"CHAT_HISTORY_DB_PATH {settings.chat_history_db_path} is a folder; name a file in it.")
-    for key, (folder, what) in wanted.items():
-        existing = _nearest_existing(folder)
-        if not existing.is_dir():
-            raise SettingsError(f"{key} {folder} cannot be used as {what}: {existing} is a file, not a folder.")
-        if not os.access(existing, os.W_OK | os.X_OK) and existing != folder.absolute():
-            raise SettingsError(f"{key} {folder} cannot be created: {existing} is not writable.")
+    history = settings.chat_history_db_path
+    if history.is_dir():
+        raise SettingsError(f"CHAT_HISTORY_DB_PATH {history} is a folder; name a file in it.")
+    if not history.absolute().parent.is_dir():  # a mistyped path would make folders and an empty history
+        raise SettingsError(
+            f"CHAT_HISTORY_DB_PATH (or --db) {history} is in a folder that does not exist; "
+            "check the path, or create the folder first."
+        )
+    folder = settings.workspace_root
+    existing = _nearest_existing(folder)
+    if not existing.is_dir():
+        raise SettingsError(
+            f"WORKSPACE_ROOT {folder} cannot be used as the workspace folder: {existing} is a file, not a folder."
+        )
+    if not os.access(existing, os.W_OK | os.X_OK) and existing != folder.absolute():
+        raise SettingsError(f"WORKSPACE_ROOT {folder} cannot be created: {existing} is not writable.")
