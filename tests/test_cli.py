@@ -109,9 +109,10 @@ def test_unknown_command_and_help(fake_ollama: FakeOllama) -> None:
 
 def test_models_command_lists_the_server_models(fake_ollama: FakeOllama) -> None:
     fake_ollama.models = ["qwen3:4b", "llama3.2:3b"]
-    result = run_cli("--server", fake_ollama.url, stdin="/models\n/model llama3.2:3b\n/model nope:1b\n")
+    result = run_cli("--server", fake_ollama.url, stdin="/models\n/model llama3.2:3b\n/model nope:1b\n/model\n")
     assert "* qwen3:4b" in result.stdout and "  llama3.2:3b" in result.stdout
-    assert "Using llama3.2:3b." in result.stdout and "ollama pull nope:1b" in result.stdout
+    assert "Using llama3.2:3b." in result.stdout and "`ollama pull nope:1b` fetches a missing one" in result.stdout
+    assert "so llama3.2:3b stays in use." in result.stdout and "Using llama3.2:3b; /models" in result.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")

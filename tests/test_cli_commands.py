@@ -72,3 +72,21 @@ def test_exports_dir_names_the_exports_folder(fake_ollama: FakeOllama, isolated:
     written = isolated / "home" / "reports" / "workspace-1.md"
     assert f"Wrote the workspace to {written}." in result.stdout, result.stdout
     assert written.read_text(encoding="utf-8").startswith("# A question")
+
+
+def test_models_lists_chat_models_only_and_model_refuses_what_cannot_chat(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.models = ["qwen3:4b", "nomic-embed-text:latest", "llama3.2:latest"]
+    listed = run_cli("--server", fake_ollama.url, stdin="/models\n", env={"EMBED_MODEL": ""})
+    assert "* qwen3:4b" in listed.stdout and "  llama3.2:latest" in listed.stdout
+    assert "nomic-embed-text" not in listed.stdout, "an embedding model cannot chat"
+    fake_ollama.script(Reply.text("Four."))
+    typed = "/model nosuch\n/model nomic-embed-text\n/model llama3.2\n/model qwen3:4b\n2 + 2?\n"
+    result = run_cli("--server", fake_ollama.url, stdin=typed, env={"EMBED_MODEL": ""})
+    assert result.returncode == 0, result.stderr
+    assert "nosuch is not among the chat models on" in result.stdout
+    assert "nomic-embed-text is not among the chat models" in result.stdout
+    assert "so qwen3:4b stays in use." in result.stdout and "Using llama3.2." in result.stdout
+    asked = [body["model"] for body in fake_ollama.chat_requests if not is_summary_request(body)]
+    assert asked == ["qwen3:4b"]

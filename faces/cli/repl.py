@@ -279,14 +279,19 @@ class Repl:
         if not name:
             self.say(f"Using {self.service.model}; /models lists the others.")
             return
-        self.service.model = name
         try:
             pulled = self.loop.run(self.service.list_models())
         except AgentError as error:
+            self.service.model = name
             self.say(f"Using {name} (not checked: {error.message})")
             return
-        note = "" if name in pulled else f" — it is not pulled yet: run `ollama pull {name}`"
-        self.say(f"Using {name}{note}.")
+        if name not in pulled and f"{name}:latest" not in pulled:
+            raise LookupError(
+                f"{name} is not among the chat models on {self.service.endpoint} (/models lists them; "
+                f"`ollama pull {name}` fetches a missing one), so {self.service.model} stays in use."
+            )
+        self.service.model = name
+        self.say(f"Using {name}.")
 
     def models(self, _: str) -> None:
         for name in self.loop.run(self.service.list_models()):
