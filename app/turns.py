@@ -3,7 +3,7 @@
 The turn's workspace is fixed before the model is asked, so an answer that
 finishes after the user moved on still lands where the question was asked. The
 turn is stored when the agent completes it, or, if the stream is cut off part
-way (Stop, a closed tab, Ctrl-C), with what had arrived, marked as stopped.
+way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as stopped.
 """
 
 from __future__ import annotations

@@ -26,9 +26,20 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from fakes.replies import Drop, Hang, Pause, Raw, Reply, Step, aggregate
+from fakes.replies import Drop, Gate, Hang, Pause, Raw, Reply, Step, aggregate
 
-__all__ = ["Drop", "FakeOllama", "Hang", "Pause", "Raw", "Reply", "free_port", "is_summary_request", "wait_until"]
+__all__ = [
+    "Drop",
+    "FakeOllama",
+    "Gate",
+    "Hang",
+    "Pause",
+    "Raw",
+    "Reply",
+    "free_port",
+    "is_summary_request",
+    "wait_until",
+]
 
 DEFAULT_CAPABILITIES = ("completion", "tools", "thinking")
 EMBEDDING_CAPABILITIES = ("embedding",)
@@ -278,6 +289,9 @@ class _OllamaHandler(BaseHTTPRequestHandler):
                 if isinstance(step, Pause):
                     self.server_fake._closing.wait(step.seconds)
                     continue
+                if isinstance(step, Gate):
+                    self._wait_for(step)
+                    continue
                 line = (
                     step.line
                     if isinstance(step, Raw)
@@ -287,6 +301,12 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             self._write_chunk(b"")
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+    def _wait_for(self, gate: Gate) -> None:
+        """Until the test opens the gate, its time runs out, or the server shuts down."""
+        deadline = time.monotonic() + gate.seconds
+        while not gate.gate.wait(0.05) and not self.server_fake._closing.is_set() and time.monotonic() < deadline:
+            pass
 
     def _wait_or_drop(self, steps: Sequence[Step]) -> None:
         for step in steps:
