@@ -91,22 +91,29 @@ def test_a_long_workspace_name_keeps_its_menu_on_its_row(browser: Browser, web_a
     page = browser.page
     page.goto(f"{web_app}/?chat={chats[-1]}")
 
-    def on_one_row(prefix: str) -> None:
-        for chat in chats:
-            button = page.locator(f".st-key-{prefix}-{chat} button").first.bounding_box()  # (then its tooltip's)
-            menu = page.locator(f".st-key-menu-{chat} button").first.bounding_box()
-            assert button and menu, chat
-            middle = button["y"] + button["height"] / 2
-            assert menu["y"] <= middle <= menu["y"] + menu["height"], f"the menu of {names[chats.index(chat)]!r}"
+    def misplaced_menus(prefix: str) -> list[int]:
+        """The workspaces whose menu is not beside their button (measured at one instant, in the page)."""
+        return page.evaluate(
+            """([prefix, chats]) => chats.filter(chat => {
+                const button = document.querySelector(`.st-key-${prefix}-${chat} button`);
+                const menu = document.querySelector(`.st-key-menu-${chat} button`);
+                if (!button || !menu) return true;
+                const b = button.getBoundingClientRect(), m = menu.getBoundingClientRect();
+                const middle = b.top + b.height / 2;
+                return !(m.top <= middle && middle <= m.bottom);
+            })""",
+            [prefix, chats],
+        )
 
-    page.locator(f".st-key-workspace-{chats[0]}").wait_for()
-    on_one_row("workspace")
-    page.get_by_placeholder("Name or words from a message").fill("m")
-    page.get_by_placeholder("Name or words from a message").press("Enter")
+    page.get_by_text("Ollama 0.12.6").wait_for()  # the sidebar is drawn to its end
+    assert wait_until(lambda: misplaced_menus("workspace") == [], timeout=30), misplaced_menus("workspace")
+    search = page.get_by_placeholder("Name or words from a message")
+    search.fill("m")
+    search.press("Enter")
     page.locator(f".st-key-hit-{chats[0]}").wait_for()
     chats = [chat for chat in chats if page.locator(f".st-key-hit-{chat}").count()]
     assert len(chats) >= 3
-    on_one_row("hit")
+    assert wait_until(lambda: misplaced_menus("hit") == [], timeout=30), misplaced_menus("hit")
 
 
 def test_the_memory_panel_stays_open_after_add(browser: Browser, web_app: str, isolated: Path) -> None:
