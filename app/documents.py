@@ -17,19 +17,22 @@ import stat
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
 from tools.documents.readers import SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
+from tools.registry import ToolContext
+from tools.workspace_paths import remove_file
 
 logger = logging.getLogger(__name__)
 MAX_FILE_BYTES = 200 * 1024**2
 CANDIDATES = 50  # from each ranking, before fusion
 RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
 EMBED_BATCH = 64
+IfExists = Literal["ask", "replace", "keep both"]
 
 
 @dataclass
@@ -82,8 +85,13 @@ class DocumentLibrary:
     def files(self) -> list[DocumentFile]:
         return self._store.document_files()
 
-    def save_upload(self, name: str, data: bytes) -> str:
-        """Put an uploaded file in the workspace folder (replacing one of that name) and index it; its name."""
+    def save_upload(self, name: str, data: bytes, if_exists: IfExists = "ask") -> str:
+        """Put an uploaded file in the workspace folder and index it; the name it was saved under.
+
+        When a file (or a link) of that name is there already: "ask" raises FileExistsError and writes
+        nothing, "replace" puts the upload in its place (a link itself, never what it points to), and
+        "keep both" saves the upload as "spec (2).pdf", the first name free.
+        """
         base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
         if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in SUFFIXES:
             raise ValueError(f"{name!r} cannot be added: give a PDF, Word, Excel, Markdown, text or CSV file")
@@ -97,12 +105,40 @@ class DocumentLibrary:
                 out.write(data)
                 out.flush()
                 os.fsync(out.fileno())
-            os.replace(partial, self.root / base)  # replaces a link of that name, never what it points to
-        except BaseException:
+            saved = self._put_in_place(partial, base, if_exists)
+        finally:
             partial.unlink(missing_ok=True)
-            raise
         self.refresh()
-        return base
+        return saved
+
+    def _put_in_place(self, partial: Path, base: str, if_exists: IfExists) -> str:
+        """Give the written file its name: a link never replaces what is there, so nothing is lost unasked."""
+        if if_exists == "replace":
+            os.replace(partial, self.root / base)  # replaces a link of that name, never what it points to
+            return base
+        stem, suffix = Path(base).stem, Path(base).suffix
+        candidates = [base] + [f"{stem} ({number}){suffix}" for number in range(2, 1000)]
+        for candidate in candidates if if_exists == "keep both" else [base]:
+            try:
+                os.link(partial, self.root / candidate, follow_symlinks=False)
+                return candidate
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"{base} is already in the workspace folder")
+
+    def remove(self, relative: str) -> None:
+        """Delete a listed document from the workspace folder and drop it from the index (a file already gone
+        is only dropped). The folders on the way are walked from the root without following links, and a
+        document that is a link is removed itself, never what it points to."""
+        if relative not in {file.path for file in self.files()}:
+            raise LookupError(f"{relative} is not among the workspace folder's documents.")
+        root = self.root.resolve()
+        try:
+            remove_file(ToolContext(workspace_root=root), root / relative, relative)
+        except FileNotFoundError:
+            pass
+        self._store.drop_documents([relative])
+        self._changed()
 
     def _run(self) -> None:
         try:

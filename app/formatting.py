@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from tools.quantity_text import engineering_units
@@ -14,6 +15,29 @@ BIDI_SHOWN = {ord(c): f"[U+{ord(c):04X}]" for c in BIDI_CONTROLS}
 def visible_bidi_controls(text: str) -> str:
     """Text with each bidirectional control written out (`[U+202E]`): shown to the reader, never obeyed."""
     return text.translate(BIDI_SHOWN)
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters: whole, or cut at the last word boundary that keeps at least half
+    of it (else mid-word) and ended with "…", never in the middle of a word when a boundary is near."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    boundary = cut.rfind(" ") if not text[limit - 1].isspace() else len(cut)
+    if boundary >= limit // 2:
+        cut = cut[:boundary]
+    return cut.rstrip(" ,;:.-–—") + "…"
+
+
+def local_stamp(stored: str | None) -> str:
+    """ "2026-11-23 00:30": a time the store keeps in UTC, on this computer's clock ("" if there is none)."""
+    if not stored:
+        return ""
+    try:
+        moment = datetime.fromisoformat(stored)
+    except ValueError:
+        return stored[:16]
+    return f"{(moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone():%Y-%m-%d %H:%M}"
 
 
 def pretty_units(text: str) -> str:

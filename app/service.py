@@ -18,6 +18,7 @@ import logging
 from collections.abc import AsyncGenerator, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Literal
 
 from app.agents import AgentCatalog, load_agents
 from app.approvals import EditApprovals, FileEditMode
@@ -57,8 +58,10 @@ class WorkspaceService:
         documents: DocumentLibrary | None = None,
         can_ask: bool = True,
         agents: AgentCatalog | None = None,
+        exports_dir: Path | None = None,
     ) -> None:
         self._store = store
+        self.exports_dir = exports_dir if exports_dir is not None else store.path.parent / "exports"
         self._agent = agent
         self.current_id: int | None = None
         if documents is None:
@@ -82,7 +85,13 @@ class WorkspaceService:
         `can_ask` False there is nobody to approve a file edit, so under FILE_EDITS=confirm edits are refused."""
         twin = self._agent.sibling()
         return WorkspaceService(
-            self._store, twin, self.edits.mode, documents=self.documents, can_ask=can_ask, agents=self.agents
+            self._store,
+            twin,
+            self.edits.mode,
+            documents=self.documents,
+            can_ask=can_ask,
+            agents=self.agents,
+            exports_dir=self.exports_dir,
         )
 
     def leave(self, chat_id: int) -> bool:
@@ -309,6 +318,12 @@ class WorkspaceService:
         self._refuse_store_file(path, "export")
         write_atomically(path, self.export_pieces(chat_id))
         return path
+
+    def export_path(self, chat_id: int, kind: Literal["calculations", "workspace"]) -> Path:
+        """Where a report (`calculations`) or an export (`workspace`) goes without a file name: EXPORTS_DIR,
+        made if missing, as `calculations-<id>.md` or `workspace-<id>.md` (the full path, to tell the user)."""
+        self.exports_dir.mkdir(parents=True, exist_ok=True)
+        return (self.exports_dir / f"{kind}-{chat_id}.md").absolute()
 
     def export_pieces(self, chat_id: int) -> Iterator[str]:
         """The Markdown export in pieces, read from the store a batch of turns at a time."""

@@ -67,6 +67,9 @@ class Settings(BaseModel):
     )
     hooks_config: Path | None = Field(None, description="a JSON file of pre-tool and post-tool hooks, or empty")
     mcp_config: Path | None = Field(None, description='a JSON file of MCP servers ({"mcpServers": …}), or empty')
+    exports_dir: Path | None = Field(
+        None, description="a folder for exports and reports, or empty for exports/ beside the chat history"
+    )
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
@@ -92,12 +95,12 @@ class Settings(BaseModel):
     def _upper_log_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("log_file", "agents_dir", "hooks_config", "mcp_config", mode="before")
+    @field_validator("log_file", "agents_dir", "hooks_config", "mcp_config", "exports_dir", mode="before")
     @classmethod
     def _empty_log_file_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("chat_history_db_path", "workspace_root", "log_file", mode="after")
+    @field_validator("chat_history_db_path", "workspace_root", "log_file", "exports_dir", mode="after")
     @classmethod
     def _expand_home(cls, value: Path | None) -> Path | None:
         """`~/projects` in `.env` means the home folder, as in a shell (SQLite itself would not expand it)."""
@@ -117,6 +120,11 @@ class Settings(BaseModel):
                 "name another file for the log."
             )
         return self
+
+    @property
+    def exports_folder(self) -> Path:
+        """Where `/export` and `/report` write without a file name: EXPORTS_DIR, or `exports/` beside the history."""
+        return self.exports_dir if self.exports_dir is not None else self.chat_history_db_path.parent / "exports"
 
     @property
     def think_option(self) -> bool | Literal["low", "medium", "high"]:
@@ -203,19 +211,24 @@ def _nearest_existing(path: Path) -> Path:
 
 
 def check_paths(settings: Settings) -> None:
-    """Refuse, before anything is created, a database or workspace folder that cannot be made.
+    """Refuse, before anything is created, a chat history whose folder does not exist (a mistyped path) and
+    a workspace folder that cannot be made.
 
     One sentence names the setting; nothing is left half-created.
     """
-    wanted = {
-        "CHAT_HISTORY_DB_PATH": (settings.chat_history_db_path.parent, "a folder for the chat history"),
-        "WORKSPACE_ROOT": (settings.workspace_root, "the workspace folder"),
-    }
-    if settings.chat_history_db_path.is_dir():
-        raise SettingsError(f"CHAT_HISTORY_DB_PATH {settings.chat_history_db_path} is a folder; name a file in it.")
-    for key, (folder, what) in wanted.items():
-        existing = _nearest_existing(folder)
-        if not existing.is_dir():
-            raise SettingsError(f"{key} {folder} cannot be used as {what}: {existing} is a file, not a folder.")
-        if not os.access(existing, os.W_OK | os.X_OK) and existing != folder.absolute():
-            raise SettingsError(f"{key} {folder} cannot be created: {existing} is not writable.")
+    history = settings.chat_history_db_path
+    if history.is_dir():
+        raise SettingsError(f"CHAT_HISTORY_DB_PATH {history} is a folder; name a file in it.")
+    if not history.absolute().parent.is_dir():  # a mistyped path would make folders and an empty history
+        raise SettingsError(
+            f"CHAT_HISTORY_DB_PATH (or --db) {history} is in a folder that does not exist; "
+            "check the path, or create the folder first."
+        )
+    folder = settings.workspace_root
+    existing = _nearest_existing(folder)
+    if not existing.is_dir():
+        raise SettingsError(
+            f"WORKSPACE_ROOT {folder} cannot be used as the workspace folder: {existing} is a file, not a folder."
+        )
+    if not os.access(existing, os.W_OK | os.X_OK) and existing != folder.absolute():
+        raise SettingsError(f"WORKSPACE_ROOT {folder} cannot be created: {existing} is not writable.")

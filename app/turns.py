@@ -3,7 +3,7 @@
 The turn's workspace is fixed before the model is asked, so an answer that
 finishes after the user moved on still lands where the question was asked. The
 turn is stored when the agent completes it, or, if the stream is cut off part
-way (Stop, a closed tab, Ctrl-C), with what had arrived, marked as stopped.
+way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as stopped.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
+from app.formatting import shortened
 from app.memory import MemoryBook
 from domain.events import AgentEvent, StopReason, TurnCompleted
 from domain.records import TurnStatus
@@ -33,10 +34,11 @@ _TURN_STATUS: dict[StopReason, TurnStatus] = {
 
 
 def name_from_message(message: str) -> str:
-    """A workspace name from its first message: the first line, at most 64 characters."""
+    """A workspace name from its first message: the first line, at most 64 characters, a longer one cut at a
+    word boundary and ended with "…"."""
     lines = message.strip().splitlines()
     first_line = " ".join(lines[0].split()) if lines else ""
-    return first_line[:NAME_LENGTH] or DEFAULT_WORKSPACE_NAME
+    return shortened(first_line, NAME_LENGTH) or DEFAULT_WORKSPACE_NAME
 
 
 class TurnRunner:

@@ -24,7 +24,7 @@ from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, ToolCal
 from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
-from engine.ollama_server import ClientPerLoop, ModelCapabilities, close_stream, model_capabilities, pulled_models
+from engine.ollama_server import ClientPerLoop, ModelCapabilities, chat_models, close_stream, model_capabilities
 from engine.prompt import answer_reserve, build_window, leaves_room, strip_think_tags, summary_prompt
 from engine.text_call_filter import TextCallFilter
 from engine.tool_runner import TurnToolRunner
@@ -145,8 +145,8 @@ class AIAgent:
         await self._clients.close_running()
 
     async def list_models(self) -> list[str]:
-        """Names of the models pulled on the server; raises `AgentError` when it cannot tell."""
-        return await pulled_models(self._client(), self._site())
+        """Names of the chat models pulled on the server (not embedding models); `AgentError` when it cannot tell."""
+        return await chat_models(self._client(), self._site())
 
     async def _model_capabilities(self, client: ollama.AsyncClient) -> ModelCapabilities:
         key = (self.server, self.model)

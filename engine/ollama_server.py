@@ -87,6 +87,23 @@ async def pulled_models(client: ollama.AsyncClient, site: CallSite) -> list[str]
     return sorted(m.model for m in listing.models if m.model)
 
 
+async def chat_models(client: ollama.AsyncClient, site: CallSite) -> list[str]:
+    """The pulled models that can chat: those whose `/api/show` capabilities include "completion" (an embedding
+    model such as nomic-embed-text says only "embedding"). A model the server says nothing about is kept."""
+    names = await pulled_models(client, site)
+
+    async def can_chat(name: str) -> bool:
+        try:
+            async with provider_errors(site):
+                shown = await client.show(name)
+        except AgentError:  # removed meanwhile, or the server hiccupped: it is not hidden for that
+            return True
+        return shown.capabilities is None or "completion" in shown.capabilities
+
+    verdicts = await asyncio.gather(*(can_chat(name) for name in names))
+    return [name for name, chat in zip(names, verdicts, strict=True) if chat]
+
+
 async def model_capabilities(client: ollama.AsyncClient, site: CallSite) -> ModelCapabilities:
     """Ask `/api/show`; a missing model raises `MODEL_NOT_FOUND` naming the models that are pulled."""
     try:
@@ -118,11 +135,11 @@ class ServerStatus:
 
 
 async def server_status(site: CallSite) -> ServerStatus:
-    """The server's version and pulled models, or the sentence that says why it cannot be reached."""
+    """The server's version and pulled chat models, or the sentence that says why it cannot be reached."""
     try:
         version = await server_version(site)
         async with make_client(site) as client:
-            models = await pulled_models(client, site)
+            models = await chat_models(client, site)
     except AgentError as error:
         return ServerStatus(None, (), error.message)
     return ServerStatus(version, tuple(models))
@@ -140,6 +157,7 @@ async def server_version(site: CallSite) -> str:
 
 __all__ = [
     "ServerStatus",
+    "chat_models",
     "server_status",
     "ModelCapabilities",
     "make_client",

@@ -12,11 +12,17 @@ EXIT_FAILED, EXIT_USAGE = 1, 2
 
 
 def start_or_exit(
-    env_file: str, model: str | None, server: str | None, db: str | None, stderr: TextIO
+    env_file: str | None, model: str | None, server: str | None, db: str | None, stderr: TextIO
 ) -> WorkspaceService | int:
-    """The service, or EXIT_USAGE for a bad setting and EXIT_FAILED for a chat history that cannot be opened."""
+    """The service, or EXIT_USAGE for a bad setting and EXIT_FAILED for a chat history that cannot be opened.
+
+    `env_file` None reads `.env` if there is one; a file named with `--env-file` must exist.
+    """
+    if env_file is not None and not Path(env_file).is_file():
+        stderr.write(f"The settings file {env_file} does not exist; name an existing file with --env-file.\n")
+        return EXIT_USAGE
     try:
-        return start(Path(env_file), {"model": model, "endpoint": server, "chat_history_db_path": db})
+        return start(Path(env_file or ".env"), {"model": model, "endpoint": server, "chat_history_db_path": db})
     except SettingsError as error:
         stderr.write(f"{error}\n")
         return EXIT_USAGE

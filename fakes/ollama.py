@@ -3,8 +3,11 @@
 It answers `/api/chat` (streamed NDJSON with chunked encoding, or one JSON body),
 `/api/tags`, `/api/show` (with `capabilities`, the model's `<arch>.context_length`
 and its Modelfile `parameters`), `/api/version` and `/api/ps`, and
-refuses what the real server refuses: an unknown model (404), tools for a model
-without the `tools` capability and `think` for one without `thinking` (400).
+refuses what the real server refuses: an unknown model (404), a chat with a model
+without the `completion` capability (an embedding model), tools for a model without
+the `tools` capability and `think` for one without `thinking` (400). A model whose
+name says "embed" (nomic-embed-text) is an embedding model, as the real one is: its
+capabilities are only `embedding` and its family `nomic-bert`.
 Each `/api/chat` request takes the next scripted `Reply`; faults (an HTTP error,
 a hang, an error or garbage line, a dropped connection) are steps of a reply. An
 answer longer than the request's `num_predict` (four characters a token) is cut
@@ -25,12 +28,25 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from fakes.replies import Drop, Hang, Pause, Raw, Reply, Step, aggregate, bounded
+from fakes.replies import Drop, Gate, Hang, Pause, Raw, Reply, Step, aggregate, bounded
 
-__all__ = ["Drop", "FakeOllama", "Hang", "Pause", "Raw", "Reply", "free_port", "is_summary_request", "wait_until"]
+__all__ = [
+    "Drop",
+    "FakeOllama",
+    "Gate",
+    "Hang",
+    "Pause",
+    "Raw",
+    "Reply",
+    "free_port",
+    "is_summary_request",
+    "wait_until",
+]
 
 DEFAULT_CAPABILITIES = ("completion", "tools", "thinking")
+EMBEDDING_CAPABILITIES = ("embedding",)
 DEFAULT_CONTEXT_LENGTH = 40960  # qwen3's
+EMBEDDING_CONTEXT_LENGTH = 2048  # nomic-embed-text's
 
 
 def _now() -> str:
@@ -103,7 +119,24 @@ class FakeOllama:
         return [v / length for v in vector]
 
     def capabilities_of(self, model: str) -> Sequence[str]:
-        return self.capabilities.get(model, DEFAULT_CAPABILITIES)
+        if model in self.capabilities:
+            return self.capabilities[model]
+        return EMBEDDING_CAPABILITIES if "embed" in model.split(":")[0] else DEFAULT_CAPABILITIES
+
+    def details_of(self, model: str) -> dict[str, Any]:
+        """`details` as /api/tags and /api/show give them: an embedding model is a BERT, not a qwen3."""
+        if "completion" not in self.capabilities_of(model):
+            family, size, quantization = "nomic-bert", "137M", "F16"
+        else:
+            family, size, quantization = "qwen3", "4.0B", "Q4_K_M"
+        return {
+            "parent_model": "",
+            "format": "gguf",
+            "family": family,
+            "families": [family],
+            "parameter_size": size,
+            "quantization_level": quantization,
+        }
 
     def next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
@@ -154,7 +187,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
         fake = self.server_fake
         fake.remember(self.path, "GET", None)
         if self.path == "/api/tags":
-            self._send_json(200, {"models": [_model_entry(name) for name in fake.models]})
+            self._send_json(200, {"models": [_model_entry(name, fake.details_of(name)) for name in fake.models]})
         elif self.path == "/api/version":
             self._send_json(200, {"version": fake.version})
         elif self.path == "/api/ps":
@@ -192,21 +225,21 @@ class _OllamaHandler(BaseHTTPRequestHandler):
         if name not in fake.models:
             self._send_json(404, {"error": f"model '{name}' not found"})
             return
+        details = fake.details_of(name)
+        architecture = details["family"]
+        chat = "completion" in fake.capabilities_of(name)
         self._send_json(
             200,
             {
                 "modelfile": "FROM fake",
                 "parameters": fake.parameters.get(name, ""),
                 "template": "{{ .Prompt }}",
-                "details": {
-                    "format": "gguf",
-                    "family": "qwen3",
-                    "parameter_size": "4.0B",
-                    "quantization_level": "Q4_K_M",
-                },
+                "details": details,
                 "model_info": {
-                    "general.architecture": "qwen3",
-                    "qwen3.context_length": fake.context_lengths.get(name, DEFAULT_CONTEXT_LENGTH),
+                    "general.architecture": architecture,
+                    f"{architecture}.context_length": fake.context_lengths.get(
+                        name, DEFAULT_CONTEXT_LENGTH if chat else EMBEDDING_CONTEXT_LENGTH
+                    ),
                 },
                 "capabilities": list(fake.capabilities_of(name)),
                 "modified_at": _now(),
@@ -219,6 +252,8 @@ class _OllamaHandler(BaseHTTPRequestHandler):
         if name not in fake.models:
             return 404, f"model '{name}' not found"
         capabilities = fake.capabilities_of(name)
+        if "completion" not in capabilities:
+            return 400, f'"{name}" does not support chat'
         if body.get("tools") and "tools" not in capabilities:
             return 400, f"registry.ollama.ai/library/{name} does not support tools"
         if body.get("think") not in (None, False) and "thinking" not in capabilities:
@@ -257,6 +292,9 @@ class _OllamaHandler(BaseHTTPRequestHandler):
                 if isinstance(step, Pause):
                     self.server_fake._closing.wait(step.seconds)
                     continue
+                if isinstance(step, Gate):
+                    self._wait_for(step)
+                    continue
                 line = (
                     step.line
                     if isinstance(step, Raw)
@@ -266,6 +304,12 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             self._write_chunk(b"")
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+    def _wait_for(self, gate: Gate) -> None:
+        """Until the test opens the gate, its time runs out, or the server shuts down."""
+        deadline = time.monotonic() + gate.seconds
+        while not gate.gate.wait(0.05) and not self.server_fake._closing.is_set() and time.monotonic() < deadline:
+            pass
 
     def _wait_or_drop(self, steps: Sequence[Step]) -> None:
         for step in steps:
@@ -293,14 +337,14 @@ class _OllamaHandler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
-def _model_entry(name: str) -> dict[str, Any]:
+def _model_entry(name: str, details: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": name,
         "model": name,
         "modified_at": _now(),
-        "size": 2_600_000_000,
+        "size": 2_600_000_000 if details["family"] == "qwen3" else 274_000_000,
         "digest": f"{abs(hash(name)):064x}"[:64],
-        "details": {"format": "gguf", "family": "qwen3", "parameter_size": "4.0B", "quantization_level": "Q4_K_M"},
+        "details": details,
     }
 
 

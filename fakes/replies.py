@@ -1,11 +1,12 @@
 """The replies the fake Ollama can be scripted with: streamed text, tool calls, HTTP errors, and faults.
 
 A `Reply` is a list of steps: each dict is one NDJSON chunk as Ollama sends it;
-`Hang`, `Pause`, `Drop` and `Raw` act out what real servers and networks do.
+`Hang`, `Pause`, `Gate`, `Drop` and `Raw` act out what real servers and networks do.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,15 @@ class Pause:
 
 
 @dataclass(frozen=True)
+class Gate:
+    """Wait until the test opens `gate` (or `seconds` pass), then go on streaming: a model that is still
+    writing while the test does something (closes the page), with no sleep to guess how long that takes."""
+
+    gate: threading.Event = field(default_factory=threading.Event)
+    seconds: float = 60.0
+
+
+@dataclass(frozen=True)
 class Drop:
     """Close the connection abruptly, mid-body."""
 
@@ -37,7 +47,7 @@ class Raw:
     line: str
 
 
-Step = dict[str, Any] | Hang | Pause | Drop | Raw
+Step = dict[str, Any] | Hang | Pause | Gate | Drop | Raw
 CHARS_PER_TOKEN = 4  # how the fake counts an answer's tokens
 
 

@@ -101,6 +101,7 @@ class Screen:
         self.columns, self.lines = columns, lines
         self.rows: list[list[str]] = [[]]
         self.row = self.col = 0
+        self.wrapped_rows: list[str] = []  # rows the terminal itself ended, the line being wider than the screen
         for match in _SEQUENCE.finditer(output):
             if match.group(2):
                 self._control(match.group(1), match.group(2))
@@ -121,6 +122,7 @@ class Screen:
             self.col = max(self.col - 1, 0)
         elif char >= " " or char == "\t":
             if self.col >= self.columns:
+                self.wrapped_rows.append("".join(self.rows[self.row]))
                 self._move_to(self.row + 1)
                 self.col = 0
             line = self.rows[self.row]

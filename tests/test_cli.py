@@ -109,9 +109,10 @@ def test_unknown_command_and_help(fake_ollama: FakeOllama) -> None:
 
 def test_models_command_lists_the_server_models(fake_ollama: FakeOllama) -> None:
     fake_ollama.models = ["qwen3:4b", "llama3.2:3b"]
-    result = run_cli("--server", fake_ollama.url, stdin="/models\n/model llama3.2:3b\n/model nope:1b\n")
+    result = run_cli("--server", fake_ollama.url, stdin="/models\n/model llama3.2:3b\n/model nope:1b\n/model\n")
     assert "* qwen3:4b" in result.stdout and "  llama3.2:3b" in result.stdout
-    assert "Using llama3.2:3b." in result.stdout and "ollama pull nope:1b" in result.stdout
+    assert "Using llama3.2:3b." in result.stdout and "`ollama pull nope:1b` fetches a missing one" in result.stdout
+    assert "so llama3.2:3b stays in use." in result.stdout and "Using llama3.2:3b; /models" in result.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
@@ -166,7 +167,8 @@ def test_a_switch_does_not_wait_for_the_summary_and_ctrl_c_skips_it_at_the_end(
     out, err, code = interrupt_while_waiting(fake_ollama, "/new A\nquestion\n/new B\nquestion in B\n/exit\n", 3, "")
     assert code == 0, err
     assert "Answer to question in B." in out, "a question asked while the summary is written is answered at once"
-    assert "Finishing the summary of A… (Ctrl-C skips it)" in out and "Skipped the summary of A" in out
+    assert "Finishing the summary of A, B… (Ctrl-C skips it)" in out, "leaving the CLI leaves B too"
+    assert "Skipped the summary of A, B" in out
     db = ChatHistoryDB(isolated / "chat_history.sqlite")
     a, b = db.find_chat("A"), db.find_chat("B")
     assert [t.user for t in db.get_turns(b.chat_id)] == ["question in B"]

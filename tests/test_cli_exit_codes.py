@@ -105,6 +105,28 @@ def test_2_for_a_bad_setting_or_usage(args: list[str], env: dict[str, str], said
     assert result.returncode == EXIT_USAGE and said in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--env-file", "settings.env"], "The settings file settings.env does not exist"),
+        (["--db", "projcts/tower/history.sqlite"], "is in a folder that does not exist"),
+    ],
+    ids=["missing-env-file", "mistyped-db-folder"],
+)
+def test_2_for_a_mistyped_path_and_nothing_is_created(isolated: Path, args: list[str], said: str) -> None:
+    result = run_cli(*args, "--once", "hi")
+    assert result.returncode == EXIT_USAGE and said in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, "one sentence"
+    assert list(isolated.iterdir()) == [], "no folder, no empty history, no workspace folder"
+
+
+def test_a_new_history_file_in_an_existing_folder_is_fine(fake_ollama: FakeOllama, isolated: Path) -> None:
+    (isolated / "tower").mkdir()
+    fake_ollama.script(Reply.text("Four."))
+    result = run_cli("--db", "tower/history.sqlite", "--once", "2 + 2?", "--server", fake_ollama.url)
+    assert result.returncode == EXIT_OK and (isolated / "tower" / "history.sqlite").is_file()
+
+
 @needs_sigint
 def test_130_when_ctrl_c_stops_the_answer_of_once(fake_ollama: FakeOllama, isolated: Path) -> None:
     fake_ollama.script(Reply.then("The first half", Hang(20)))

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 from rich.markdown import Markdown
 
+from app.documents import DocumentLibrary
 from fakes.ollama import FakeOllama, Pause, Reply
 from fakes.replies import Step, chunk, final
+from history import ChatHistoryDB
 from tests.cli_helpers import Screen, run_cli, run_in_terminal
 
 
@@ -185,3 +188,51 @@ def test_at_the_prompt_on_a_terminal_answers_are_markdown_too(fake_ollama: FakeO
     assert code == 0, output
     screen = Screen(output).text
     assert "Use B500 bars:\n\n 1 12 mm\n 2 16 mm\nWhich bars? > " in screen, screen
+
+
+LONG_NAME = "Maximum moment and deflection of a 6 m simply supported transfer beam"
+LONG_DESCRIPTION = (
+    "Checks transfer structures at podium level against the serviceability limits of the project's own "
+    "specification, citing each clause, and never rounds a deflection before comparing it with its limit."
+)
+LONG_EXPRESSION = "12 kN/m * (6 m)**2 / 8 + 3 kN/m * (6 m)**2 / 8 + 1.5 kN/m * (6 m)**2 / 8"
+LONG_FILE = "Structural calculations for the level three transfer slab at grid C4.md"
+
+
+def whole_words_on(screen: str, *texts: str) -> list[str]:
+    """The words of `texts` (four letters or more) that no row of `screen` shows whole: broken across rows."""
+    shown = set(re.findall(r"[\w'-]+", screen))
+    return [word for text in texts for word in re.findall(r"[\w'-]{4,}", text) if word not in shown]
+
+
+def test_on_a_terminal_lines_break_between_words(fake_ollama: FakeOllama, isolated: Path) -> None:
+    """The start-up line, /agent, a tool's line, /docs and /help fit 80 columns without cutting a word."""
+    (isolated / "agents").mkdir()
+    (isolated / "agents" / "podium-checker.md").write_text(
+        f"---\nname: podium-checker\ndescription: {LONG_DESCRIPTION}\n---\nCheck podiums.\n"
+    )
+    (isolated / "workspace").mkdir()
+    (isolated / "workspace" / LONG_FILE).write_text("# Slab\nThe transfer slab is 450 mm thick.\n")
+    library = DocumentLibrary(ChatHistoryDB(isolated / "chat_history.sqlite"), isolated / "workspace", None)
+    library.refresh()
+    assert library.wait(60)
+    fake_ollama.script(
+        Reply.tool_calls(("evaluate_quantity", {"expression": LONG_EXPRESSION})),
+        Reply.text("Done."),
+        Reply.text("- Transfer beam: 74.25 kN·m."),
+    )
+    typed = "/agent\n/docs\n/help\nTotal moment?\n/exit\n"
+    code, output = run_in_terminal(
+        "--server",
+        fake_ollama.url,
+        "--workspace",
+        LONG_NAME,
+        typed=typed,
+        env={"AGENTS_DIR": "agents", "EMBED_MODEL": ""},
+    )
+    assert code == 0, output
+    screen = Screen(output, columns=80)
+    assert "74.25 kN·m" in screen.text and "Updated the summary of" in screen.text, screen.text
+    assert screen.wrapped_rows == [], "no line was left for the terminal to break wherever it reached column 80"
+    help_text = "/memory [add TEXT | remove ID]  what is remembered for every workspace; add or forget a fact"
+    assert whole_words_on(screen.text, LONG_NAME, LONG_DESCRIPTION, LONG_EXPRESSION, LONG_FILE, help_text) == []

@@ -185,12 +185,30 @@ def test_an_upload_cannot_leave_the_workspace_folder_or_follow_a_link(isolated: 
     docs = DocumentLibrary(ChatHistoryDB(isolated / "chat_history.sqlite"), root, None)
     assert docs.save_upload("../../evil.md", b"# Evil\ntext") == "evil.md"
     assert (root / "evil.md").exists() and not (isolated / "evil.md").exists()
-    assert docs.save_upload("linked.pdf", b"%PDF new") == "linked.pdf"
+    with pytest.raises(FileExistsError):  # the link's name is taken: nothing is written unasked
+        docs.save_upload("linked.pdf", b"%PDF new")
+    assert docs.save_upload("linked.pdf", b"%PDF new", "keep both") == "linked (2).pdf"
+    assert docs.save_upload("linked.pdf", b"%PDF new", "replace") == "linked.pdf"
     assert outside.read_bytes() == b"keep me" and not (root / "linked.pdf").is_symlink()
     for name in (".env", "notes.exe", "", "..", "a\x00.txt"):
         with pytest.raises(ValueError, match="cannot be added"):
             docs.save_upload(name, b"x")
     assert docs.wait(60)
+
+
+def test_removing_a_document_that_is_a_link_removes_the_link_only(isolated: Path) -> None:
+    root = isolated / "workspace"
+    root.mkdir()
+    (root / "real.md").write_text("# Real\nkept")
+    os.symlink(root / "real.md", root / "alias.md")
+    docs = DocumentLibrary(ChatHistoryDB(isolated / "chat_history.sqlite"), root, None)
+    docs.refresh()
+    assert docs.wait(60) and {f.path for f in docs.files()} == {"alias.md", "real.md"}
+    docs.remove("alias.md")
+    assert (root / "real.md").read_text() == "# Real\nkept" and not (root / "alias.md").is_symlink()
+    assert [f.path for f in docs.files()] == ["real.md"]
+    with pytest.raises(LookupError):
+        docs.remove("../chat_history.sqlite")
 
 
 def test_a_file_that_takes_too_long_is_skipped_and_the_reader_recovers(isolated: Path) -> None:

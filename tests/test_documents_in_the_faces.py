@@ -82,3 +82,45 @@ def test_the_web_app_shows_the_passage_behind_a_citation(app: AppTest, indexed: 
     assert "4 indexed, 4 skipped in the workspace folder" in notes
     assert any("spec.pdf · 6 pages" in note for note in notes)
     assert any("scan.pdf · skipped: no text layer" in note for note in notes)
+
+
+def upload(app: AppTest, name: str, content: bytes) -> AppTest:
+    return app.file_uploader(key="uploads").set_value((name, content, "text/markdown")).run()
+
+
+def test_an_upload_with_a_name_in_use_asks_before_replacing(app: AppTest, isolated: Path) -> None:
+    folder = isolated / "workspace"
+    app.run()
+    upload(app, "notes.md", b"# Notes\nFirst version.\n")
+    assert (folder / "notes.md").read_bytes() == b"# Notes\nFirst version.\n"
+    upload(app, "notes.md", b"# Notes\nSecond version.\n")
+    assert not app.exception
+    assert any("notes.md is already in the workspace folder" in w.value.replace("\\", "") for w in app.warning)
+    assert (folder / "notes.md").read_bytes() == b"# Notes\nFirst version.\n", "nothing replaced unasked"
+    app.button(key="upload-keep both-0").click().run()
+    assert (folder / "notes (2).md").read_bytes() == b"# Notes\nSecond version.\n"
+    assert (folder / "notes.md").read_bytes() == b"# Notes\nFirst version.\n"
+    upload(app, "notes.md", b"# Notes\nThird version.\n")
+    app.button(key="upload-cancel-0").click().run()
+    assert sorted(path.name for path in folder.iterdir()) == ["notes (2).md", "notes.md"]
+    upload(app, "notes.md", b"# Notes\nFourth version.\n")
+    app.button(key="upload-replace-0").click().run()
+    assert (folder / "notes.md").read_bytes() == b"# Notes\nFourth version.\n"
+    assert not any("already in the workspace folder" in w.value for w in app.warning)
+    assert sorted(path.name for path in folder.iterdir()) == ["notes (2).md", "notes.md"], "no part file left"
+
+
+def test_a_document_is_removed_from_the_panel_after_a_confirmation(app: AppTest, indexed: Path, isolated: Path) -> None:
+    app.run()
+    listed = [f.path for f in ChatHistoryDB(isolated / "chat_history.sqlite").document_files()]
+    number = listed.index("spec.pdf")
+    app.button(key=f"remove-document-{number}").click().run()
+    assert any("Delete spec.pdf from the workspace folder" in w.value.replace("\\", "") for w in app.warning)
+    app.button(key=f"remove-cancelled-{number}").click().run()
+    assert (indexed / "spec.pdf").exists()
+    app.button(key=f"remove-document-{number}").click().run()
+    app.button(key=f"remove-confirmed-{number}").click().run()
+    assert not app.exception
+    assert not (indexed / "spec.pdf").exists()
+    assert "spec.pdf" not in [f.path for f in ChatHistoryDB(isolated / "chat_history.sqlite").document_files()]
+    assert not any("spec.pdf ·" in c.value.replace("\\", "") for c in app.sidebar.caption)

@@ -88,3 +88,15 @@ def test_the_web_panel_edits_and_deletes(app: AppTest, isolated: Path) -> None:
     ]
     app.button(key="forget-1").click().run()
     assert ChatHistoryDB(isolated / "chat_history.sqlite").memories() == []
+
+
+def test_the_web_panel_adds_and_keeps_its_label(app: AppTest, isolated: Path) -> None:
+    """The panel's label stays the same as facts come and go: a new label would close the panel after Add."""
+    app.run()
+    labels = [e.label for e in app.sidebar.expander if "Memory" in e.label]
+    app.text_input(key="memory-new").set_value(f"  {FACT} ")
+    app.button(key="FormSubmitter:memory-add-Add").click().run()
+    assert not app.exception
+    assert [m.text for m in ChatHistoryDB(isolated / "chat_history.sqlite").memories()] == [FACT]
+    assert app.text_input(key="memory-1").value == FACT
+    assert [e.label for e in app.sidebar.expander if "Memory" in e.label] == labels == ["Memory"]

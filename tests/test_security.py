@@ -13,7 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from faces.web.markdown import escape_markdown, outside_code, safe_markdown
+from faces.web.markdown import escape_markdown, outside_code, safe_markdown, sentence_markdown
 from fakes.ollama import FakeOllama, Reply
 from tests.hostile_markdown import document, payloads
 
@@ -67,6 +67,13 @@ def test_every_image_payload_is_an_image_until_it_is_made_safe() -> None:
     everything = document("127.0.0.1:9", "all")
     assert has_image(everything) and not has_image(safe_markdown(everything))
     assert safe_markdown(everything) != escape_markdown(everything), "the escaping path, not the plain-text fallback"
+
+
+def test_an_error_sentence_keeps_its_code_spans_and_no_image() -> None:
+    """Errors and notices show `ollama serve` as code; whatever else they carry (a server's text) stays inert."""
+    assert [n for n, text in PAYLOADS if has_image(sentence_markdown(f"Ollama said: {text}"))] == []
+    assert not has_image(sentence_markdown(document("127.0.0.1:9", "all")))
+    assert sentence_markdown("is `ollama serve` running?") == "is `ollama serve` running?"
 
 
 def _markdown_image_payloads() -> set[str]:

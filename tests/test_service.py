@@ -54,9 +54,18 @@ async def test_first_message_creates_and_names_the_workspace(
     first = await ask(service, question)
     second = await ask(service, "Is that enough?")
     chat = service.current
-    assert chat is not None and chat.chat_name == question[:64]
+    assert chat is not None and chat.chat_name == "Size a pad footing for 800 kN on 200 kPa soil, column 400 x 400…"
     assert db.load_history(chat.chat_id)[1] == ("Is that enough?", "Yes.")
     assert [first.turn_id, second.turn_id] == [turn.turn_id for turn in db.get_turns(chat.chat_id)]
+
+
+async def test_a_long_first_message_names_the_workspace_cut_at_a_word(
+    service: WorkspaceService, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.script(Reply.text("54 kN·m."))
+    await ask(service, "Maximum moment and deflection of a 6 m simply supported beam under 12 kN/m?")
+    assert service.current is not None
+    assert service.current.chat_name == "Maximum moment and deflection of a 6 m simply supported beam…"
 
 
 async def test_named_workspace_keeps_its_name(service: WorkspaceService, fake_ollama: FakeOllama) -> None:

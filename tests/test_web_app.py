@@ -150,6 +150,9 @@ def test_ollama_down_still_opens_with_a_clear_status_and_browsable_history(
     assert not at.exception
     assert any("Cannot reach Ollama" in e.value for e in at.error)
     assert db.load_history(chat)[-1] == ("New question", "")
+    said = "is `ollama serve` running?"  # the command shown as code, not with its backticks written out
+    assert any(said in w.value for w in at.sidebar.warning)
+    assert any(said in e.value for e in at.main.error), "in the answer"
 
 
 def test_chat_query_parameter_selects_the_workspace(app: AppTest, isolated: Path) -> None:
@@ -317,3 +320,11 @@ def test_the_page_config_keeps_errors_local_and_stop_in_the_streaming_run() -> N
     draw the page beside a stopped reply that is still being stored."""
     config = tomllib.loads((Path(APP).parent / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["client"]["showErrorLinks"] is False and config["runner"]["fastReruns"] is False
+
+
+def test_the_model_picker_offers_chat_models_only(app: AppTest, fake_ollama: FakeOllama) -> None:
+    fake_ollama.models = ["qwen3:4b", "nomic-embed-text:latest", "llama3.2:3b"]
+    app.run()
+    assert not app.exception
+    assert app.selectbox(key="model").options == ["qwen3:4b", "llama3.2:3b"]
+    assert any("2 models" in c.value for c in app.sidebar.caption)

@@ -170,3 +170,18 @@ def test_a_search_hit_shows_a_readable_snippet_under_its_button(app: AppTest, is
     assert not set('{}"') & set(snippet), snippet
     app.sidebar.text_input(key="search").set_value("tower").run()
     assert app.button(key=f"hit-{tower}").label == "**Tower** A", "a name that matches shows the match"
+
+
+def test_the_digital_twin_says_when_it_was_written_in_the_readers_time(app: AppTest, isolated: Path) -> None:
+    db = store(isolated)
+    chat = db.create_chat("Tower A")
+    db.set_context_summary(chat, "- Tower A: 45 m tall.")
+    with sqlite3.connect(isolated / "chat_history.sqlite") as raw:
+        raw.execute("UPDATE chats SET context_updated_at = '2026-11-22 23:30:05' WHERE chat_id = ?", (chat,))
+    raw.close()
+    app.context = {"timezone": "Europe/Paris"}
+    app.run()
+    assert not app.exception
+    (twin,) = [e for e in app.sidebar.expander if e.label == "Digital twin"]
+    assert "Updated Mon 23 Nov 2026, 00:30:05" in [c.value for c in twin.caption], "Paris time, not UTC"
+    assert not any("UTC" in e.label for e in app.sidebar.expander)

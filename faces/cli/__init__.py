@@ -35,7 +35,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workspace", help="workspace name or id to open (created if the name is new)")
     parser.add_argument("--agent", help="the agent to work with in this workspace (see /agent)")
     parser.add_argument("--db", help="chat history file (overrides CHAT_HISTORY_DB_PATH)")
-    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument("--env-file", help="settings file, which must exist (default: .env, if there is one)")
     parser.add_argument(
         "--plain", action="store_true", help="print answers as the model writes them, without rendering Markdown"
     )

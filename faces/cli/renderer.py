@@ -18,7 +18,7 @@ from domain.events import (
     TurnCompleted,
     WarningEvent,
 )
-from faces.cli.terminal import Style, colour_wanted, printable, tool_call_lines
+from faces.cli.terminal import Style, colour_wanted, fit, printable, tool_call_lines, width_of
 from faces.cli.waiting import Waiting
 
 MARKDOWN_MODULE = "faces.cli.markdown"  # imports Rich: about 70 ms, kept off the start-up's path
@@ -148,13 +148,13 @@ class Renderer:
         elif isinstance(event, ToolCallFinished):
             self.waiting.stop()
             for code, line in tool_call_lines(event.call):
-                self._line(self.notes, self.note_style(code, line))
+                self._note(code, line)
             self._wait_for_model()
         elif isinstance(event, WarningEvent):
-            self._line(self.notes, self.note_style("33", f"! {printable(event.message)}"))
+            self._note("33", f"! {printable(event.message)}")
         elif isinstance(event, ErrorEvent):
             self.waiting.stop()
-            self._line(self.notes, self.note_style("31", printable(event.message)))
+            self._note("31", printable(event.message))
         elif isinstance(event, TurnCompleted):
             self.waiting.stop()
             self._completed(event)
@@ -178,6 +178,11 @@ class Renderer:
     def note(self, text: str) -> None:
         """A line on the notes stream, after the answer's current line."""
         self._line(self.notes, text)
+
+    def _note(self, code: str, text: str) -> None:
+        """A line on the notes stream in ANSI style `code`, broken between words to its terminal's width."""
+        for line in fit(text, width_of(self.notes)):
+            self._line(self.notes, self.note_style(code, line))
 
     def _line(self, stream: TextIO, text: str) -> None:
         self.waiting.clear()

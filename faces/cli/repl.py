@@ -8,11 +8,21 @@ from pathlib import Path
 from typing import TextIO
 
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
+from app.formatting import local_stamp
 from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.renderer import Renderer, answer_view
 from faces.cli.running import EventLoop, ask
-from faces.cli.terminal import Style, one_line, printable, printable_lines, terminal_width, two_columns
+from faces.cli.terminal import (
+    Style,
+    fit,
+    one_line,
+    printable,
+    printable_lines,
+    terminal_width,
+    two_columns,
+    width_of,
+)
 from faces.cli.waiting import Waiting
 
 EXIT_OK = 0
@@ -80,9 +90,11 @@ class Repl:
         except EOFError:
             return False
 
-    def say(self, text: str) -> None:
-        """A line for the user; text from the model or a file must pass through `printable` first."""
-        self.out.write(text + "\n")
+    def say(self, text: str, style: str = "", wrap: bool = True) -> None:
+        """Lines for the user, in ANSI `style`, broken between words to the terminal's width (unless not to
+        `wrap`); text from the model or a file must pass through `printable` first."""
+        for line in fit(text, width_of(self.out) if wrap else None):
+            self.out.write((self.style(style, line) if style else line) + "\n")
         self.out.flush()
 
     def run(self) -> int:
@@ -90,7 +102,7 @@ class Repl:
             import readline  # noqa: F401 - line editing and history for input()
         current = self.service.current
         where = f"workspace '{current.chat_name}'" if current else "a new workspace (your first message names it)"
-        self.say(self.style("2", f"{self.service.model} at {self.service.endpoint} · {where} · /help for commands"))
+        self.say(f"{self.service.model} at {self.service.endpoint} · {printable(where)} · /help for commands", "2")
         self.review_edits()
         while True:
             self._report_summaries()
@@ -106,6 +118,8 @@ class Repl:
                 break
             if line:
                 self.handle(line)
+        if self.service.current_id is not None:  # leaving the CLI leaves the workspace: its summary is refreshed
+            self.service.leave(self.service.current_id)
         self._finish_summaries()
         return EXIT_OK
 
@@ -157,7 +171,7 @@ class Repl:
 
     def _report_switch(self, outcome: SwitchOutcome) -> None:
         if outcome.notice is not None:
-            self.say(self.style("33" if outcome.error else "2", printable(outcome.notice)))
+            self.say(printable(outcome.notice), "33" if outcome.error else "2")
 
     def _report_summaries(self) -> None:
         """Say what happened to the summaries written in the background since the last prompt."""
@@ -170,7 +184,7 @@ class Repl:
         if not pending:
             return
         names = ", ".join(printable(chat.chat_name) for chat in pending)
-        self.say(self.style("2", f"Finishing the summary of {names}… (Ctrl-C skips it)"))
+        self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
         try:
             self.service.wait_for_summaries()
         except KeyboardInterrupt:
@@ -182,10 +196,9 @@ class Repl:
         """Show each file edit the model proposed and apply it only if the user says yes."""
         chat_id = self.service.current_id
         for edit in self.service.edits.pending(chat_id) if chat_id is not None else []:
-            self.say(self.style("1", f"The model proposes this edit to {printable(edit.path)}:"))
-            for line in printable_lines(edit_diff(edit)):
-                code = "32" if line.startswith("+") else "31" if line.startswith("-") else "2"
-                self.say(self.style(code, line))
+            self.say(f"The model proposes this edit to {printable(edit.path)}:", "1")
+            for line in printable_lines(edit_diff(edit)):  # a diff's lines as they are: never rewrapped
+                self.say(line, "32" if line.startswith("+") else "31" if line.startswith("-") else "2", wrap=False)
             if self._confirm(f"Apply this edit to {printable(edit.path)}?"):
                 self.say(self.service.edits.approve(edit.chat_id, edit.edit_id))
             else:
@@ -208,7 +221,7 @@ class Repl:
             self.say("No workspaces yet; your first message creates one.")
         for chat in chats:
             marker = "*" if chat.chat_id == self.service.current_id else " "
-            created = self.style("2", f"(created {(chat.created_at or '')[:16]})")
+            created = self.style("2", f"(created {local_stamp(chat.created_at)})")
             self.say(f"{marker} {chat.chat_id:>4}  {chat.chat_name}  {created}")
 
     def switch(self, wanted: str) -> None:
@@ -248,7 +261,7 @@ class Repl:
     def summary(self, argument: str) -> None:
         chat = self._current("summarise")
         if self.service.summary_pending(chat.chat_id):
-            self.say(self.style("2", "The summary is being written… (Ctrl-C stops waiting)"))
+            self.say("The summary is being written… (Ctrl-C stops waiting)", "2")
             self.service.wait_for_summaries()
             self._report_summaries()
             chat = self._current("summarise")
@@ -257,7 +270,7 @@ class Repl:
             self.say("Summary updated." if updated else "The summary already covers every turn.")
             chat = self._current("summarise")
         if chat.context_summary:
-            stamp = self.style("2", f"Summary of {(chat.context_updated_at or '')[:16]}")
+            stamp = self.style("2", f"Summary of {local_stamp(chat.context_updated_at)}")
             self.say(f"{stamp}\n{printable(chat.context_summary)}")
         else:
             self.say("No summary yet; it is written when you leave the workspace, or with /summary update.")
@@ -266,14 +279,19 @@ class Repl:
         if not name:
             self.say(f"Using {self.service.model}; /models lists the others.")
             return
-        self.service.model = name
         try:
             pulled = self.loop.run(self.service.list_models())
         except AgentError as error:
+            self.service.model = name
             self.say(f"Using {name} (not checked: {error.message})")
             return
-        note = "" if name in pulled else f" — it is not pulled yet: run `ollama pull {name}`"
-        self.say(f"Using {name}{note}.")
+        if name not in pulled and f"{name}:latest" not in pulled:
+            raise LookupError(
+                f"{name} is not among the chat models on {self.service.endpoint} (/models lists them; "
+                f"`ollama pull {name}` fetches a missing one), so {self.service.model} stays in use."
+            )
+        self.service.model = name
+        self.say(f"Using {name}.")
 
     def models(self, _: str) -> None:
         for name in self.loop.run(self.service.list_models()):
@@ -281,12 +299,12 @@ class Repl:
 
     def report(self, argument: str) -> None:
         chat = self._current("report on")
-        path = Path(argument or f"calculations-{chat.chat_id}.md").expanduser()
+        path = Path(argument).expanduser() if argument else self.service.export_path(chat.chat_id, "calculations")
         self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
 
     def export(self, argument: str) -> None:
         chat = self._current("export")
-        path = Path(argument or f"workspace-{chat.chat_id}.md").expanduser()
+        path = Path(argument).expanduser() if argument else self.service.export_path(chat.chat_id, "workspace")
         self.say(f"Wrote the workspace to {self.service.write_export(chat.chat_id, path)}.")
 
     def backup(self, argument: str) -> None:
@@ -316,9 +334,12 @@ class Repl:
             self.say(f"This workspace now works with the agent {self.service.set_agent(chat.chat_id, name)}.")
             return
         current = self.service.agent_of(chat.chat_id)
-        for profile in self.service.agents.profiles.values():
-            mark = "*" if profile.name == current else " "
-            self.say(printable(f" {mark} {profile.name:<22} {profile.description}"))
+        rows = [
+            (f"{'*' if profile.name == current else ' '} {profile.name}", profile.description)
+            for profile in self.service.agents.profiles.values()
+        ]
+        for line in two_columns(rows, width_of(self.out) or 10_000):
+            self.say(line)
 
     def memory(self, argument: str) -> None:
         action, _, rest = argument.partition(" ")

@@ -9,11 +9,12 @@ cannot show its characters in another order than the one they are in.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import textwrap
 from typing import TextIO
 
-from app.formatting import BIDI_SHOWN, WARNING_MARK, calculation_lines, call_signature, pretty_units
+from app.formatting import BIDI_SHOWN, WARNING_MARK, calculation_lines, call_signature, pretty_units, shortened
 from domain.records import ToolCall
 
 
@@ -56,8 +57,8 @@ def printable_lines(text: str) -> list[str]:
 
 
 def one_line(text: str, limit: int = 100) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    """`text` on one line of at most `limit` characters, a longer one cut at a word with "…"."""
+    return shortened(" ".join(text.split()), limit)
 
 
 def terminal_width(stream: TextIO | None = None) -> int:
@@ -68,6 +69,31 @@ def terminal_width(stream: TextIO | None = None) -> int:
         return max(os.get_terminal_size(stream.fileno()).columns, 20)
     except (OSError, ValueError):
         return 80
+
+
+def width_of(stream: TextIO) -> int | None:
+    """The columns to fit text into on `stream`: its terminal's width, or None off a terminal (a pipe has none)."""
+    return terminal_width(stream) if is_terminal(stream) else None
+
+
+_COLUMN_GAP = re.compile(r"^\s*\S.*?\S {2,}(?=\S)")  # "  /new NAME    start…": the second column's start
+
+
+def fit(text: str, width: int | None) -> list[str]:
+    """`text` as the lines a terminal `width` columns wide shows, broken between words (None: as written).
+
+    A line's continuation lines up with its second column (after a gap of two spaces or more) when it has
+    one, else it is indented two more than the line; a word longer than the line is broken as a last resort.
+    """
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if width is None or len(line) <= width:
+            lines.append(line)
+            continue
+        gap = _COLUMN_GAP.match(line)
+        hang = gap.end() if gap and gap.end() <= width // 2 else len(line) - len(line.lstrip(" ")) + 2
+        lines += textwrap.wrap(line, width, subsequent_indent=" " * hang, break_on_hyphens=False) or [""]
+    return lines
 
 
 def two_columns(rows: list[tuple[str, str]], width: int, narrowest: int = 24) -> list[str]:

@@ -26,7 +26,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default: {DEFAULT_PORT}; 0: any)")
     parser.add_argument("--token", help="every request must carry this in its token field")
     parser.add_argument("--http-port", type=int, help="also serve POST /v1/dispatch and GET /v1/sessions here")
-    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument("--env-file", help="settings file, which must exist (default: .env, if there is one)")
     parser.add_argument("--server", help="Ollama's URL (default: ENDPOINT)")
     parser.add_argument("--model", help="the model (default: MODEL)")
     parser.add_argument("--db", help="the chat history file (default: CHAT_HISTORY_DB_PATH)")

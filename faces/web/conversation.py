@@ -5,11 +5,13 @@ from __future__ import annotations
 import threading
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import StopException
 
 from app import WorkspaceService, edit_diff
 from app.formatting import visible_bidi_controls
 from domain.records import FileEdit, Turn
 from faces.web import actions
+from faces.web.background import LiveReply, live_replies, watch_answer
 from faces.web.markdown import escape_markdown
 from faces.web.state import loop, show_earlier, state, sync_url
 from faces.web.sync_bridge import iterate_sync
@@ -34,8 +36,12 @@ def conversation(service: WorkspaceService) -> None:
     state.shown_chat_id = chat.chat_id if chat else None
     st.subheader(escape_markdown(chat.chat_name) if chat else "New workspace", anchor=False)
     turns = service.turns(chat.chat_id, limit=state.turn_window) if chat else []
+    writing = chat is not None and live_replies().writing(chat.chat_id)
     if not turns:
-        empty_workspace()
+        if chat is not None and writing:
+            watch_answer(chat.chat_id)
+        else:
+            empty_workspace()
         return
     if service.has_earlier_turns(turns[0].chat_id, turns[0].turn_id):
         st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
@@ -44,6 +50,8 @@ def conversation(service: WorkspaceService) -> None:
     last_turn(turns[-1])
     for edit in service.edits.pending(turns[-1].chat_id):
         proposed_edit(edit)
+    if writing:
+        watch_answer(turns[-1].chat_id)
 
 
 def empty_workspace() -> None:
@@ -100,35 +108,42 @@ def proposed_edit(edit: FileEdit) -> None:
 
 
 def live_turn(service: WorkspaceService, question: str, chat_id: int | None, regenerating: bool = False) -> None:
-    """Stream one turn into the page; the service stores it however it ends (a Stop click or a rerun included).
+    """Stream one turn into the page; the service stores it however it ends.
 
     `chat_id` is the workspace that was on the screen when the question was sent
     (None: there was none yet); the question is asked there, and that workspace is shown.
+    A click (Stop, or any other: a rerun) ends the reply at once, stored with what had
+    arrived; if the tab goes away instead, the reply is finished without it and stored whole.
     """
     chat = service.open(chat_id) if chat_id is not None else service.ensure_current()
     sync_url(service)
+    events = iterate_sync(service.ask(question, chat.chat_id, regenerating), heartbeat=WAIT_TICK_SECONDS, loop=loop())
+    reply = LiveReply(events, chat.chat_id, service.stop, turn_finished(), live_replies())
+    state.reply_without_tab = False
+    try:
+        show_reply(question, reply)
+    except StopException:  # the tab was closed (or the server is stopping): no element can be drawn any more
+        reply.finish_without_the_tab()
+        state.reply_without_tab = True  # should the tab come back (a reconnect), it does not wait for the reply
+        raise
+    finally:
+        reply.end()  # a cut-off turn is stored here, with what had arrived (not when it was handed over)
+
+
+def show_reply(question: str, reply: LiveReply) -> None:
     with st.chat_message("user"):
         st.markdown(escape_markdown(question))
     with st.chat_message("assistant"):
         stop = st.empty()
         stop.button("Stop", key="stop", icon=":material/stop:")
         view = LiveView()
-        finished = turn_finished()
-        finished.clear()
-        events = iterate_sync(
-            service.ask(question, chat.chat_id, regenerating), heartbeat=WAIT_TICK_SECONDS, loop=loop()
-        )
         try:
-            for event in events:
+            for event in reply.events:
                 if event is None:
                     view.waiting()
                 else:
                     view.show(event)
         finally:
-            try:
-                events.close()  # a cut-off turn is stored here, with what had arrived
-            finally:
-                finished.set()
             view.finish()  # cut off (Stop, a click): no tool call may still look as if it were running
         stop.empty()
 
@@ -148,6 +163,13 @@ def wait_for_interrupted_turn() -> None:
     With `runner.fastReruns = false` (.streamlit/config.toml) the interrupted run
     stores the reply before the next run starts and this returns at once; with fast
     reruns the next run starts beside it, and this keeps the page from being drawn
-    without the reply.
+    without the reply. A reply being finished after the tab lost its connection is not
+    waited for: the page says it is being written, and shows it when it is stored.
     """
-    turn_finished().wait(FINISH_WAIT_SECONDS)
+    if not state.get("reply_without_tab"):
+        turn_finished().wait(FINISH_WAIT_SECONDS)
+
+
+def replying() -> bool:
+    """Whether a reply of this tab is still being written (finished in the background after a reconnect)."""
+    return not turn_finished().is_set()

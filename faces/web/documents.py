@@ -1,5 +1,6 @@
-"""The documents panel: upload into the workspace folder, what is indexed (or skipped and why), progress;
-and the passages a document search found, each with its file and page."""
+"""The documents panel: upload into the workspace folder (asking before a file of the same name is replaced),
+what is indexed (or skipped and why), progress, and Remove; and the passages a document search found, each
+with its file and page."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import Any
 import streamlit as st
 
 from app import WorkspaceService
+from domain.records import DocumentFile
 from faces.web.markdown import escape_markdown
 
 UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv"]
 REFRESH_SECONDS = 1.0
+CONFLICTS = "upload_conflicts"  # uploads whose name is taken, waiting for Replace / Keep both / Cancel
+REMOVING = "removing_document"  # the document whose Remove waits for its confirmation
 
 
 def documents_panel(service: WorkspaceService) -> None:
@@ -36,17 +40,14 @@ def documents_panel(service: WorkspaceService) -> None:
             added = [save_upload(service, upload.name, upload.getvalue(), upload.file_id) for upload in uploads or []]
             if any(added) and not running:
                 st.rerun()  # draw the panel again with its timer, to follow the indexing
+            for number, (name, _) in enumerate(st.session_state.get(CONFLICTS, [])):
+                name_taken(service, number, name)
             progress = library.progress
             if progress.running:
                 done = progress.done / progress.total if progress.total else 0.0
                 st.progress(done, text=f"Indexing… {progress.done} of {progress.total} files")
-            for file in files:
-                if file.status == "indexed":
-                    st.caption(f":material/check: {escape_markdown(file.path)} · {escape_markdown(file.note)}")
-                else:
-                    st.caption(
-                        f":material/warning: {escape_markdown(file.path)} · skipped: {escape_markdown(file.note)}"
-                    )
+            for number, file in enumerate(files):
+                document_row(service, number, file)
             if library.embedding_problem and files:
                 st.caption(f"Search by words only: {escape_markdown(library.embedding_problem)}.")
         if running and not library.progress.running:
@@ -56,18 +57,101 @@ def documents_panel(service: WorkspaceService) -> None:
 
 
 def save_upload(service: WorkspaceService, name: str, data: bytes, upload_id: str) -> bool:
-    """Save each uploaded file once (the uploader keeps offering it on every rerun); whether this one was new."""
+    """Save each uploaded file once (the uploader keeps offering it on every rerun); whether this one was new.
+
+    A name already in the folder is not replaced unasked: the upload waits for Replace, Keep both or Cancel.
+    """
     saved: set[str] = st.session_state.setdefault("saved_uploads", set())
     if upload_id in saved:
         return False
     saved.add(upload_id)
     try:
         stored = service.documents.save_upload(name, data)
-        st.toast(f"Added {escape_markdown(stored)}; indexing it now.", icon=":material/upload_file:")
+    except FileExistsError:
+        st.session_state.setdefault(CONFLICTS, []).append((name, data))
+        return False
     except (ValueError, OSError) as error:
         st.error(escape_markdown(str(error)))
         return False
+    st.toast(f"Added {escape_markdown(stored)}; indexing it now.", icon=":material/upload_file:")
     return True
+
+
+def name_taken(service: WorkspaceService, number: int, name: str) -> None:
+    """An upload whose name is taken: replace the file, keep both (the upload under a new name), or cancel."""
+    with st.container(border=True):
+        st.warning(f"{escape_markdown(name)} is already in the workspace folder.", icon=":material/warning:")
+        with st.container(horizontal=True, gap="small"):
+            for label, choice in (("Replace", "replace"), ("Keep both", "keep both"), ("Cancel", None)):
+                st.button(
+                    label,
+                    key=f"upload-{choice or 'cancel'}-{number}",
+                    type="primary" if choice == "replace" else "secondary",
+                    on_click=settle_conflict,
+                    args=(service, number, choice),
+                )
+
+
+def settle_conflict(service: WorkspaceService, number: int, choice: str | None) -> None:
+    """Button callback: save the waiting upload as chosen (None: drop it); the panel says what happened."""
+    conflicts: list[tuple[str, bytes]] = st.session_state.get(CONFLICTS, [])
+    if number >= len(conflicts):
+        return
+    name, data = conflicts.pop(number)
+    if choice is None:
+        return
+    try:
+        stored = service.documents.save_upload(name, data, "replace" if choice == "replace" else "keep both")
+    except (ValueError, OSError) as error:
+        st.toast(escape_markdown(str(error)), icon=":material/error:")
+        return
+    st.toast(f"Added {escape_markdown(stored)}; indexing it now.", icon=":material/upload_file:")
+
+
+def document_row(service: WorkspaceService, number: int, file: DocumentFile) -> None:
+    """A document, indexed or skipped and why, with Remove (which asks first: the file is deleted)."""
+    if file.status == "indexed":
+        line = f":material/check: {escape_markdown(file.path)} · {escape_markdown(file.note)}"
+    else:
+        line = f":material/warning: {escape_markdown(file.path)} · skipped: {escape_markdown(file.note)}"
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.caption(line)
+        if st.session_state.get(REMOVING) != file.path:
+            st.button(
+                "",
+                key=f"remove-document-{number}",
+                icon=":material/delete:",
+                type="tertiary",
+                help=f"Remove {escape_markdown(file.path)}",
+                on_click=ask_remove,
+                args=(file.path,),
+            )
+    if st.session_state.get(REMOVING) == file.path:
+        st.warning(f"Delete {escape_markdown(file.path)} from the workspace folder and the index?")
+        with st.container(horizontal=True, gap="small"):
+            st.button("Remove", key=f"remove-confirmed-{number}", type="primary", on_click=remove, args=(service,))
+            st.button("Cancel", key=f"remove-cancelled-{number}", on_click=cancel_remove)
+
+
+def ask_remove(path: str) -> None:
+    st.session_state[REMOVING] = path
+
+
+def cancel_remove() -> None:
+    st.session_state.pop(REMOVING, None)
+
+
+def remove(service: WorkspaceService) -> None:
+    """Button callback: delete the document waiting for its confirmation, and drop it from the index."""
+    path = st.session_state.pop(REMOVING, None)
+    if path is None:
+        return
+    try:
+        service.documents.remove(path)
+    except (LookupError, OSError) as error:
+        st.toast(escape_markdown(str(error)), icon=":material/error:")
+        return
+    st.toast(f"Removed {escape_markdown(path)}.", icon=":material/delete:")
 
 
 def passages(output: str) -> None:

@@ -30,12 +30,25 @@ _BARE_UNSAFE_URL = re.compile(r"\b(?:javascript|vbscript):", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # A code span: closed by a backtick run of the same length, within one paragraph (no blank line in between).
 _INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)\1(?!`)", re.DOTALL)
+_ONE_LINE_CODE = re.compile(r"(?<!`)`[^`\n]+`(?!`)")  # `ollama serve`: one backtick each side, on one line
 _SINGLE_BREAK = re.compile(r"(?<=\S)\n(?=[^\n])")  # a line break inside a paragraph, not a blank line
 
 
 def escape_markdown(text: str) -> str:
     """User text shown exactly as typed: Markdown and HTML characters escaped, line breaks kept."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+
+
+def sentence_markdown(text: str) -> str:
+    """A sentence of the application's (an error, a notice) escaped like user text, except its `code` spans
+    (`ollama serve`), shown as code instead of with their backticks. Only a span on one line, between single
+    backticks, is kept: with everything around it escaped, CommonMark reads it as code, where nothing renders."""
+    pieces, end = [], 0
+    for span in _ONE_LINE_CODE.finditer(text):
+        pieces += [escape_markdown(text[end : span.start()]), span.group(0)]
+        end = span.end()
+    pieces.append(escape_markdown(text[end:]))
+    return "".join(pieces)
 
 
 def safe_markdown(text: str) -> str:

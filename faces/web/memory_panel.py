@@ -9,10 +9,12 @@ from faces.web.markdown import escape_markdown
 
 
 def memory_panel(service: WorkspaceService) -> None:
+    """One label whatever it holds (a label that changed would close the panel after each Add or Forget)."""
     book = service.memory
     memories = book.all()
-    with st.expander(f"Memory ({len(memories)})", icon=":material/psychology_alt:"):
-        st.caption("Remembered for every workspace: units, design codes, standards, your name.")
+    with st.expander("Memory", icon=":material/psychology_alt:", key="memory-panel"):
+        count = f"{len(memories)} fact{'s' * (len(memories) != 1)}" if memories else "Nothing yet"
+        st.caption(f"{count}, remembered for every workspace: units, design codes, standards, your name.")
         for item in memories:
             with st.container(horizontal=True, vertical_alignment="center", gap="small"):
                 text = st.text_input(
@@ -24,7 +26,8 @@ def memory_panel(service: WorkspaceService) -> None:
             if text.strip() and text != item.text:
                 book.edit(item.memory_id, text)
                 st.toast(f"Memory updated: {escape_markdown(text)}")
-        new = st.text_input("Remember", key="memory-new", placeholder="Something to remember")
-        if new.strip() and st.button("Add", key="memory-add"):
-            book.add(" ".join(new.split()))
-            st.rerun()
+        with st.form("memory-add", border=False, clear_on_submit=True):
+            new = st.text_input("Remember", key="memory-new", placeholder="Something to remember")
+            if st.form_submit_button("Add") and new.strip():
+                book.add(" ".join(new.split()))
+                st.rerun()

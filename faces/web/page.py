@@ -10,8 +10,9 @@ import streamlit as st
 
 from app import HistoryError, WorkspaceService
 from faces.web import actions
-from faces.web.conversation import conversation, live_turn, wait_for_interrupted_turn
-from faces.web.markdown import escape_markdown
+from faces.web.background import watch_summaries
+from faces.web.conversation import conversation, live_turn, replying, wait_for_interrupted_turn
+from faces.web.markdown import escape_markdown, sentence_markdown
 from faces.web.sidebar import sidebar
 from faces.web.state import notify, service, state, sync_url
 
@@ -20,7 +21,7 @@ logger = logging.getLogger(__name__)
 
 def show_notices() -> None:
     for kind, message in state.notices:
-        getattr(st, kind)(escape_markdown(message))
+        getattr(st, kind)(sentence_markdown(message))
     state.notices = []
 
 
@@ -41,7 +42,7 @@ def one_sentence_errors() -> Iterator[None]:
     try:
         yield
     except HistoryError as error:
-        st.error(escape_markdown(str(error)), icon=":material/error:")
+        st.error(sentence_markdown(str(error)), icon=":material/error:")
     except Exception as error:  # noqa: BLE001 - a bug must not show the user a traceback
         logger.exception("the page failed")
         st.error(
@@ -68,8 +69,10 @@ def main() -> None:
         with st.container():
             report_summaries(spaces)
             show_notices()
+            watch_summaries(spaces)  # the note that a summary is done comes without a click
         sidebar(spaces)
-        question, regenerating = actions.next_question(spaces, st.chat_input("Ask about your project…", key="question"))
+        typed = st.chat_input("Ask about your project…", key="question", disabled=replying())  # one reply at a time
+        question, regenerating = actions.next_question(spaces, typed) if not replying() else (None, False)
         history = st.container()
         if not question:
             with history:

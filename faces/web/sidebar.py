@@ -9,16 +9,16 @@ import streamlit as st
 from app import ServerStatus, WorkspaceService
 from domain.records import Chat
 from faces.web import actions
-from faces.web.dates import group_of, today_in, zone_named
+from faces.web.dates import group_of, hover_time, today_in, zone_named
 from faces.web.documents import documents_panel
-from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown
+from faces.web.labels import row_label
+from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown, sentence_markdown
 from faces.web.memory_panel import memory_panel
 from faces.web.outside_tools import outside_tools_panel
 from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
 from faces.web.workspace_menu import workspace_menu
 
-NAME_IN_ROW = 24
 LISTED_WORKSPACES = 30
 STATUS_SECONDS = 15
 
@@ -49,13 +49,14 @@ def sidebar(service: WorkspaceService) -> None:
         model_and_status(service)
 
 
-def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, label: str | None = None) -> None:
-    """The workspace's button (the open one highlighted) and its "⋮" menu."""
+def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, query: str | None = None) -> None:
+    """The workspace's button (the open one highlighted) and its "⋮" menu, on one row: a long name is
+    shortened to fit, whole in the tooltip; with `query`, the words searched for are in bold."""
     current = chat_id == service.current_id
-    shown = name if len(name) <= NAME_IN_ROW else name[: NAME_IN_ROW - 1] + "…"  # a longer one pushes ⋮ off the row
+    shown = row_label(name)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
-            label or escape_markdown(shown),
+            highlighted(shown, query) if query else escape_markdown(shown),
             key=key,
             help=escape_markdown(name) if shown != name else None,
             on_click=actions.ask,
@@ -102,8 +103,7 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
     if not hits:
         st.caption("No workspace mentions that.")
     for hit in hits:
-        label = highlighted(hit.chat_name, query)
-        workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", label=label)
+        workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", query=query)
         if hit.snippet and (snippet := hit_snippet(hit.snippet, query)):
             st.caption(snippet)
 
@@ -128,10 +128,12 @@ def agent_picker(service: WorkspaceService, chat: Chat) -> None:
 
 
 def digital_twin(service: WorkspaceService, chat: Chat) -> None:
-    stamp = f" · {chat.context_updated_at[:16]} UTC" if chat.context_updated_at else ""
-    if service.summary_pending(chat.chat_id):
-        stamp = " · being updated…"
-    with st.expander(f"Digital twin{stamp}", expanded=False):
+    """The summary, when it was written in the reader's own time, and its editor (one label: it stays open)."""
+    with st.expander("Digital twin", expanded=False, key=f"twin-{chat.chat_id}"):
+        if service.summary_pending(chat.chat_id):
+            st.caption("Being updated in the background…")
+        elif when := hover_time(chat.context_updated_at, zone_named(st.context.timezone)):
+            st.caption(f"Updated {when}")
         if st.toggle("Edit", key=f"edit-summary-{chat.chat_id}"):
             with st.form(f"summary-form-{chat.chat_id}", border=False):
                 text = st.text_area(
@@ -160,7 +162,7 @@ def model_and_status(service: WorkspaceService) -> None:
     options = list(dict.fromkeys([service.model, *status.models]))
     service.model = st.selectbox("Model", options, index=options.index(service.model), key="model")
     if status.error:
-        st.warning(f"{escape_markdown(status.error)}  \nYour workspaces stay readable meanwhile.")
+        st.warning(f"{sentence_markdown(status.error)}  \nYour workspaces stay readable meanwhile.")
     else:
         count = len(status.models)
         st.caption(

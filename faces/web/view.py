@@ -18,7 +18,7 @@ from domain.records import ToolCall, Turn
 from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.documents import passages
-from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown
+from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown, sentence_markdown
 
 CallState = Literal["done", "running", "cut off"]
 LABEL_LENGTH = 120
@@ -82,7 +82,7 @@ def past_turn(turn: Turn) -> None:
         elif turn.status == "superseded":
             st.caption("Replaced by a regenerated answer below.")
         elif turn.status == "error":
-            st.error(escape_markdown(turn.error or "This answer failed."))
+            st.error(sentence_markdown(turn.error or "This answer failed."))
         answer_footer(turn)
 
 
@@ -125,9 +125,9 @@ class LiveView:
             with slot.container():
                 tool_call(event.call)
         elif isinstance(event, ErrorEvent):
-            self.notes.error(escape_markdown(event.message))
+            self.notes.error(sentence_markdown(event.message))
         elif event.type == "warning":
-            self.notes.warning(escape_markdown(event.message))
+            self.notes.warning(sentence_markdown(event.message))
         elif event.type == "turn_completed":
             self.finish()
             self.answer.markdown(model_text(event.content))
