@@ -169,3 +169,25 @@ def test_the_file_tools_refuse_the_real_companions_of_a_symlinked_store(tmp_path
     for name in ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm"):
         outcome = run_tool("read_file", {"path": name}, context)
         assert outcome.error and "chat history itself" in outcome.output, (name, outcome.output)
+
+
+def test_a_name_swapped_for_the_history_file_after_the_check_is_not_opened(tmp_path: Path) -> None:
+    """What is opened is the file that was checked: a hard link to the history file put in its place meanwhile
+    (here by the check itself, the moment it has looked) is never opened."""
+    from tools.workspace_paths import open_file_under
+
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "memo.txt").write_text("Site memo")
+    store = ChatHistoryDB(tmp_path / "history.sqlite")
+    store.add_to_history(store.create_chat("Tower"), "q", "a")
+
+    def swap_after_looking(info: os.stat_result) -> None:
+        assert not store.owns(workspace / "memo.txt")
+        os.link(tmp_path / "history.sqlite", workspace / "swap.txt")
+        os.replace(workspace / "swap.txt", workspace / "memo.txt")
+
+    with open_file_under(workspace, ("memo.txt",), "memo.txt", swap_after_looking) as fd:
+        assert os.read(fd, 100) == b"Site memo", "the history file was opened in the checked file's place"
+    assert store.owns(workspace / "memo.txt")
+
