@@ -24,6 +24,7 @@ from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
 from tools.documents.readers import SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
+from tools.workspace_walk import walk_files
 
 logger = logging.getLogger(__name__)
 MAX_FILE_BYTES = 200 * 1024**2
@@ -138,18 +139,11 @@ class DocumentLibrary:
         self.progress.current = None
 
     def _walk(self) -> list[tuple[str, tuple[Path, os.stat_result]]]:
-        """Documents under the root, as (relative path, (path, its stat)); no links, no hidden folders."""
-        found = []
+        """Documents under the root, as (relative path, (path, its own stat)); walked by descriptor, so no link
+        is followed and no name from outside is listed; hidden names and files that vanish meanwhile are skipped."""
         root = self.root.resolve()
-        for folder, folders, names in os.walk(root, followlinks=False):
-            folders[:] = sorted(name for name in folders if not name.startswith("."))
-            for name in names:
-                path = Path(folder) / name
-                if name.startswith(".") or path.suffix.lower() not in SUFFIXES:
-                    continue
-                info = path.lstat()
-                found.append((path.relative_to(root).as_posix(), (path, info)))
-        return found
+        wanted = walk_files(root, lambda name: Path(name).suffix.lower() in SUFFIXES)
+        return [(relative, (root / relative, info)) for relative, info in wanted]
 
     def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
         if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns):
