@@ -15,6 +15,7 @@ import os
 import secrets
 import stat
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
 from tools.documents.readers import SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
+from tools.workspace_paths import is_protected_file
 from tools.workspace_walk import walk_files
 
 logger = logging.getLogger(__name__)
@@ -31,6 +33,7 @@ MAX_FILE_BYTES = 200 * 1024**2
 CANDIDATES = 50  # from each ranking, before fusion
 RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
 EMBED_BATCH = 64
+HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
 
 
 @dataclass
@@ -90,6 +93,8 @@ class DocumentLibrary:
             raise ValueError(f"{name!r} cannot be added: give a PDF, Word, Excel, Markdown, text or CSV file")
         if len(data) > MAX_FILE_BYTES:
             raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
+        if self._store.owns(self.root / base):
+            raise ValueError(f"{base} is the chat history's own file; rename the document and add it again")
         self.root.mkdir(parents=True, exist_ok=True)
         partial = self.root / f".{base}.{secrets.token_hex(4)}.part"
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
@@ -145,12 +150,28 @@ class DocumentLibrary:
         wanted = walk_files(root, lambda name: Path(name).suffix.lower() in SUFFIXES)
         return [(relative, (root / relative, info)) for relative, info in wanted]
 
+    def _is_history_file(self, relative: str, info: os.stat_result) -> bool:
+        """Whether the entry (its stat read without opening it) is one of the chat history's files, under any name:
+        closing a descriptor of one would drop the store's locks."""
+        return is_protected_file(self._store.files(), self.root.resolve() / relative, info)
+
+    def _refuse_history_file(self, relative: str) -> Callable[[os.stat_result], None]:
+        """The check the reader makes on the very file it is about to open."""
+
+        def refuse(info: os.stat_result) -> None:
+            if self._is_history_file(relative, info):
+                raise ValueError(HISTORY_FILE_NOTE)
+
+        return refuse
+
     def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
         if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns):
             return
         record = DocumentFile(path=relative, size=info.st_size, mtime_ns=info.st_mtime_ns, sha256="", status="skipped")
         passages: list[Passage] = []
-        if stat.S_ISLNK(info.st_mode):
+        if self._is_history_file(relative, info):
+            record.note = HISTORY_FILE_NOTE
+        elif stat.S_ISLNK(info.st_mode):
             record.note = "a link: links are not followed"
         elif not stat.S_ISREG(info.st_mode):
             record.note = "not a regular file"
@@ -158,7 +179,7 @@ class DocumentLibrary:
             record.note = f"larger than {MAX_FILE_BYTES // 1024**2} MB"
         else:
             try:
-                with snapshot(self.root.resolve(), relative) as copy:
+                with snapshot(self.root.resolve(), relative, self._refuse_history_file(relative)) as copy:
                     record.sha256 = copy.sha256
                     if known is not None and known.sha256 == record.sha256:
                         self._store.touch_document(relative, info.st_size, info.st_mtime_ns)
