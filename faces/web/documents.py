@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from app import WorkspaceService
-from faces.web.markdown import escape_markdown
+from faces.web.markdown import escape_markdown, escape_name
 
 UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv"]
 REFRESH_SECONDS = 1.0
@@ -42,11 +42,9 @@ def documents_panel(service: WorkspaceService) -> None:
                 st.progress(done, text=f"Indexing… {progress.done} of {progress.total} files")
             for file in files:
                 if file.status == "indexed":
-                    st.caption(f":material/check: {escape_markdown(file.path)} · {escape_markdown(file.note)}")
+                    st.caption(f":material/check: {escape_name(file.path)} · {escape_markdown(file.note)}")
                 else:
-                    st.caption(
-                        f":material/warning: {escape_markdown(file.path)} · skipped: {escape_markdown(file.note)}"
-                    )
+                    st.caption(f":material/warning: {escape_name(file.path)} · skipped: {escape_markdown(file.note)}")
             if library.embedding_problem and files:
                 st.caption(f"Search by words only: {escape_markdown(library.embedding_problem)}.")
         if running and not library.progress.running:
@@ -63,7 +61,7 @@ def save_upload(service: WorkspaceService, name: str, data: bytes, upload_id: st
     saved.add(upload_id)
     try:
         stored = service.documents.save_upload(name, data)
-        st.toast(f"Added {escape_markdown(stored)}; indexing it now.", icon=":material/upload_file:")
+        st.toast(f"Added {escape_name(stored)}; indexing it now.", icon=":material/upload_file:")
     except (ValueError, OSError) as error:
         st.error(escape_markdown(str(error)))
         return False
@@ -83,5 +81,5 @@ def passages(output: str) -> None:
         st.caption("No passage matched.")
     for passage in found.get("passages", []):
         where = f"p. {passage['page']}" if passage.get("page") else str(passage.get("location", ""))
-        st.markdown(f"**{escape_markdown(str(passage.get('file', '')))}, {escape_markdown(where)}**")
+        st.markdown(f"**{escape_name(str(passage.get('file', '')))}, {escape_markdown(where)}**")
         st.text(str(passage.get("text", "")))

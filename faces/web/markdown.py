@@ -23,6 +23,8 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from app.formatting import shown_name, visible_bidi_controls
+
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
 _IMAGE_START = re.compile(r"(?<!\\)((?:\\\\)*)!(?=\[)")  # a `!` before `[`, itself not escaped
 _UNSAFE_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?\s*(?:javascript|vbscript|data|file):[^)]*\)", re.IGNORECASE)
@@ -34,8 +36,14 @@ _SINGLE_BREAK = re.compile(r"(?<=\S)\n(?=[^\n])")  # a line break inside a parag
 
 
 def escape_markdown(text: str) -> str:
-    """User text shown exactly as typed: Markdown and HTML characters escaped, line breaks kept."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+    """User text shown exactly as typed: Markdown and HTML characters escaped, line breaks kept, bidi controls
+    written out (`[U+202E]`) so that they cannot reorder what is shown."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", visible_bidi_controls(text)).replace("\n", "  \n")
+
+
+def escape_name(name: str) -> str:
+    """A name (a file's, a workspace's) as escaped Markdown on one line: a line break in it is shown as `\\n`."""
+    return escape_markdown(shown_name(name))
 
 
 def safe_markdown(text: str) -> str:

@@ -7,6 +7,7 @@ from datetime import date, tzinfo
 import streamlit as st
 
 from app import ServerStatus, WorkspaceService
+from app.formatting import shown_name
 from domain.records import Chat
 from faces.web import actions
 from faces.web.dates import group_of, today_in, zone_named
@@ -52,12 +53,13 @@ def sidebar(service: WorkspaceService) -> None:
 def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, label: str | None = None) -> None:
     """The workspace's button (the open one highlighted) and its "⋮" menu."""
     current = chat_id == service.current_id
-    shown = name if len(name) <= NAME_IN_ROW else name[: NAME_IN_ROW - 1] + "…"  # a longer one pushes ⋮ off the row
+    whole = shown_name(name)  # a line break or a bidi control in it is written out
+    shown = whole if len(whole) <= NAME_IN_ROW else whole[: NAME_IN_ROW - 1] + "…"  # longer pushes ⋮ off the row
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
             label or escape_markdown(shown),
             key=key,
-            help=escape_markdown(name) if shown != name else None,
+            help=escape_markdown(whole) if shown != whole else None,
             on_click=actions.ask,
             args=("switch", chat_id),
             width="stretch",
@@ -102,7 +104,7 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
     if not hits:
         st.caption("No workspace mentions that.")
     for hit in hits:
-        label = highlighted(hit.chat_name, query)
+        label = highlighted(shown_name(hit.chat_name), query)
         workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", label=label)
         if hit.snippet and (snippet := hit_snippet(hit.snippet, query)):
             st.caption(snippet)
