@@ -3,9 +3,10 @@
 Paths are checked by `tools.workspace_paths`: refused unless the real path lies
 inside the real workspace root and is not one of the chat history's files, and
 checked again once open. Names in listings are quoted when they hold a line
-break, a control or a bidi character, so a file name cannot forge a line. Reads are capped and paged by line, binary files
-refused. `edit_file` never writes: it hands the change to the context's
-approver (`ToolContext.edits`), and refuses when there is none.
+break, a control or a bidi character, so a file name cannot forge a line.
+Reads are capped and paged by line, binary files refused. `edit_file` never
+writes: it hands the change to the context's approver (`ToolContext.edits`),
+and refuses when there is none.
 """
 
 from __future__ import annotations
