@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from store import is_store_file
 from tools import tool_specs
 
 SHIPPED = Path(__file__).resolve().parents[1] / "agents"
@@ -47,7 +48,8 @@ class AgentCatalog:
         return self.profiles.get(name or DEFAULT_AGENT) or self.profiles[DEFAULT_AGENT]
 
 
-def load_agents(user_folder: Path | None = None, shipped: Path = SHIPPED) -> AgentCatalog:
+def load_agents(user_folder: Path | None = None, shipped: Path = SHIPPED, history: Path | None = None) -> AgentCatalog:
+    """The shipped agents and those in `user_folder`; a file of the chat history at `history` is never opened."""
     catalog = AgentCatalog({DEFAULT_AGENT: AgentProfile(name=DEFAULT_AGENT, description="The general assistant.")})
     for folder in (shipped, user_folder):
         if folder is None:
@@ -56,6 +58,9 @@ def load_agents(user_folder: Path | None = None, shipped: Path = SHIPPED) -> Age
             catalog.problems.append(f"AGENTS_DIR {folder} is not a folder; only the shipped agents are used.")
             continue
         for path in sorted(folder.glob("*.md")):
+            if history is not None and is_store_file(path, history):  # reading it would drop SQLite's locks
+                catalog.problems.append(f"{path}: a file of the chat history itself; it is never read.")
+                continue
             try:
                 profile = read_agent(path)
             except ValueError as problem:

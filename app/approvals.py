@@ -16,6 +16,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
+from app.formatting import shown_name
 from domain.records import FileEdit, FileEditStatus
 from store import ChatHistoryDB
 from tools.files import MAX_EDIT_BYTES, unified_diff
@@ -100,15 +101,17 @@ class EditApprovals:
         target = resolve_in_workspace(self.context, edit.path)
         if _digest(_current_bytes(self.context, edit.path)) != _digest(edit.before):
             self.store.set_file_edit_status(edit_id, "rejected", "proposed")
-            raise ValueError(f"{edit.path} changed after the edit was proposed, so it was not applied; ask again.")
+            raise ValueError(
+                f"{shown_name(edit.path)} changed after the edit was proposed, so it was not applied; ask again."
+            )
         write_atomically(self.context, target, edit.after, edit.path)
         self.store.set_file_edit_status(edit_id, "applied", "proposed")
-        return f"Applied the edit to {edit.path}."
+        return f"Applied the edit to {shown_name(edit.path)}."
 
     def reject(self, chat_id: int, edit_id: int) -> str:
         edit = self._edit(chat_id, edit_id, "proposed")
         self.store.set_file_edit_status(edit_id, "rejected", "proposed")
-        return f"Rejected the edit to {edit.path}; the file was not changed."
+        return f"Rejected the edit to {shown_name(edit.path)}; the file was not changed."
 
     def undo_last(self, chat_id: int) -> str:
         """Put back the bytes from before the workspace's last applied edit (or remove a created file)."""
@@ -118,13 +121,13 @@ class EditApprovals:
         edit = applied[-1]
         target = resolve_in_workspace(self.context, edit.path)
         if _digest(_current_bytes(self.context, edit.path)) != _digest(edit.after):
-            raise ValueError(f"{edit.path} changed after the edit, so undoing it would lose those changes.")
+            raise ValueError(f"{shown_name(edit.path)} changed after the edit, so undoing it would lose those changes.")
         if edit.before is None:
             remove_file(self.context, target, edit.path)
         else:
             write_atomically(self.context, target, edit.before, edit.path)
         self.store.set_file_edit_status(edit.edit_id, "undone", "applied")
-        return f"Undid the edit to {edit.path}; it is back as it was."
+        return f"Undid the edit to {shown_name(edit.path)}; it is back as it was."
 
     def _edit(self, chat_id: int, edit_id: int, status: FileEditStatus) -> FileEdit:
         edit = self.store.get_file_edit(edit_id)

@@ -15,6 +15,7 @@ import os
 import secrets
 import stat
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -25,7 +26,8 @@ from store import ChatHistoryDB
 from tools.documents.readers import SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
-from tools.workspace_paths import remove_file
+from tools.workspace_paths import is_protected_file, remove_file
+from tools.workspace_walk import walk_files
 
 logger = logging.getLogger(__name__)
 MAX_FILE_BYTES = 200 * 1024**2
@@ -33,6 +35,7 @@ CANDIDATES = 50  # from each ranking, before fusion
 RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
 EMBED_BATCH = 64
 IfExists = Literal["ask", "replace", "keep both"]
+HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
 
 
 @dataclass
@@ -97,6 +100,8 @@ class DocumentLibrary:
             raise ValueError(f"{name!r} cannot be added: give a PDF, Word, Excel, Markdown, text or CSV file")
         if len(data) > MAX_FILE_BYTES:
             raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
+        if self._store.owns(self.root / base):
+            raise ValueError(f"{base} is the chat history's own file; rename the document and add it again")
         self.root.mkdir(parents=True, exist_ok=True)
         partial = self.root / f".{base}.{secrets.token_hex(4)}.part"
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
@@ -132,6 +137,8 @@ class DocumentLibrary:
         document that is a link is removed itself, never what it points to."""
         if relative not in {file.path for file in self.files()}:
             raise LookupError(f"{relative} is not among the workspace folder's documents.")
+        if self._store.owns(self.root / relative):
+            raise PermissionError(f"{relative} is the chat history's own file; it is never removed from here.")
         root = self.root.resolve()
         try:
             remove_file(ToolContext(workspace_root=root), root / relative, relative)
@@ -174,25 +181,34 @@ class DocumentLibrary:
         self.progress.current = None
 
     def _walk(self) -> list[tuple[str, tuple[Path, os.stat_result]]]:
-        """Documents under the root, as (relative path, (path, its stat)); no links, no hidden folders."""
-        found = []
+        """Documents under the root, as (relative path, (path, its own stat)); walked by descriptor, so no link
+        is followed and no name from outside is listed; hidden names and files that vanish meanwhile are skipped."""
         root = self.root.resolve()
-        for folder, folders, names in os.walk(root, followlinks=False):
-            folders[:] = sorted(name for name in folders if not name.startswith("."))
-            for name in names:
-                path = Path(folder) / name
-                if name.startswith(".") or path.suffix.lower() not in SUFFIXES:
-                    continue
-                info = path.lstat()
-                found.append((path.relative_to(root).as_posix(), (path, info)))
-        return found
+        wanted = walk_files(root, lambda name: Path(name).suffix.lower() in SUFFIXES)
+        return [(relative, (root / relative, info)) for relative, info in wanted]
+
+    def _is_history_file(self, relative: str, info: os.stat_result) -> bool:
+        """Whether the entry (its stat read without opening it) is one of the chat history's files, under any name:
+        closing a descriptor of one would drop the store's locks."""
+        return is_protected_file(self._store.files(), self.root.resolve() / relative, info)
+
+    def _refuse_history_file(self, relative: str) -> Callable[[os.stat_result], None]:
+        """The check the reader makes on the very file it is about to open."""
+
+        def refuse(info: os.stat_result) -> None:
+            if self._is_history_file(relative, info):
+                raise ValueError(HISTORY_FILE_NOTE)
+
+        return refuse
 
     def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
         if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns):
             return
         record = DocumentFile(path=relative, size=info.st_size, mtime_ns=info.st_mtime_ns, sha256="", status="skipped")
         passages: list[Passage] = []
-        if stat.S_ISLNK(info.st_mode):
+        if self._is_history_file(relative, info):
+            record.note = HISTORY_FILE_NOTE
+        elif stat.S_ISLNK(info.st_mode):
             record.note = "a link: links are not followed"
         elif not stat.S_ISREG(info.st_mode):
             record.note = "not a regular file"
@@ -200,7 +216,7 @@ class DocumentLibrary:
             record.note = f"larger than {MAX_FILE_BYTES // 1024**2} MB"
         else:
             try:
-                with snapshot(self.root.resolve(), relative) as copy:
+                with snapshot(self.root.resolve(), relative, self._refuse_history_file(relative)) as copy:
                     record.sha256 = copy.sha256
                     if known is not None and known.sha256 == record.sha256:
                         self._store.touch_document(relative, info.st_size, info.st_mtime_ns)

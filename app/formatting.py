@@ -12,6 +12,14 @@ BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 BIDI_SHOWN = {ord(c): f"[U+{ord(c):04X}]" for c in BIDI_CONTROLS}
 
 
+_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+_LINE_BREAKING = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029]  # controls, NEL and the separators
+NAME_SHOWN = {
+    **{c: _ESCAPES.get(chr(c), f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _LINE_BREAKING},
+    **BIDI_SHOWN,
+}
+
+
 def visible_bidi_controls(text: str) -> str:
     """Text with each bidirectional control written out (`[U+202E]`): shown to the reader, never obeyed."""
     return text.translate(BIDI_SHOWN)
@@ -38,6 +46,11 @@ def local_stamp(stored: str | None) -> str:
     except ValueError:
         return stored[:16]
     return f"{(moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone():%Y-%m-%d %H:%M}"
+def shown_name(name: str) -> str:
+    """A name (a file's, a workspace's) as one line that shows what it is: line breaks and control characters
+    written as escapes (`\\n`), bidi controls written out (`[U+202E]`), so a name can neither forge a line of a
+    listing nor reorder one."""
+    return name.translate(NAME_SHOWN)
 
 
 def pretty_units(text: str) -> str:

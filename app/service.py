@@ -34,7 +34,7 @@ from engine.agent import AIAgent
 from engine.embeddings import Embedder
 from engine.failures import CallSite
 from engine.ollama_server import ServerStatus, server_status
-from store import ChatHistoryDB
+from store import ChatHistoryDB, HistoryError
 from tools import tool_specs
 
 __all__ = ["ServerStatus", "SwitchOutcome", "WorkspaceService"]
@@ -252,7 +252,13 @@ class WorkspaceService:
     def needs_summary(self, chat_id: int | None = None) -> bool:
         """Whether leaving the workspace would call the model to refresh its summary."""
         target = self.current_id if chat_id is None else chat_id
-        return target is not None and self._store.count_unsummarised_turns(target) > 0
+        if target is None or self._store.count_unsummarised_turns(target) == 0:
+            return False
+        try:
+            self._store.check_writable()  # a history file gone from under the app could not keep the summary
+        except HistoryError:
+            return False
+        return True
 
     async def refresh_summary(self, chat_id: int) -> bool:
         """Summarise the turns the summary does not cover yet; False when there were none.

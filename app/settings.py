@@ -112,13 +112,18 @@ class Settings(BaseModel):
         return value.rstrip("/")
 
     @model_validator(mode="after")
-    def _log_apart_from_the_history(self) -> Settings:
-        """A log appended to the database (or its companions) would corrupt it: refuse before anything opens it."""
-        if self.log_file is not None and is_store_file(self.log_file, self.chat_history_db_path):
-            raise ValueError(
-                f"LOG_FILE {self.log_file} is a file of the chat history (CHAT_HISTORY_DB_PATH); "
-                "name another file for the log."
-            )
+    def _files_apart_from_the_history(self) -> Settings:
+        """A log appended to the database (or its companions) would corrupt it, and reading one as a setting file
+        would drop SQLite's locks on it: refuse before anything opens it."""
+        for key, path, use in (
+            ("LOG_FILE", self.log_file, "the log"),
+            ("HOOKS_CONFIG", self.hooks_config, "the hooks"),
+            ("MCP_CONFIG", self.mcp_config, "the MCP servers"),
+        ):
+            if path is not None and is_store_file(path.expanduser(), self.chat_history_db_path):
+                raise ValueError(
+                    f"{key} {path} is a file of the chat history (CHAT_HISTORY_DB_PATH); name another file for {use}."
+                )
         return self
 
     @property

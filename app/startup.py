@@ -46,7 +46,7 @@ def open_service(settings: Settings) -> WorkspaceService:
             f"WORKSPACE_ROOT {settings.workspace_root} cannot be created ({error.strerror}); "
             "set WORKSPACE_ROOT to a folder you can write to."
         ) from None
-    agents = load_agents(settings.agents_dir)
+    agents = load_agents(settings.agents_dir, history=settings.chat_history_db_path)
     try:
         hooks, external = load_hooks(settings.hooks_config), load_mcp(settings.mcp_config)
     except ValueError as error:

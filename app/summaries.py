@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from app.formatting import shown_name
 from domain.events import AgentError
 from domain.records import Chat
 
@@ -37,7 +38,7 @@ class SwitchOutcome:
     @property
     def notice(self) -> str | None:
         """One sentence for the user about the summary of the workspace left, if there is news."""
-        name = self.left.chat_name if self.left else "the workspace"
+        name = shown_name(self.left.chat_name) if self.left else "the workspace"
         if self.error is not None:
             return f"The summary of {name} was not updated and the previous one was kept: {self.error.message}"
         if self.pending:

@@ -77,6 +77,7 @@ class TurnRunner:
 
     def _prepare(self, chat_id: int, regenerate: bool, question: str) -> None:
         """Load the workspace fresh from the store (another window may have added turns) into the agent."""
+        self.store.check_writable()  # a history file gone from under the app is said before the model is asked
         chat = self.store.get_chat(chat_id)
         if chat is None:
             raise LookupError("That workspace no longer exists (it was deleted in another window); choose another.")

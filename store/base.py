@@ -10,6 +10,13 @@ backup API, never by copying the file.
 Writes run in `BEGIN IMMEDIATE` transactions that are short and never span a
 model call; the file uses WAL so readers never block the writer, and a busy
 timeout so several processes can share it.
+
+A file deleted or replaced under the open store (or its write-ahead log deleted
+by a process that believed itself alone) would take every later write with it
+when the app stops. So the file and the log are recognised by their inode: it is
+compared with the one seen at opening (a `stat`, which opens nothing) before each
+write transaction and after its commit, and from the first difference every write
+is refused with one sentence: no turn is acknowledged that is not durable.
 """
 
 from __future__ import annotations
@@ -54,6 +61,15 @@ def is_store_file(candidate: Path, db_path: Path) -> bool:
     return False
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of the file at `path` (links followed, as SQLite follows them); None if there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 class StoreBase:
     """One SQLite connection, shared by the threads of one face under a lock."""
 
@@ -61,6 +77,8 @@ class StoreBase:
         self.path = Path(db_path)
         existed = self.path.exists()
         self._lock = threading.RLock()
+        self._files: tuple[tuple[Path, tuple[int, int]], ...] = ()  # the files written, by the inode seen at opening
+        self._lost: str | None = None  # the sentence, once the file was deleted or replaced under the store
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(
@@ -138,10 +156,35 @@ class StoreBase:
                 )
             if version < SCHEMA_VERSION and tables:
                 self._check_integrity()  # before the first write, so a damaged file stays as it was
-            self._db.execute("PRAGMA journal_mode=WAL")
+            wal = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate(version)
+            self._files = self._written_files(wal)
+
+    def _written_files(self, wal: bool) -> tuple[tuple[Path, tuple[int, int]], ...]:
+        """The database file and, in WAL mode, its log (which exists while any connection is open), by inode."""
+        base = store_files(self.path)[0]
+        paths = [self.path.absolute(), base.with_name(base.name + "-wal")] if wal else [self.path.absolute()]
+        return tuple((path, found) for path in paths if (found := _identity(path)) is not None)
+
+    def check_writable(self) -> None:
+        """HistoryError if the store's file was deleted or replaced since it was opened (nothing can be saved)."""
+        with self._lock:
+            self._check_files()
+
+    def _check_files(self) -> None:
+        """Refuse to write once a file of the store was deleted or replaced since it was opened."""
+        if self._lost is None:
+            for path, seen in self._files:
+                if _identity(path) != seen:
+                    self._lost = (
+                        f"The chat history file {path} was deleted or replaced while the app was running, so "
+                        "nothing more can be saved to it; restart the app (it opens whatever is at that path now)."
+                    )
+                    break
+        if self._lost is not None:
+            raise HistoryError(self._lost)
 
     def _check_integrity(self) -> None:
         problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
@@ -168,14 +211,17 @@ class StoreBase:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction, taken with BEGIN IMMEDIATE so it never deadlocks."""
-        with self._lock, self._translated_errors():
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                self._db.execute("COMMIT")
-            finally:
-                if self._db.in_transaction:  # the block or the COMMIT failed
-                    self._db.execute("ROLLBACK")
+        with self._lock:
+            self._check_files()
+            with self._translated_errors():
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                finally:
+                    if self._db.in_transaction:  # the block or the COMMIT failed
+                        self._db.execute("ROLLBACK")
+            self._check_files()  # committed into a file deleted meanwhile is not saved: never acknowledged
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

@@ -1,5 +1,6 @@
 """Text written to make the browser fetch something from outside: Markdown images in every form CommonMark, GitHub
-and Streamlit know, raw HTML that loads things, and KaTeX. Each payload gets its own URL, so a fetch names the form.
+and Streamlit know (maths and directives, which Streamlit reads before code, included), raw HTML that loads things,
+and KaTeX. Each payload gets its own URL, so a fetch names the form.
 
 `{u}` is the URL; `{r}` a reference label unique to the payload, and `{R}` the same label in capitals.
 """
@@ -85,6 +86,23 @@ MATH_FORMS = [
     "$$\\includegraphics[height=1em]{{{u}}}$$",
     "$\\href{{{u}}}{{x}}$",
 ]
+READ_BEFORE_CODE_FORMS = [  # CommonMark reads code here; Streamlit's renderer reads maths or a directive first
+    "$`$![a]({u})$`$",
+    "$$`$$![a]({u})$$`$$",
+    "$``$![a]({u})$``$",
+    "x $`$ ![a]({u}) ` y $z$",
+    "- $`$![a]({u})$`$",
+    "> $`$![a]({u})$`$",
+    "| $`$![a]({u})$`$ |\n|---|\n| b |",
+    "# $`$![a]({u})$`$",
+    "$`$\n![a]({u})\n$`$",
+    "[$`$![a]({u})$`$](http://127.0.0.1/)",
+    "**$`$![a]({u})$`$**",
+    "$x$\n\n$$\n```\n$$\n![a]({u})\n```",
+    ':x{{a="`"}}![a]({u}){{b="`"}}',
+    ":red[`]![a]({u})`",
+    ':color[a]{{foreground="`"}}![a]({u})`',
+]
 NOT_IMAGES = [  # forms that look close but are not images: they must still render, and fetch nothing
     "&#33;[a]({u})",
     "!\\[a]({u})",
@@ -110,9 +128,15 @@ def payloads(host: str) -> list[tuple[int, str]]:
     for form in INLINE_FORMS + REFERENCE_FORMS:
         for style in URL_STYLES:
             add(form, style)
-    for form in HTML_FORMS + MATH_FORMS + NOT_IMAGES:
+    for form in HTML_FORMS + MATH_FORMS + READ_BEFORE_CODE_FORMS + NOT_IMAGES:
         add(form, URL_STYLES[0])
     return made
+
+
+def read_before_code_payloads(host: str) -> list[tuple[int, str]]:
+    """The payloads of READ_BEFORE_CODE_FORMS: images in the browser, code to a CommonMark parser."""
+    first = len(INLINE_FORMS + REFERENCE_FORMS) * len(URL_STYLES) + len(HTML_FORMS + MATH_FORMS)
+    return payloads(host)[first : first + len(READ_BEFORE_CODE_FORMS)]
 
 
 def document(host: str, route: str, keep: Callable[[str], bool] = lambda _: True) -> str:

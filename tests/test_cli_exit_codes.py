@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 needs_sigint = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
 
 
@@ -153,6 +154,81 @@ def test_130_when_ctrl_c_comes_while_once_reads_the_question(fake_ollama: FakeOl
     out, err = process.communicate(timeout=15)
     assert process.returncode == EXIT_INTERRUPTED and "Traceback" not in err
     assert fake_ollama.chat_requests == []
+
+
+def wait_for_output(process: subprocess.Popen[str], text: str, timeout: float = 30) -> list[str]:
+    """Read the process's standard output as it comes, until `text` has appeared; the reader's pieces so far
+    (the reader goes on collecting into the same list until the output closes)."""
+    assert process.stdout is not None
+    stream = process.stdout
+    pieces: list[str] = []
+    seen = threading.Event()
+
+    def read() -> None:
+        while piece := stream.read(1):
+            pieces.append(piece)
+            if text in "".join(pieces):
+                seen.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert seen.wait(timeout), f"{text!r} never appeared: {''.join(pieces)!r}"
+    return pieces
+
+
+@needs_sigint
+@pytest.mark.parametrize("mode", ["once", "prompt"])
+def test_143_when_sigterm_stops_the_answer_and_what_arrived_is_kept(
+    fake_ollama: FakeOllama, isolated: Path, mode: str
+) -> None:
+    """SIGTERM (a service manager, `docker stop`) is Ctrl-C for the answer, then the CLI ends."""
+    fake_ollama.script(
+        Reply([chunk(content="The first half"), Pause(30), chunk(content=" and the rest"), final("stop", 42, 9)])
+    )
+    once = ["--once", "Explain load paths"] if mode == "once" else []
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--server", fake_ollama.url, "--plain", *once],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stderr is not None
+    if mode == "prompt":
+        process.stdin.write("Explain load paths\n")
+        process.stdin.flush()  # and standard input stays open: only the signal ends it
+    wait_for_output(process, "The first half")
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == EXIT_TERMINATED, process.stderr.read()
+    err = process.stderr.read()
+    assert "Ended by SIGTERM; what had arrived of the answer is saved" in err and "Traceback" not in err
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    (turn,) = db.get_turns(db.list_chats()[0][0])
+    assert (turn.status, turn.assistant) == ("stopped", "The first half"), "what arrived is kept"
+
+
+@needs_sigint
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="knowing the prompt is blocked needs Linux's /proc")
+def test_143_when_sigterm_comes_at_the_prompt(fake_ollama: FakeOllama, isolated: Path) -> None:
+    fake_ollama.script(Reply.text("Answered."))
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--server", fake_ollama.url, "--plain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.write("A question\n")
+    process.stdin.flush()
+    pieces = wait_for_output(process, "A question >")  # answered, and the prompt waits for the next line
+    # A signal that comes between Python's last look and the read is handled only when the read returns
+    # (CPython's way with blocking calls): so the signal is sent once the prompt is blocked in its read.
+    assert wait_until(lambda: "pipe_read" in Path(f"/proc/{process.pid}/wchan").read_text(), timeout=30)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == EXIT_TERMINATED, process.stderr.read()
+    assert "Answered." in "".join(pieces) and "Traceback" not in process.stderr.read()
+    db = ChatHistoryDB(isolated / "chat_history.sqlite")
+    assert [turn.status for turn in db.get_turns(db.list_chats()[0][0])] == ["complete"]
 
 
 def test_1_without_a_traceback_when_standard_output_closes_early(fake_ollama: FakeOllama) -> None:

@@ -1,20 +1,30 @@
-"""The store under abuse: processes killed mid-write, writers racing, a held lock, hostile text."""
+"""The store under abuse: processes killed mid-write, writers racing, a held lock, hostile text, its file deleted."""
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
+from store import HistoryError
+from tests.cli_helpers import run_cli
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
+LOST = "was deleted or replaced while the app was running"
 WRITER = """
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -103,3 +113,64 @@ def test_hostile_text_is_stored_and_found_exactly(tmp_path: Path, text: str, que
     store.add_to_history(chat, text, f"answer to {text[:20]}")
     assert store.load_history(chat)[0][0] == text
     assert [hit.chat_id for hit in store.search_chats(query)] == [chat]
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced", "log deleted"])
+def test_a_history_file_gone_from_under_the_store_refuses_every_later_write(tmp_path: Path, how: str) -> None:
+    """Written into a deleted file, a turn would vanish when the app stops: it is refused, never acknowledged."""
+    path = tmp_path / "history.sqlite"
+    store = ChatHistoryDB(path)
+    chat = store.create_chat("Tower")
+    store.add_to_history(chat, "kept", "answer")
+    if how == "deleted":
+        path.unlink()
+    elif how == "replaced":
+        ChatHistoryDB(tmp_path / "other.sqlite").close()
+        os.replace(tmp_path / "other.sqlite", path)
+    else:  # what another process does once it believes itself alone (after this one's locks were dropped)
+        path.with_name(path.name + "-wal").unlink()
+    for question in ("first after", "second after"):
+        with pytest.raises(HistoryError, match=LOST):
+            store.add_to_history(chat, question, "not durable")
+    with pytest.raises(HistoryError, match=LOST):
+        store.create_chat("Another")
+    assert [turn.user for turn in store.get_turns(chat)] == ["kept"], "what it holds stays readable"
+
+
+def deleting_the_history_on(question: str, path: Path, answer: str = "Answered.") -> Callable[[dict[str, Any]], Reply]:
+    """A fake model that deletes the history file while it answers `question` (as a user might in a file manager)."""
+
+    def respond(body: dict[str, Any]) -> Reply:
+        if body["messages"][-1]["content"] == question and path.exists():
+            path.unlink()
+        return Reply.text(answer)
+
+    return respond
+
+
+def test_the_cli_says_the_history_file_is_gone_and_keeps_running(fake_ollama: FakeOllama, isolated: Path) -> None:
+    path = isolated / "history.sqlite"
+    fake_ollama.responder = deleting_the_history_on("second question", path)
+    typed = "first question\nsecond question\nthird question\n/list\n/exit\n"
+    result = run_cli("--server", fake_ollama.url, "--db", str(path), "--plain", stdin=typed)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(LOST) == 2, result.stdout  # the second answer is not saved, the third not asked
+    assert len(fake_ollama.chat_requests) == 2
+    assert "restart the app" in result.stdout
+    assert "first question" in result.stdout.split(LOST)[-1], "/list still works after"
+    once = run_cli("--server", fake_ollama.url, "--db", str(path), "--once", "second question")
+    assert once.returncode == 1 and LOST in once.stderr, once.stderr
+
+
+def test_the_web_app_says_the_history_file_is_gone_and_keeps_running(
+    app: AppTest, fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.responder = deleting_the_history_on("second question", isolated / "chat_history.sqlite")
+    app.run()
+    app.chat_input(key="question").set_value("first question").run()
+    app.chat_input(key="question").set_value("second question").run()
+    assert any(LOST in error.value for error in app.error), [error.value for error in app.error]
+    assert not app.exception
+    app.chat_input(key="question").set_value("third question").run()
+    assert any(LOST in error.value for error in app.error) and not app.exception
+    assert len(fake_ollama.chat_requests) == 2, "the third question is refused before the model is asked"

@@ -255,6 +255,7 @@ def test_web_app_diff_and_answer_show_bidi_controls_written_out(
     shown = [c.value for c in app.code] + [m.value for m in app.markdown]
     sent = [str(message)[:300] for request in fake_ollama.chat_requests for message in request["messages"][1:]]
     notes = [e.value for e in app.error] + [w.value for w in app.warning]
-    assert any("+Retention: 5 %[U+202E]05" in text for text in shown), (shown, notes, sent, [e.value for e in app.exception], str(app)[:3000])
+    failures = [e.value for e in app.exception]
+    assert any("+Retention: 5 %[U+202E]05" in text for text in shown), (shown, notes, sent, failures, str(app)[:3000])
     assert any("Retention set to 5 %\\[U+202E\\]05." in text or "5 %[U+202E]05." in text for text in shown)
     assert not any("\u202e" in text for text in shown) and not app.exception

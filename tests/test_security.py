@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from faces.web.markdown import escape_markdown, outside_code, safe_markdown, sentence_markdown
 from fakes.ollama import FakeOllama, Reply
-from tests.hostile_markdown import document, payloads
+from tests.hostile_markdown import document, payloads, read_before_code_payloads
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "Tender price for Block C is 4.2 million"
@@ -45,6 +45,8 @@ SCRIPT_LINKS = [
     "[data](data:text/html,<script>alert(1)</script>)",
 ]
 PAYLOADS = payloads("127.0.0.1:9")
+READ_BEFORE_CODE = read_before_code_payloads("127.0.0.1:9")
+UNESCAPED_IMAGE = re.compile(r"(?<!\\)(?:\\\\)*!\[")  # a `!` before `[` that no backslash escapes
 PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
 
@@ -77,7 +79,7 @@ def test_an_error_sentence_keeps_its_code_spans_and_no_image() -> None:
 
 
 def _markdown_image_payloads() -> set[str]:
-    made = {text for _, text in payloads("127.0.0.1:9")}
+    made = {text for _, text in payloads("127.0.0.1:9")} - {text for _, text in READ_BEFORE_CODE}
     not_markdown_images = {t for t in made if t.lstrip().startswith(("<", "$", "&#", "!\\", "\uff01", "!\u200b", "`"))}
     footnotes = {t for t in made if "[^1]" in t}  # GitHub's footnotes: CommonMark alone reads a link definition
     markdown = made - not_markdown_images - footnotes
@@ -99,6 +101,19 @@ def test_when_the_code_finder_is_fooled_the_text_is_shown_plain() -> None:
     fooled = "``![x](http://x/p.png)`"
     assert has_image(outside_code(fooled, lambda prose: prose)), "the parser sees the image the code finder missed"
     assert not has_image(safe_markdown("`a``![x](http://x/p.png)`")) and not has_image(safe_markdown(fooled))
+
+
+def test_maths_and_directives_cannot_hide_an_image_behind_code() -> None:
+    """Streamlit's renderer reads `$…$` maths and `:name[…]{…}` directives before code spans, so a backtick in one
+    is no code delimiter: where CommonMark reads code (and the old check left the `![`), the browser drew an image.
+    Now no `![` is left unescaped in them at all, so no parser, with maths or without, reads an image."""
+    for _, text in READ_BEFORE_CODE:
+        assert not has_image(text) and UNESCAPED_IMAGE.search(text), "CommonMark reads code where the image is"
+        assert not UNESCAPED_IMAGE.search(safe_markdown(text)), text
+    beside = "A block with no maths:\n\n`![plan](plan.png)` is how to embed it.\n\nThe fee is $5 a sheet."
+    assert safe_markdown(beside) == beside, "only the block with maths or a directive is shown plain"
+    formula = "Use `M = w L^2 / 8`, where $w$ is the load: :red[check] it."
+    assert safe_markdown(formula) == formula
 
 
 def test_web_app_shows_hostile_model_text_inert(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import TypedDict
 
+import pytest
+
 from fakes.ollama import FakeOllama, Hang, Reply, wait_until
 from history import ChatHistoryDB
 
@@ -30,6 +32,22 @@ print(json.dumps({
     "questions": [row[0] for row in db.execute("SELECT user FROM history ORDER BY id")],
 }))
 """
+
+
+LOCK_PROBE = """
+import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)  # in this other process: its closing drops only this process's locks
+wanted = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, 0x40000002, 510, 0)  # SQLite's SHARED bytes
+print(struct.unpack("hhqqi4x", fcntl.fcntl(fd, fcntl.F_GETLK, wanted))[0] != fcntl.F_UNLCK)
+"""
+
+
+def holds_sqlite_locks(path: Path) -> bool:
+    """Whether another process sees the SHARED lock that this process's open WAL connections hold on `path`
+    for as long as they are open (it is what stops another process from deleting the write-ahead log)."""
+    result = subprocess.run([sys.executable, "-c", LOCK_PROBE, str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip() == "True"
 
 
 class Look(TypedDict):
@@ -45,13 +63,13 @@ def fresh_look(path: Path) -> Look:
     return look
 
 
-def cli(fake: FakeOllama, path: Path, question: str) -> subprocess.Popen[str]:
+def cli(fake: FakeOllama, path: Path, question: str, workspace: Path | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(ROOT / "main.py"), "--server", fake.url, "--db", str(path), "--once", question],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "WORKSPACE_ROOT": str(path.parent / "workspace")},
+        env={**os.environ, "WORKSPACE_ROOT": str(workspace or path.parent / "workspace")},
     )
 
 
@@ -169,3 +187,105 @@ def test_the_file_tools_refuse_the_real_companions_of_a_symlinked_store(tmp_path
     for name in ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm"):
         outcome = run_tool("read_file", {"path": name}, context)
         assert outcome.error and "chat history itself" in outcome.output, (name, outcome.output)
+
+
+def test_the_indexer_never_opens_the_history_file_in_the_workspace(fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    """The history file inside the workspace folder as `history.txt`, and hard-linked there as `notes.txt`.
+
+    An indexer that read either would close a descriptor of the file and drop this process's locks: the CLI
+    run beside it would then delete the write-ahead log under this store, and the turns after it would vanish.
+    """
+    from app.documents import DocumentLibrary
+
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    path = workspace / "history.txt"
+    fake_ollama.responder = lambda body: Reply.text("From the command line.")
+    store = ChatHistoryDB(path)
+    chat = store.create_chat("Tower")
+    acknowledged = write_turns([store], chat, "before", 3)
+    os.link(path, workspace / "notes.txt")
+    (workspace / "memo.txt").write_text("Site memo: the crane arrives on Monday.")
+    docs = DocumentLibrary(store, workspace, None)
+    for run in range(3):
+        docs.refresh()
+        assert docs.wait(60)
+        assert holds_sqlite_locks(path), "indexing dropped the store's locks"
+        process = cli(fake_ollama, path, f"cli question {run}", workspace)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        acknowledged.append(f"cli question {run}")
+        acknowledged += write_turns([store], chat, f"after run {run}", 4)
+
+    seen = fresh_look(path)
+    assert seen["integrity"] == "ok"
+    assert sorted(seen["questions"]) == sorted(acknowledged), "an acknowledged turn is missing"
+    files = {file.path: file for file in docs.files()}
+    assert files["memo.txt"].status == "indexed"
+    for name in ("history.txt", "notes.txt"):
+        assert files[name].status == "skipped" and "chat history" in files[name].note, files[name]
+    assert docs.search("crane Monday", 5)["passages"][0]["file"] == "memo.txt"
+    assert all(passage["file"] == "memo.txt" for passage in docs.search("tab0 answer", 5)["passages"])
+    store.close()
+    assert sorted(fresh_look(path)["questions"]) == sorted(acknowledged)
+
+
+def test_a_name_swapped_for_the_history_file_after_the_check_is_not_opened(tmp_path: Path) -> None:
+    """What is opened is the file that was checked: a hard link to the history file put in its place meanwhile
+    (here by the check itself, the moment it has looked) is never opened."""
+    from tools.workspace_paths import open_file_under
+
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "memo.txt").write_text("Site memo")
+    store = ChatHistoryDB(tmp_path / "history.sqlite")
+    store.add_to_history(store.create_chat("Tower"), "q", "a")
+
+    def swap_after_looking(info: os.stat_result) -> None:
+        assert not store.owns(workspace / "memo.txt")
+        os.link(tmp_path / "history.sqlite", workspace / "swap.txt")
+        os.replace(workspace / "swap.txt", workspace / "memo.txt")
+
+    with open_file_under(workspace, ("memo.txt",), "memo.txt", swap_after_looking) as fd:
+        assert os.read(fd, 100) == b"Site memo", "the history file was opened in the checked file's place"
+    assert store.owns(workspace / "memo.txt")
+
+
+def test_an_upload_never_replaces_the_history_file(tmp_path: Path) -> None:
+    from app.documents import DocumentLibrary
+
+    workspace = tmp_path / "workspace"
+    store = ChatHistoryDB(workspace / "history.txt")
+    chat = store.create_chat("Tower")
+    store.add_to_history(chat, "q", "a")
+    docs = DocumentLibrary(store, workspace, None)
+    with pytest.raises(ValueError, match="chat history's own file"):
+        docs.save_upload("history.txt", b"a document")
+    store.add_to_history(chat, "after", "a")
+    assert fresh_look(workspace / "history.txt") == {"integrity": "ok", "questions": ["q", "after"]}
+
+
+def test_nothing_but_the_store_opens_the_history_file_at_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent file or a setting file that is the history file under another name is never read."""
+    from app import SettingsError, start
+
+    path = tmp_path / "history.sqlite"
+    first = ChatHistoryDB(path)
+    first.add_to_history(first.create_chat("Tower"), "q", "a")
+    (tmp_path / "agents").mkdir()
+    os.link(path, tmp_path / "agents" / "reviewer.md")
+    monkeypatch.setenv("CHAT_HISTORY_DB_PATH", str(path))
+    monkeypatch.setenv("WORKSPACE_ROOT", str(tmp_path / "workspace"))
+    monkeypatch.setenv("AGENTS_DIR", str(tmp_path / "agents"))
+    service = start(None, {})
+    assert holds_sqlite_locks(path), "reading the agent files dropped the store's locks"
+    assert any("chat history itself" in problem for problem in service.agents.problems)
+    service.close()
+    for key in ("HOOKS_CONFIG", "MCP_CONFIG"):
+        with monkeypatch.context() as setting:
+            setting.setenv(key, str(tmp_path / "agents" / "reviewer.md"))
+            with pytest.raises(SettingsError, match=f"{key} .* is a file of the chat history"):
+                start(None, {})
+    first.close()

@@ -252,3 +252,61 @@ def test_indexing_skips_a_fifo_without_hanging(root: Path) -> None:
     docs.refresh()
     assert docs.wait(HANG_SECONDS), "indexing stayed stuck on the FIFO"
     assert {f.path: f.note for f in docs.files()}["pipe.txt"] == "not a regular file"
+
+
+CHURNER = """
+import os, sys
+folder = sys.argv[1]
+print("churning", flush=True)
+while True:  # a word processor's lock files, coming and going
+    for i in range(40):
+        name = os.path.join(folder, f"~$lock{i}.docx")
+        with open(name, "wb") as lock:
+            lock.write(b"x")
+        os.unlink(name)
+"""
+
+
+def test_indexing_goes_on_when_files_vanish_mid_walk(root: Path) -> None:
+    (root / "memo.txt").write_text("Site memo: the crane arrives on Monday.")
+    for i in range(200):
+        (root / f"note-{i}.txt").write_text(f"note {i}")
+    docs = DocumentLibrary(ChatHistoryDB(root.parent / "chat_history.sqlite"), root, None)
+    churner = subprocess.Popen([sys.executable, "-c", CHURNER, str(root)], stdout=subprocess.PIPE, text=True)
+    assert churner.stdout is not None and churner.stdout.readline() == "churning\n"
+    runs, stopped = 0, []
+    try:
+        deadline = time.monotonic() + RACE_SECONDS
+        while time.monotonic() < deadline or runs < 30:
+            docs.refresh()
+            assert docs.wait(60)
+            runs += 1
+            stopped += docs.progress.errors
+    finally:
+        churner.kill()
+        churner.wait()
+    print(f"{runs} indexing runs with files vanishing, {len(stopped)} stopped")  # noqa: T201
+    assert stopped == [], f"{len(stopped)} of {runs} runs stopped: {stopped[0]}"
+    assert "crane" in docs.search("crane Monday", 1)["passages"][0]["text"]
+
+
+@needs_exchange
+def test_indexing_never_lists_files_outside_while_a_folder_is_swapped(root: Path, outside: Path) -> None:
+    for i in range(10):  # the same folders inside and outside: a walk by path goes on outside after a swap
+        (root / "d" / f"e{i}").mkdir(parents=True)
+        (root / "d" / f"e{i}" / "memo.txt").write_text("Site memo: the crane arrives on Monday.")
+        (outside / f"e{i}").mkdir()
+        (outside / f"e{i}" / f"outside-{i}.txt").write_text("Tender price confidential.")
+    docs = DocumentLibrary(ChatHistoryDB(root.parent / "chat_history.sqlite"), root, None)
+    runs, seen = 0, set()
+    with swapping(root / "d", outside):
+        deadline = time.monotonic() + RACE_SECONDS
+        while time.monotonic() < deadline or runs < 30:
+            docs.refresh()
+            assert docs.wait(60)
+            runs += 1
+            seen |= {file.path for file in docs.files()}
+    print(f"{runs} indexing runs raced")  # noqa: T201
+    leaked = sorted(path for path in seen if "outside-" in path)
+    assert not leaked, f"names of files outside the workspace were recorded: {leaked}"
+    assert "d/e0/memo.txt" in seen

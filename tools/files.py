@@ -2,9 +2,11 @@
 
 Paths are checked by `tools.workspace_paths`: refused unless the real path lies
 inside the real workspace root and is not one of the chat history's files, and
-checked again once open. Reads are capped and paged by line, binary files
-refused. `edit_file` never writes: it hands the change to the context's
-approver (`ToolContext.edits`), and refuses when there is none.
+checked again once open. Names in listings are quoted when they hold a line
+break, a control or a bidi character, so a file name cannot forge a line.
+Reads are capped and paged by line, binary files refused. `edit_file` never
+writes: it hands the change to the context's approver (`ToolContext.edits`),
+and refuses when there is none.
 """
 
 from __future__ import annotations
@@ -38,6 +40,12 @@ def _human_size(size: int) -> str:
             return f"{value:,.0f} {unit}" if unit == "bytes" else f"{value:,.1f} {unit}"
         value /= 1024
     return f"{size} bytes"
+
+
+def listed(name: str) -> str:
+    """A file name for one line of a listing: as it is, or, when it holds a line break, a control or a bidi
+    character, quoted with those written as escapes (`'evil\\nsecret.txt'`), so it cannot forge another line."""
+    return name if name.isprintable() else repr(name)
 
 
 def _decode(data: bytes) -> tuple[str, bool]:
@@ -87,7 +95,7 @@ def read_file(context: ToolContext, path: str, start_line: int = 1) -> str:
         used += len(line)
     last = first + len(shown) - 1
     notes = _read_notes(info.st_size, len(data), valid_utf8, first, last, len(lines))
-    header = f"{name} ({_human_size(info.st_size)})"
+    header = f"{listed(name)} ({_human_size(info.st_size)})"
     return f"{header}\n{''.join(shown)}" + (f"\n[{' '.join(notes)}]" if notes else "")
 
 
@@ -115,7 +123,7 @@ def list_files(context: ToolContext, path: str = ".") -> str:
     target, info = _entry(context, path)
     if info is not None and not stat.S_ISDIR(info.st_mode):
         kind = "file" if stat.S_ISREG(info.st_mode) else "not a regular file"
-        return f"{relative_name(context, target)} ({kind}, {_human_size(info.st_size)})"
+        return f"{listed(relative_name(context, target))} ({kind}, {_human_size(info.st_size)})"
     with open_checked(context, path, directory=True) as (fd, target):
         source = fd if os.scandir in os.supports_fd else target
         with os.scandir(source) as listing:
@@ -123,7 +131,7 @@ def list_files(context: ToolContext, path: str = ".") -> str:
         lines = [_describe_entry(entry) for entry in entries[:MAX_LISTED_ENTRIES]]  # stat needs the folder open
     if len(entries) > MAX_LISTED_ENTRIES:
         lines.append(f"[{len(entries) - MAX_LISTED_ENTRIES} more entries not shown]")
-    shown = relative_name(context, target)
+    shown = listed(relative_name(context, target))
     return f"{shown}/ ({len(entries)} entries)\n" + ("\n".join(lines) if lines else "(empty)")
 
 
@@ -135,17 +143,18 @@ def _entry(context: ToolContext, path: str) -> tuple[Path, os.stat_result | None
 
 def _describe_entry(entry: os.DirEntry[str]) -> str:
     """One line for a folder entry, from the entry itself (`lstat` through the open folder): a link is not followed."""
+    name = listed(entry.name)
     try:
         info = entry.stat(follow_symlinks=False)
     except OSError:
-        return f"{entry.name} (unreadable)"
+        return f"{name} (unreadable)"
     if stat.S_ISLNK(info.st_mode):
-        return f"{entry.name} (link)"
+        return f"{name} (link)"
     if stat.S_ISDIR(info.st_mode):
-        return f"{entry.name}/"
+        return f"{name}/"
     if not stat.S_ISREG(info.st_mode):
-        return f"{entry.name} (not a regular file)"
-    return f"{entry.name} ({_human_size(info.st_size)})"
+        return f"{name} (not a regular file)"
+    return f"{name} ({_human_size(info.st_size)})"
 
 
 @changes_state

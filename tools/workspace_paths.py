@@ -16,6 +16,12 @@ anything opens them, even when the store sits inside the workspace folder:
 closing a descriptor of the database file would drop the locks of every SQLite
 connection in this process. They are matched by real path and, so a hard link
 cannot hide them, by device and inode (read with `stat`, which opens nothing).
+On Linux a file is first pinned with `O_PATH` (a descriptor that reads nothing
+and whose closing drops no lock), checked by its own `fstat`, and only then
+opened through that pin, so a name swapped for the history file between the
+check and the open is still refused.
+
+`tools.workspace_walk` lists a folder tree the same way, for the document index.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import os
 import shutil
 import stat
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from tools.registry import ToolContext
@@ -36,8 +42,14 @@ _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _NOCTTY = getattr(os, "O_NOCTTY", 0)
+_PIN = getattr(os, "O_PATH", 0) if os.path.isdir("/proc/self/fd") else 0  # Linux: reopened via /proc/self/fd
 _FOLDER_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 _DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd  # os.replace takes the same dir_fds
+
+
+def descriptors_supported() -> bool:
+    """Whether this platform opens files relative to an open folder (`dir_fd`); Windows does not."""
+    return _DIR_FD
 
 
 def workspace_root(context: ToolContext) -> Path:
@@ -70,15 +82,29 @@ def resolve_in_workspace(context: ToolContext, path: str) -> Path:
 
 def is_protected(context: ToolContext, resolved: Path, info: os.stat_result | None = None) -> bool:
     """Whether `resolved` (whose entry has stat `info`, if known) is a file no tool may open, under any name."""
-    for protected in context.protected:  # real paths: the store names them as SQLite opens them
-        if resolved == protected:
-            return True
-        with contextlib.suppress(OSError):  # either may not exist (yet): then the path is all there is
-            theirs = os.stat(protected)
-            ours = info if info is not None else os.stat(resolved)
-            if (ours.st_dev, ours.st_ino) == (theirs.st_dev, theirs.st_ino):
-                return True
-    return False
+    return is_protected_file(context.protected, resolved, info)
+
+
+def is_protected_file(protected: Iterable[Path], resolved: Path, info: os.stat_result | None = None) -> bool:
+    """Whether `resolved` (stat `info`, if known) is one of the `protected` files (real paths), under any name."""
+    protected = tuple(protected)
+    if resolved in protected:
+        return True
+    try:
+        ours = info if info is not None else os.stat(resolved)
+    except OSError:  # it does not exist (yet): then the path is all there is
+        return False
+    return (ours.st_dev, ours.st_ino) in identities(protected)
+
+
+def identities(files: Iterable[Path]) -> set[tuple[int, int]]:
+    """The (device, inode) of each of `files` that exists, read with `stat` (which opens nothing)."""
+    found = set()
+    for path in files:
+        with contextlib.suppress(OSError):
+            info = os.stat(path)
+            found.add((info.st_dev, info.st_ino))
+    return found
 
 
 def relative_name(context: ToolContext, path: Path) -> str:
@@ -89,7 +115,7 @@ def changed_error(shown: str) -> PermissionError:
     return PermissionError(f"'{shown}' changed while it was being used (a link appeared in its path); try again")
 
 
-def _open_folder_in(folder: int, name: str, shown: str, create: bool) -> int:
+def open_folder_in(folder: int, name: str, shown: str, create: bool) -> int:
     """Open the sub-folder `name` of the open `folder`, never following a link; make it first if `create`."""
     for attempt in (1, 2):
         try:
@@ -112,7 +138,7 @@ def open_folder(root: Path, parts: tuple[str, ...], shown: str, create: bool = F
     current = os.open(root, _FOLDER_FLAGS & ~_NOFOLLOW)  # the root may itself be a link the user configured
     try:
         for part in parts:
-            following = _open_folder_in(current, part, shown, create)
+            following = open_folder_in(current, part, shown, create)
             os.close(current)
             current = following
         yield current
@@ -195,22 +221,42 @@ def open_file_under(
             yield fd
         return
     with open_folder(root, parts[:-1], shown) as folder:
-        info = entry_stat(folder, parts[-1])
-        if info is None:
-            raise FileNotFoundError(f"'{shown}' does not exist")
-        if stat.S_ISLNK(info.st_mode):
-            raise changed_error(shown)
-        if refuse is not None:
-            refuse(info)
-        fd = _open_file_in(folder, parts[-1], shown)
+        if _PIN:
+            fd = _open_pinned(folder, parts[-1], shown, refuse)
+        else:
+            _check_entry(entry_stat(folder, parts[-1]), shown, refuse)
+            fd = _open_file_in(folder, parts[-1], _NOFOLLOW, shown)
     try:
         yield fd
     finally:
         os.close(fd)
 
 
-def _open_file_in(folder: int, name: str, shown: str) -> int:
-    flags = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _NOCTTY | _CLOEXEC
+def _check_entry(info: os.stat_result | None, shown: str, refuse: Callable[[os.stat_result], None] | None) -> None:
+    if info is None:
+        raise FileNotFoundError(f"'{shown}' does not exist")
+    if stat.S_ISLNK(info.st_mode):
+        raise changed_error(shown)
+    if refuse is not None:
+        refuse(info)
+
+
+def _open_pinned(folder: int, name: str, shown: str, refuse: Callable[[os.stat_result], None] | None) -> int:
+    """Pin the entry with `O_PATH` (nothing is read, and closing the pin drops no lock), check the pinned file
+    itself, then open exactly that file through the pin: a swap after the check cannot change what is opened."""
+    try:
+        pin = os.open(name, _PIN | _NOFOLLOW | _CLOEXEC, dir_fd=folder)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"'{shown}' does not exist") from None
+    try:
+        _check_entry(os.fstat(pin), shown, refuse)
+        return _open_file_in(None, f"/proc/self/fd/{pin}", 0, shown)
+    finally:
+        os.close(pin)
+
+
+def _open_file_in(folder: int | None, name: str, nofollow: int, shown: str) -> int:
+    flags = os.O_RDONLY | nofollow | _NONBLOCK | _NOCTTY | _CLOEXEC
     try:
         return os.open(name, flags, dir_fd=folder)
     except FileNotFoundError:

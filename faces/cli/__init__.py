@@ -20,12 +20,12 @@ from app import HistoryError, WorkspaceService
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
-from faces.cli.running import EventLoop, ask
+from faces.cli.running import EventLoop, Terminated, ask, sigterm_ends_the_run
 from faces.cli.waiting import Waiting
 from faces.starting import start_or_exit
 
 # README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -110,10 +110,15 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parse_args(argv)
     try:
-        return run(args, stdout, stderr)
+        with sigterm_ends_the_run():
+            return run(args, stdout, stderr)
     except KeyboardInterrupt:  # Ctrl-C outside an answer and outside the prompt: while starting, or reading stdin
         stderr.write("\n")
         return EXIT_INTERRUPTED
+    except Terminated as ending:  # SIGTERM: an answer in progress was stopped and stored first
+        kept = "; what had arrived of the answer is saved, marked as stopped" if ending.stopped_reply else ""
+        stderr.write(f"\nEnded by SIGTERM{kept}.\n")
+        return EXIT_TERMINATED
     except BrokenPipeError:  # the reader of standard output has gone (`| head`): nothing more to say to anyone
         silence(stdout)
         return EXIT_FAILED

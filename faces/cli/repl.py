@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
-from app.formatting import local_stamp
+from app.formatting import local_stamp, shown_name
 from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.renderer import Renderer, answer_view
@@ -90,19 +90,26 @@ class Repl:
         except EOFError:
             return False
 
-    def say(self, text: str, style: str = "", wrap: bool = True) -> None:
-        """Lines for the user, in ANSI `style`, broken between words to the terminal's width (unless not to
-        `wrap`); text from the model or a file must pass through `printable` first."""
-        for line in fit(text, width_of(self.out) if wrap else None):
-            self.out.write((self.style(style, line) if style else line) + "\n")
+    def say(self, text: str, style: str | None = None, wrap: bool = True) -> None:
+        """Lines for the user, in the ANSI `style` if given, broken between words to the terminal's width (unless
+        not to `wrap`): whatever the text holds (a name, an error, model or file text), control characters are
+        removed and bidi controls written out. Names go through `shown_name` first."""
+        for line in fit(printable(text), width_of(self.out) if wrap else None):
+            self._line(self.style(style, line) if style else line)
+
+    def _line(self, line: str) -> None:
+        """A line made of pieces already made printable (and styled)."""
+        self.out.write(line + "\n")
         self.out.flush()
 
     def run(self) -> int:
         if sys.stdin.isatty():
             import readline  # noqa: F401 - line editing and history for input()
         current = self.service.current
-        where = f"workspace '{current.chat_name}'" if current else "a new workspace (your first message names it)"
-        self.say(f"{self.service.model} at {self.service.endpoint} · {printable(where)} · /help for commands", "2")
+        where = "a new workspace (your first message names it)"
+        if current is not None:
+            where = f"workspace '{shown_name(current.chat_name)}'"
+        self.say(f"{self.service.model} at {self.service.endpoint} · {where} · /help for commands", "2")
         self.review_edits()
         while True:
             self._report_summaries()
@@ -152,7 +159,7 @@ class Repl:
 
     def _confirm(self, question: str) -> bool:
         try:
-            return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+            return input(f"{printable(question)} [y/N] ").strip().lower() in ("y", "yes")
         except (EOFError, KeyboardInterrupt):
             self.say("")
             return False
@@ -171,7 +178,7 @@ class Repl:
 
     def _report_switch(self, outcome: SwitchOutcome) -> None:
         if outcome.notice is not None:
-            self.say(printable(outcome.notice), "33" if outcome.error else "2")
+            self.say(outcome.notice, "33" if outcome.error else "2")
 
     def _report_summaries(self) -> None:
         """Say what happened to the summaries written in the background since the last prompt."""
@@ -183,7 +190,7 @@ class Repl:
         pending = self.service.summaries_pending()
         if not pending:
             return
-        names = ", ".join(printable(chat.chat_name) for chat in pending)
+        names = ", ".join(shown_name(chat.chat_name) for chat in pending)
         self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
         try:
             self.service.wait_for_summaries()
@@ -196,10 +203,10 @@ class Repl:
         """Show each file edit the model proposed and apply it only if the user says yes."""
         chat_id = self.service.current_id
         for edit in self.service.edits.pending(chat_id) if chat_id is not None else []:
-            self.say(f"The model proposes this edit to {printable(edit.path)}:", "1")
+            self.say(f"The model proposes this edit to {shown_name(edit.path)}:", "1")
             for line in printable_lines(edit_diff(edit)):  # a diff's lines as they are: never rewrapped
                 self.say(line, "32" if line.startswith("+") else "31" if line.startswith("-") else "2", wrap=False)
-            if self._confirm(f"Apply this edit to {printable(edit.path)}?"):
+            if self._confirm(f"Apply this edit to {shown_name(edit.path)}?"):
                 self.say(self.service.edits.approve(edit.chat_id, edit.edit_id))
             else:
                 self.say(self.service.edits.reject(edit.chat_id, edit.edit_id))
@@ -213,7 +220,7 @@ class Repl:
     def new(self, name: str) -> None:
         chat, outcome = self.loop.run(self.service.start_new(name))
         self._report_switch(outcome)
-        self.say(f"Started workspace {chat.chat_id}: {chat.chat_name}")
+        self.say(f"Started workspace {chat.chat_id}: {shown_name(chat.chat_name)}")
 
     def list(self, _: str) -> None:
         chats = self.service.workspaces()
@@ -222,39 +229,39 @@ class Repl:
         for chat in chats:
             marker = "*" if chat.chat_id == self.service.current_id else " "
             created = self.style("2", f"(created {local_stamp(chat.created_at)})")
-            self.say(f"{marker} {chat.chat_id:>4}  {chat.chat_name}  {created}")
+            self._line(f"{marker} {chat.chat_id:>4}  {shown_name(chat.chat_name)}  {created}")
 
     def switch(self, wanted: str) -> None:
         chat = self._find(wanted)
         if chat.chat_id == self.service.current_id:
-            self.say(f"Already in {chat.chat_name}.")
+            self.say(f"Already in {shown_name(chat.chat_name)}.")
             return
         self._report_switch(self.loop.run(self.service.switch(chat.chat_id)))
         turns = self.service.count_turns(chat.chat_id)
         summary = ", with a summary" if chat.context_summary else ""
-        self.say(f"Switched to {chat.chat_name} ({turns} turn{'s' * (turns != 1)}{summary}).")
+        self.say(f"Switched to {shown_name(chat.chat_name)} ({turns} turn{'s' * (turns != 1)}{summary}).")
 
     def rename(self, name: str) -> None:
         if not name:
             raise ValueError("Give the new name: /rename NAME")
         renamed = self.service.rename(self.service.ensure_current().chat_id, name)
-        self.say(f"Renamed to {renamed}.")
+        self.say(f"Renamed to {shown_name(renamed)}.")
 
     def delete(self, wanted: str) -> None:
         chat = self._find(wanted)
         turns = self.service.count_turns(chat.chat_id)
-        if not self._confirm(f"Delete workspace {chat.chat_name!r} and its {turns} turns?"):
+        if not self._confirm(f"Delete workspace '{shown_name(chat.chat_name)}' and its {turns} turns?"):
             self.say("Nothing deleted.")
             return
         was_current = chat.chat_id == self.service.current_id
         now_in = self.service.delete(chat.chat_id)
-        self.say(f"Deleted {chat.chat_name}.")
+        self.say(f"Deleted {shown_name(chat.chat_name)}.")
         if was_current and now_in is not None:
-            self.say(f"Now in {now_in.chat_name}.")
+            self.say(f"Now in {shown_name(now_in.chat_name)}.")
 
     def clear(self, _: str) -> None:
         chat = self._current("clear")
-        if self._confirm(f"Delete the turns of {chat.chat_name!r}? Its summary stays."):
+        if self._confirm(f"Delete the turns of '{shown_name(chat.chat_name)}'? Its summary stays."):
             self.service.clear(chat.chat_id)
             self.say("Cleared.")
 
@@ -270,8 +277,8 @@ class Repl:
             self.say("Summary updated." if updated else "The summary already covers every turn.")
             chat = self._current("summarise")
         if chat.context_summary:
-            stamp = self.style("2", f"Summary of {local_stamp(chat.context_updated_at)}")
-            self.say(f"{stamp}\n{printable(chat.context_summary)}")
+            self._line(self.style("2", f"Summary of {local_stamp(chat.context_updated_at)}"))
+            self.say(chat.context_summary)
         else:
             self.say("No summary yet; it is written when you leave the workspace, or with /summary update.")
 
@@ -324,7 +331,7 @@ class Repl:
         for file in files:
             mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
             note = f" · {file.note}" if file.note else ""
-            self.say(printable(f"  {mark} {file.path} · {what}{note}"))
+            self.say(f"  {mark} {shown_name(file.path)} · {what}{note}")
         if library.embedding_problem:
             self.say(f"Search is by words only: {library.embedding_problem}.")
 

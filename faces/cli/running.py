@@ -1,11 +1,16 @@
-"""Running turns from the terminal: one event loop for the whole run, Ctrl-C stopping only the reply."""
+"""Running turns from the terminal: one event loop for the whole run, Ctrl-C stopping only the reply.
+
+SIGTERM (a service manager, `docker stop`, `kill`) stops the reply as Ctrl-C does, so
+what arrived is stored, marked as stopped; then it ends the CLI (`Terminated`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Coroutine
-from contextlib import aclosing
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import aclosing, contextmanager
+from types import FrameType
 from typing import Any, TypeVar
 
 from app import WorkspaceService
@@ -33,13 +38,38 @@ class EventLoop:
             service.close()
 
 
-async def _answer(service: WorkspaceService, question: str, renderer: Renderer) -> TurnCompleted | None:
-    """Stream one turn to `renderer`; Ctrl-C stops the reply (the service stores what arrived)."""
-    loop = asyncio.get_running_loop()
+class Terminated(BaseException):
+    """SIGTERM asked the CLI to end (raised once the reply in progress, if any, is stopped and stored)."""
+
+    def __init__(self, stopped_reply: bool = False) -> None:
+        super().__init__()
+        self.stopped_reply = stopped_reply
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextmanager
+def sigterm_ends_the_run() -> Iterator[None]:
+    """While the block runs, SIGTERM raises `Terminated` (during a reply, it first stops and stores it)."""
     try:
-        loop.add_signal_handler(signal.SIGINT, service.stop)
-    except (NotImplementedError, RuntimeError, ValueError):
-        pass  # not the main thread, or a platform without signal handlers: Ctrl-C ends the turn
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: SIGTERM keeps its usual meaning
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+async def _answer(service: WorkspaceService, question: str, renderer: Renderer) -> TurnCompleted | None:
+    """Stream one turn to `renderer`; Ctrl-C or SIGTERM stops the reply (the service stores what arrived),
+    and after SIGTERM, `Terminated` is raised."""
+    loop = asyncio.get_running_loop()
+    terminated: list[int] = []
+    previous = _stop_on_signals(loop, service.stop, terminated)
     renderer.begin(service.model)
     ticker = asyncio.create_task(_tick(renderer))
     try:
@@ -49,11 +79,43 @@ async def _answer(service: WorkspaceService, question: str, renderer: Renderer) 
     finally:
         ticker.cancel()
         renderer.finish()
+        _restore_signals(loop, previous)
+    if terminated:
+        raise Terminated(stopped_reply=True)
+    return renderer.completed
+
+
+def _stop_on_signals(
+    loop: asyncio.AbstractEventLoop, stop: Callable[[], None], terminated: list[int]
+) -> dict[int, Any]:
+    """Ctrl-C and SIGTERM call `stop` (SIGTERM noted in `terminated`); the handlers they had, to put back."""
+
+    def stopper(signum: int) -> Callable[[], None]:
+        def handle() -> None:
+            if signum == signal.SIGTERM:
+                terminated.append(signum)
+            stop()
+
+        return handle
+
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
         try:
-            loop.remove_signal_handler(signal.SIGINT)
+            loop.add_signal_handler(signum, stopper(signum))
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue  # not the main thread, or a platform without them: the signal ends the turn as an exception
+        previous[signum] = handler
+    return previous
+
+
+def _restore_signals(loop: asyncio.AbstractEventLoop, previous: dict[int, Any]) -> None:
+    for signum, handler in previous.items():
+        try:
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler)  # the loop leaves the default behind; put back what was there
         except (NotImplementedError, RuntimeError, ValueError):
             pass
-    return renderer.completed
 
 
 async def _tick(renderer: Renderer) -> None:

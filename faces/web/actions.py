@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from app import WorkspaceService
+from app.formatting import shown_name
 from faces.web.state import loop, notify, reset_window, state
 from faces.web.sync_bridge import run_sync
 
@@ -93,7 +94,7 @@ def run_action(service: WorkspaceService) -> None:
 def delete(service: WorkspaceService, chat_id: int) -> None:
     chat = service.get(chat_id)
     service.delete(chat_id)
-    notify("success", f"Deleted {chat.chat_name if chat else 'the workspace'}.")
+    notify("success", f"Deleted {shown_name(chat.chat_name) if chat else 'the workspace'}.")
     reset_window()
 
 

@@ -12,7 +12,7 @@ from app.formatting import visible_bidi_controls
 from domain.records import FileEdit, Turn
 from faces.web import actions
 from faces.web.background import LiveReply, live_replies, watch_answer
-from faces.web.markdown import escape_markdown
+from faces.web.markdown import escape_markdown, escape_name
 from faces.web.state import loop, show_earlier, state, sync_url
 from faces.web.sync_bridge import iterate_sync
 from faces.web.view import LiveView, past_turn
@@ -34,7 +34,7 @@ EXAMPLE_QUESTIONS = (
 def conversation(service: WorkspaceService) -> None:
     chat = service.current
     state.shown_chat_id = chat.chat_id if chat else None
-    st.subheader(escape_markdown(chat.chat_name) if chat else "New workspace", anchor=False)
+    st.subheader(escape_name(chat.chat_name) if chat else "New workspace", anchor=False)
     turns = service.turns(chat.chat_id, limit=state.turn_window) if chat else []
     writing = chat is not None and live_replies().writing(chat.chat_id)
     if not turns:
@@ -94,7 +94,7 @@ def last_turn(turn: Turn) -> None:
 def proposed_edit(edit: FileEdit) -> None:
     """A file edit the model asked for, shown as a diff, applied only if the user approves it."""
     with st.container(border=True):
-        st.markdown(f"**Proposed edit to** {escape_markdown(edit.path)} (not applied yet)")
+        st.markdown(f"**Proposed edit to** {escape_name(edit.path)} (not applied yet)")
         st.code(visible_bidi_controls(edit_diff(edit)), language="diff")
         left, right, _ = st.columns([1, 1, 4])
         left.button(

@@ -11,7 +11,7 @@ import streamlit as st
 
 from app import WorkspaceService
 from domain.records import DocumentFile
-from faces.web.markdown import escape_markdown
+from faces.web.markdown import escape_markdown, escape_name
 
 UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv"]
 REFRESH_SECONDS = 1.0
@@ -73,14 +73,14 @@ def save_upload(service: WorkspaceService, name: str, data: bytes, upload_id: st
     except (ValueError, OSError) as error:
         st.error(escape_markdown(str(error)))
         return False
-    st.toast(f"Added {escape_markdown(stored)}; indexing it now.", icon=":material/upload_file:")
+    st.toast(f"Added {escape_name(stored)}; indexing it now.", icon=":material/upload_file:")
     return True
 
 
 def name_taken(service: WorkspaceService, number: int, name: str) -> None:
     """An upload whose name is taken: replace the file, keep both (the upload under a new name), or cancel."""
     with st.container(border=True):
-        st.warning(f"{escape_markdown(name)} is already in the workspace folder.", icon=":material/warning:")
+        st.warning(f"{escape_name(name)} is already in the workspace folder.", icon=":material/warning:")
         with st.container(horizontal=True, gap="small"):
             for label, choice in (("Replace", "replace"), ("Keep both", "keep both"), ("Cancel", None)):
                 st.button(
@@ -105,15 +105,15 @@ def settle_conflict(service: WorkspaceService, number: int, choice: str | None) 
     except (ValueError, OSError) as error:
         st.toast(escape_markdown(str(error)), icon=":material/error:")
         return
-    st.toast(f"Added {escape_markdown(stored)}; indexing it now.", icon=":material/upload_file:")
+    st.toast(f"Added {escape_name(stored)}; indexing it now.", icon=":material/upload_file:")
 
 
 def document_row(service: WorkspaceService, number: int, file: DocumentFile) -> None:
     """A document, indexed or skipped and why, with Remove (which asks first: the file is deleted)."""
     if file.status == "indexed":
-        line = f":material/check: {escape_markdown(file.path)} · {escape_markdown(file.note)}"
+        line = f":material/check: {escape_name(file.path)} · {escape_markdown(file.note)}"
     else:
-        line = f":material/warning: {escape_markdown(file.path)} · skipped: {escape_markdown(file.note)}"
+        line = f":material/warning: {escape_name(file.path)} · skipped: {escape_markdown(file.note)}"
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.caption(line)
         if st.session_state.get(REMOVING) != file.path:
@@ -122,12 +122,12 @@ def document_row(service: WorkspaceService, number: int, file: DocumentFile) -> 
                 key=f"remove-document-{number}",
                 icon=":material/delete:",
                 type="tertiary",
-                help=f"Remove {escape_markdown(file.path)}",
+                help=f"Remove {escape_name(file.path)}",
                 on_click=ask_remove,
                 args=(file.path,),
             )
     if st.session_state.get(REMOVING) == file.path:
-        st.warning(f"Delete {escape_markdown(file.path)} from the workspace folder and the index?")
+        st.warning(f"Delete {escape_name(file.path)} from the workspace folder and the index?")
         with st.container(horizontal=True, gap="small"):
             st.button("Remove", key=f"remove-confirmed-{number}", type="primary", on_click=remove, args=(service,))
             st.button("Cancel", key=f"remove-cancelled-{number}", on_click=cancel_remove)
@@ -151,7 +151,7 @@ def remove(service: WorkspaceService) -> None:
     except (LookupError, OSError) as error:
         st.toast(escape_markdown(str(error)), icon=":material/error:")
         return
-    st.toast(f"Removed {escape_markdown(path)}.", icon=":material/delete:")
+    st.toast(f"Removed {escape_name(path)}.", icon=":material/delete:")
 
 
 def passages(output: str) -> None:
@@ -167,5 +167,5 @@ def passages(output: str) -> None:
         st.caption("No passage matched.")
     for passage in found.get("passages", []):
         where = f"p. {passage['page']}" if passage.get("page") else str(passage.get("location", ""))
-        st.markdown(f"**{escape_markdown(str(passage.get('file', '')))}, {escape_markdown(where)}**")
+        st.markdown(f"**{escape_name(str(passage.get('file', '')))}, {escape_markdown(where)}**")
         st.text(str(passage.get("text", "")))

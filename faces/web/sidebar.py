@@ -7,6 +7,7 @@ from datetime import date, tzinfo
 import streamlit as st
 
 from app import ServerStatus, WorkspaceService
+from app.formatting import shown_name
 from domain.records import Chat
 from faces.web import actions
 from faces.web.dates import group_of, hover_time, today_in, zone_named
@@ -53,12 +54,13 @@ def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, 
     """The workspace's button (the open one highlighted) and its "⋮" menu, on one row: a long name is
     shortened to fit, whole in the tooltip; with `query`, the words searched for are in bold."""
     current = chat_id == service.current_id
-    shown = row_label(name)
+    whole = shown_name(name)  # a line break or a bidi control in it is written out
+    shown = row_label(whole)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(
             highlighted(shown, query) if query else escape_markdown(shown),
             key=key,
-            help=escape_markdown(name) if shown != name else None,
+            help=escape_markdown(whole) if shown != whole else None,
             on_click=actions.ask,
             args=("switch", chat_id),
             width="stretch",

@@ -11,7 +11,7 @@ import streamlit as st
 
 from app import WorkspaceService
 from faces.web import actions
-from faces.web.markdown import escape_markdown
+from faces.web.markdown import escape_name
 from faces.web.state import state
 
 RENAMING = "renaming_workspace"  # the workspace whose menu shows its name to edit
@@ -81,7 +81,7 @@ def delete_step(service: WorkspaceService, chat_id: int, name: str) -> None:
         )
         return
     turns = service.count_turns(chat_id)
-    st.warning(f"Delete {escape_markdown(name)} and its {turns} turn{'s' * (turns != 1)}? This cannot be undone.")
+    st.warning(f"Delete {escape_name(name)} and its {turns} turn{'s' * (turns != 1)}? This cannot be undone.")
     left, right = st.columns(2)
     left.button(
         "Delete",

@@ -100,9 +100,20 @@ class Browser:
 
 @pytest.fixture
 def browser(web_app: str) -> Iterator[Browser]:
+    yield from _browser(web_app, policy=True)
+
+
+@pytest.fixture
+def browser_without_policy(web_app: str) -> Iterator[Browser]:
+    """The page with its Content-Security-Policy ignored: what the Markdown alone lets through is fetched."""
+    yield from _browser(web_app, policy=False)
+
+
+def _browser(web_app: str, policy: bool) -> Iterator[Browser]:
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        context = chromium.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=not policy)
+        page = context.new_page()
         seen = Browser(page)
         local = (web_app, "data:", "blob:")
         page.on("request", lambda r: None if r.url.startswith(local) else seen.outside_requests.append(r.url))

@@ -19,7 +19,7 @@ import pytest
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.browser.conftest import Browser, send
-from tests.hostile_markdown import document, payloads
+from tests.hostile_markdown import document, payloads, read_before_code_payloads
 
 # Every element attribute that makes the browser fetch (links are only followed when clicked, so `a[href]` is not).
 OUTSIDE_LOADS = """() => {
@@ -118,6 +118,28 @@ def test_hostile_markdown_in_every_route_fetches_nothing_from_outside(
     assert browser.outside_requests == [], browser.outside_requests[:5]
     assert trap.hits == []
     assert browser.dialogs == []
+
+
+def test_maths_and_directives_hide_no_image_even_with_the_policy_off(
+    browser_without_policy: Browser, web_app: str, fake_ollama: FakeOllama, trap: Trap
+) -> None:
+    """Forms where CommonMark reads code but Streamlit reads maths or a directive first: with the page's policy
+    ignored, only the sanitiser stands between them and the trap server, in the answer and in its thinking."""
+    page = browser_without_policy.page
+    forms = read_before_code_payloads(trap.host)
+    text = "\n\n".join(f"Payload {n}:\n\n{form}" for n, form in forms) + "\n\nEnd of the maths payloads."
+    fake_ollama.script(Reply.text(text, thinking=text))
+    page.goto(web_app)
+    send(page, "Show me the formulas")
+    page.get_by_text("End of the maths payloads.").last.wait_for(timeout=60_000)
+    page.get_by_role("button", name="Regenerate").wait_for(timeout=60_000)  # the turn is stored and redrawn
+    page.get_by_text("Thinking").first.click()
+    page.wait_for_timeout(2_000)  # time for anything lazy to load
+    loads = page.evaluate(OUTSIDE_LOADS)
+    print(f"{len(forms)} forms, policy off, {len(browser_without_policy.outside_requests)} outside requests")  # noqa: T201
+    assert loads == [], f"{len(loads)} elements would load from outside: {loads[:5]}"
+    assert browser_without_policy.outside_requests == [], browser_without_policy.outside_requests[:5]
+    assert trap.hits == []
 
 
 def test_the_pages_policy_refuses_an_outside_image_even_in_the_page(browser: Browser, web_app: str, trap: Trap) -> None:

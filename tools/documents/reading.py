@@ -13,7 +13,7 @@ import hashlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,12 +52,13 @@ class Snapshot:
 
 
 @contextlib.contextmanager
-def snapshot(root: Path, relative: str) -> Iterator[Snapshot]:
+def snapshot(root: Path, relative: str, refuse: Callable[[os.stat_result], None] | None = None) -> Iterator[Snapshot]:
     """Copy `root/relative` (no link followed on the way) into a private folder; removed when the block ends.
 
+    `refuse` sees the stat of the very file about to be opened, before it is, and may raise (ValueError).
     Raises ValueError with the reason when it is not a regular file (any more), and OSError when it cannot be opened.
     """
-    with open_file_under(root, tuple(relative.split("/")), relative) as fd:
+    with open_file_under(root, tuple(relative.split("/")), relative, refuse) as fd:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError("not a regular file")
         with tempfile.TemporaryDirectory(prefix="document-") as private:
