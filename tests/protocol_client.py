@@ -53,7 +53,7 @@ def running_server(
         line = process.stdout.readline()
     assert line.startswith("Listening on "), (line, log.seek(0), log.read())
     host, port = line.split()[-1].rsplit(":", 1)
-    server = Server(host, int(port), process, http_port)
+    server = Server(host, int(port), process, http_port, log)
     try:
         yield server
     finally:
@@ -64,8 +64,16 @@ def running_server(
 
 
 class Server:
-    def __init__(self, host: str, port: int, process: subprocess.Popen[str], http_port: int | None = None) -> None:
-        self.host, self.port, self.process, self.http_port = host, port, process, http_port
+    def __init__(
+        self, host: str, port: int, process: subprocess.Popen[str], http_port: int | None = None, log: Any = None
+    ) -> None:
+        self.host, self.port, self.process, self.http_port, self.log = host, port, process, http_port, log
+
+    def stderr(self) -> str:
+        """What the server wrote to its standard error so far."""
+        self.log.seek(0)
+        text: str = self.log.read()
+        return text
 
     def connect(self) -> Client:
         return Client(socket.create_connection((self.host, self.port), timeout=30))

@@ -52,3 +52,15 @@ def test_a_bad_hooks_file_is_one_sentence(fake_ollama: FakeOllama, isolated: Pat
     (isolated / "hooks.json").write_text("{not json")
     result = run_cli("--once", "hi", "--server", fake_ollama.url, env={"HOOKS_CONFIG": str(isolated / "hooks.json")})
     assert result.returncode == 2 and "line 1: not valid JSON" in result.stderr
+
+
+def test_a_deeply_nested_hooks_file_is_one_sentence_for_the_cli_and_the_server(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    """JSON nested past Python's recursion limit once ended both with a RecursionError traceback."""
+    (isolated / "hooks.json").write_text("[" * 100_000 + "]" * 100_000)
+    env = {"HOOKS_CONFIG": str(isolated / "hooks.json")}
+    for command in (["--once", "hi"], ["serve", "--port", "0"]):
+        result = run_cli(*command, "--server", fake_ollama.url, env=env)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr == f"HOOKS_CONFIG {isolated / 'hooks.json'}: the JSON is nested too deeply to be read\n"

@@ -87,3 +87,15 @@ def test_the_web_app_allows_a_tool_from_its_panel(
     assert tool_results(fake_ollama)[-1] == "W18X50: 81.50 GBP/m"
     captions = [c.value.replace("\\", "") for c in app.sidebar.caption]
     assert any("office__lookup · approved in MCP_CONFIG" in c for c in captions)
+
+
+def test_a_deeply_nested_mcp_config_is_one_sentence_for_the_cli_and_the_server(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    """JSON nested past Python's recursion limit once ended both with a RecursionError traceback."""
+    (isolated / "mcp.json").write_text('{"mcpServers": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    env = {"MCP_CONFIG": str(isolated / "mcp.json")}
+    for command in (["--once", "hi"], ["serve", "--port", "0"]):
+        result = run_cli(*command, "--server", fake_ollama.url, env=env)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr == f"MCP_CONFIG {isolated / 'mcp.json'}: the JSON is nested too deeply to be read\n"

@@ -96,6 +96,8 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
     if isinstance(service, int):
         return service
+    for problem in service.agents.problems:  # a bad agent file is left out, and said so
+        stderr.write(f"Agent file skipped: {problem}\n")
     try:
         return asyncio.run(_serve(service, args, stdout, stderr))
     finally:
