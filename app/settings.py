@@ -64,6 +64,7 @@ class Settings(BaseModel):
     )
     hooks_config: Path | None = Field(None, description="a JSON file of pre-tool and post-tool hooks, or empty")
     mcp_config: Path | None = Field(None, description='a JSON file of MCP servers ({"mcpServers": …}), or empty')
+    mcp_idle_seconds: float = Field(300.0, gt=0, le=86400, description="seconds, more than 0 and at most 86400")
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
