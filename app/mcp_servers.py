@@ -47,6 +47,10 @@ class McpConfig(BaseModel):
     mcpServers: dict[str, ServerConfig]  # noqa: N815 - the name every MCP client's config file uses
 
 
+class _StoppedIdleError(ValueError):
+    """The server was stopped for being idle as a call reached it."""
+
+
 @dataclass
 class _Server:
     name: str
@@ -93,10 +97,17 @@ class McpServers:
 
     def call(self, server_name: str, tool: str, arguments: dict[str, Any]) -> str:
         """The tool's text result; ValueError says in one sentence why there is none."""
-        server = self._running(server_name)
-        assert self._loop is not None
+        try:
+            return self._call_once(server_name, tool, arguments)
+        except _StoppedIdleError:  # it was stopped for being idle just as the call came: start it again
+            return self._call_once(server_name, tool, arguments)
+
+    def _call_once(self, server_name: str, tool: str, arguments: dict[str, Any]) -> str:
+        server, loop = self._running(server_name), self._loop
+        if loop is None:
+            raise ValueError(f"the MCP server {server_name} is not running")
         answer: Future[str] = Future()
-        self._loop.call_soon_threadsafe(self._submit, server, (tool, arguments, answer))
+        loop.call_soon_threadsafe(self._submit, server, (tool, arguments, answer))
         try:
             return answer.result(timeout=CALL_SECONDS)
         except TimeoutError:
@@ -153,7 +164,7 @@ class McpServers:
                     again = self._open(name, server.config, server.tools)
                     self._wait_started(name, asyncio.run_coroutine_threadsafe(again, self._loop))
                     server = self._servers[name]
-        if server is None or not server.alive or self._loop is None:
+        if server is None or not server.alive:
             raise ValueError(f"the MCP server {name} is not running")
         return server
 
@@ -215,6 +226,10 @@ class McpServers:
                 server.calls, server.last_used = server.calls - 1, time.monotonic()
 
     def _submit(self, server: _Server, call: Call) -> None:
+        if not server.alive:
+            reason = f"the MCP server {server.name} was stopped"
+            call[2].set_exception(_StoppedIdleError(reason) if server.idle else ValueError(reason))
+            return
         server.calls, server.last_used = server.calls + 1, time.monotonic()
         server.requests.put_nowait(call)
 
