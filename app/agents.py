@@ -81,6 +81,8 @@ def read_agent(path: Path) -> AgentProfile:
         raise ValueError(f"{path}, line 1: an agent file starts with YAML frontmatter between two '---' lines")
     try:
         front = yaml.safe_load(match.group(1)) or {}
+    except RecursionError:
+        raise ValueError(f"{path}: the frontmatter is nested too deeply to be read") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = f", line {mark.line + 2}" if mark is not None else ""  # +1 for the opening '---', +1 from 0-based
@@ -91,6 +93,8 @@ def read_agent(path: Path) -> AgentProfile:
         raise ValueError(f"{path}, line 2: the frontmatter must be a mapping of name, description, tools, …")
     try:
         profile = AgentProfile(**front, prompt=match.group(2).strip(), source=str(path))
+    except RecursionError:
+        raise ValueError(f"{path}: the frontmatter is nested too deeply to be read") from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "frontmatter"

@@ -17,6 +17,8 @@ def read_config(path: Path, model: type[Model], setting: str) -> Model:
         return model.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{setting} {path} cannot be read ({error})") from None
+    except RecursionError:
+        raise ValueError(f"{setting} {path}: the JSON is nested too deeply to be read") from None
     except json.JSONDecodeError as error:
         raise ValueError(f"{setting} {path}, line {error.lineno}: not valid JSON ({error.msg})") from None
     except ValidationError as error:

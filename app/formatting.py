@@ -46,6 +46,8 @@ def local_stamp(stored: str | None) -> str:
     except ValueError:
         return stored[:16]
     return f"{(moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone():%Y-%m-%d %H:%M}"
+
+
 def shown_name(name: str) -> str:
     """A name (a file's, a workspace's) as one line that shows what it is: line breaks and control characters
     written as escapes (`\\n`), bidi controls written out (`[U+202E]`), so a name can neither forge a line of a

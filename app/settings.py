@@ -70,6 +70,7 @@ class Settings(BaseModel):
     exports_dir: Path | None = Field(
         None, description="a folder for exports and reports, or empty for exports/ beside the chat history"
     )
+    mcp_idle_seconds: float = Field(300.0, gt=0, le=86400, description="seconds, more than 0 and at most 86400")
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 from app.agents import load_agents
 from app.hooks import load_hooks
+from app.mcp_servers import McpPool
 from app.mcp_tools import load_mcp
 from app.service import WorkspaceService
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
@@ -34,8 +35,9 @@ def agent_from_settings(settings: Settings) -> AIAgent:
     )
 
 
-def open_service(settings: Settings) -> WorkspaceService:
-    """The store, the agent and the workspace folder the settings name, checked before any is created."""
+def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> WorkspaceService:
+    """The store, the agent and the workspace folder the settings name, checked before any is created; the MCP
+    servers from `mcp_pool` when the face shares one set among its services (the web app's tabs)."""
     check_paths(settings)
     store = ChatHistoryDB(settings.chat_history_db_path)
     try:
@@ -48,7 +50,8 @@ def open_service(settings: Settings) -> WorkspaceService:
         ) from None
     agents = load_agents(settings.agents_dir, history=settings.chat_history_db_path)
     try:
-        hooks, external = load_hooks(settings.hooks_config), load_mcp(settings.mcp_config)
+        hooks = load_hooks(settings.hooks_config)
+        external = load_mcp(settings.mcp_config, settings.mcp_idle_seconds, mcp_pool)
     except ValueError as error:
         store.close()
         raise SettingsError(str(error)) from None
@@ -59,9 +62,9 @@ def open_service(settings: Settings) -> WorkspaceService:
     )
 
 
-def start(env_file: Path | None, overrides: Mapping[str, Any]) -> WorkspaceService:
+def start(env_file: Path | None, overrides: Mapping[str, Any], mcp_pool: McpPool | None = None) -> WorkspaceService:
     """Read the settings (`.env`, the environment, the face's flags), set up logging and open the service;
     SettingsError or HistoryError say in one sentence what stops it."""
     settings = load_settings(env_file=env_file, overrides=overrides)
     configure_logging(settings)
-    return open_service(settings)
+    return open_service(settings, mcp_pool)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -18,12 +20,28 @@ FINAL = ("turn-completed", "sessions", "session", "session-deleted", "cancel-acc
 
 
 @contextmanager
-def running_server(ollama_url: str, folder: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Server]:
+def running_server(
+    ollama_url: str,
+    folder: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    prefix: Sequence[str] = (),
+    open_files: int | None = None,
+) -> Iterator[Server]:
+    """`python main.py serve` on a free port (after `prefix`, a command that runs it; with at most `open_files`
+    descriptors, as a smaller machine would allow)."""
+
+    def limit_files() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
+    log = tempfile.TemporaryFile("w+")  # read only when it failed; a pipe nobody reads could fill and block it
     process = subprocess.Popen(
-        [sys.executable, str(MAIN), "serve", "--port", "0", "--server", ollama_url, *args],
+        [*prefix, sys.executable, str(MAIN), "serve", "--port", "0", "--server", ollama_url, *args],
         cwd=folder,
+        preexec_fn=limit_files,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=log,
         text=True,
         env={**os.environ, "EMBED_MODEL": "", **(env or {})},
     )
@@ -33,20 +51,29 @@ def running_server(ollama_url: str, folder: Path, *args: str, env: dict[str, str
     if line.startswith("HTTP on "):
         http_port = int(line.split()[-1].rsplit(":", 1)[1])
         line = process.stdout.readline()
-    assert line.startswith("Listening on "), (line, process.stderr.read() if process.stderr else "")
+    assert line.startswith("Listening on "), (line, log.seek(0), log.read())
     host, port = line.split()[-1].rsplit(":", 1)
-    server = Server(host, int(port), process, http_port)
+    server = Server(host, int(port), process, http_port, log)
     try:
         yield server
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=30)
+        log.close()
 
 
 class Server:
-    def __init__(self, host: str, port: int, process: subprocess.Popen[str], http_port: int | None = None) -> None:
-        self.host, self.port, self.process, self.http_port = host, port, process, http_port
+    def __init__(
+        self, host: str, port: int, process: subprocess.Popen[str], http_port: int | None = None, log: Any = None
+    ) -> None:
+        self.host, self.port, self.process, self.http_port, self.log = host, port, process, http_port, log
+
+    def stderr(self) -> str:
+        """What the server wrote to its standard error so far."""
+        self.log.seek(0)
+        text: str = self.log.read()
+        return text
 
     def connect(self) -> Client:
         return Client(socket.create_connection((self.host, self.port), timeout=30))

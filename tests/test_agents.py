@@ -70,6 +70,25 @@ def test_bad_agent_files_are_reported_with_their_names_and_lines(isolated: Path)
     assert len(problems) == 4
 
 
+def test_a_deeply_nested_agent_file_is_skipped_and_named_by_the_cli_and_the_server(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    """Nesting that makes the YAML reader recurse past Python's limit once ended both with a traceback."""
+    (isolated / "mine").mkdir()
+    (isolated / "mine" / "deep.md").write_text(f"---\nname: deep\ndescription: d\ntags: {'[' * 50_000}\n---\n")
+    (isolated / "mine" / "deeper.md").write_text(f"---\nname: deeper\ndescription: {'{a: ' * 50_000}\n---\n")
+    env = {"AGENTS_DIR": str(isolated / "mine")}
+    fake_ollama.responder = lambda body: Reply.text("Still here.")
+    result = run_cli("--once", "hi", "--server", fake_ollama.url, env=env)
+    assert result.returncode == 0 and "Still here." in result.stdout, result.stderr
+    assert "Traceback" not in result.stderr
+    for name in ("deep.md", "deeper.md"):
+        assert f"Agent file skipped: {isolated / 'mine' / name}: the frontmatter is nested too deeply" in result.stderr
+    with running_server(fake_ollama.url, isolated, env=env) as server:
+        assert server.connect().request({"id": "l", "type": "list-sessions"})[0]["type"] == "sessions"
+        assert f"Agent file skipped: {isolated / 'mine' / 'deep.md'}: the frontmatter" in server.stderr()
+
+
 def test_the_cli_picks_lists_and_refuses_agents(fake_ollama: FakeOllama, isolated: Path) -> None:
     (isolated / "mine").mkdir()
     (isolated / "mine" / "bad.md").write_text("---\nname: [\n---\n")

@@ -4,22 +4,28 @@ with consent (autoApprove, or the user at the prompt), refused without it, and a
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from fakes.ollama import FakeOllama, Reply
+from fakes.ollama import FakeOllama, Reply, wait_until
 from tests.cli_helpers import run_cli
+from tests.conftest import ROOT
+from tests.protocol_client import running_server
 
 SERVER = Path(__file__).with_name("mcp_office_server.py")
 
 
-def config(folder: Path, **extra: Any) -> dict[str, str]:
-    servers = {"office": {"command": sys.executable, "args": [str(SERVER)], "autoApprove": ["lookup", "crash"]}}
-    servers.update(extra)
+def config(folder: Path, env: dict[str, str] | None = None, **extra: Any) -> dict[str, str]:
+    office = {"command": sys.executable, "args": [str(SERVER)], "autoApprove": ["lookup", "crash"], "env": env or {}}
+    servers = {"office": office, **extra}
     path = folder / "mcp.json"
     path.write_text(json.dumps({"mcpServers": servers}))
     return {"MCP_CONFIG": str(path)}
@@ -87,3 +93,93 @@ def test_the_web_app_allows_a_tool_from_its_panel(
     assert tool_results(fake_ollama)[-1] == "W18X50: 81.50 GBP/m"
     captions = [c.value.replace("\\", "") for c in app.sidebar.caption]
     assert any("office__lookup · approved in MCP_CONFIG" in c for c in captions)
+
+
+def test_a_deeply_nested_mcp_config_is_one_sentence_for_the_cli_and_the_server(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    """JSON nested past Python's recursion limit once ended both with a RecursionError traceback."""
+    (isolated / "mcp.json").write_text('{"mcpServers": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    env = {"MCP_CONFIG": str(isolated / "mcp.json")}
+    for command in (["--once", "hi"], ["serve", "--port", "0"]):
+        result = run_cli(*command, "--server", fake_ollama.url, env=env)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr == f"MCP_CONFIG {isolated / 'mcp.json'}: the JSON is nested too deeply to be read\n"
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
+
+
+def marked(marker: str) -> list[int]:
+    """The live processes whose environment holds OFFICE_MARK=marker (MCP servers of one test)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and f"OFFICE_MARK={marker}".encode() in (entry / "environ").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return [pid for pid in found if alive(pid)]
+
+
+def stubborn_pids(pid_file: Path) -> list[int]:
+    return [int(line) for line in pid_file.read_text().split()] if pid_file.exists() else []
+
+
+def test_servers_that_will_not_stop_are_stopped_with_the_app(fake_ollama: FakeOllama, isolated: Path) -> None:
+    """A server that ignores SIGTERM, outlives its standard input and has a child doing the same once
+    outlived the CLI, the protocol server and the web app, holding their standard error open."""
+    pid_file = isolated / "stubborn.pids"
+    env = config(isolated, env={"OFFICE_STUBBORN": str(pid_file)})
+    lookup = Reply.tool_calls(("office__lookup", {"designation": "W18X50"}))
+    fake_ollama.script(lookup, Reply.text("Approved."))
+    result = run_cli("--once", "Is W18X50 approved?", "--server", fake_ollama.url, env=env)  # waits for stderr's end
+    assert result.returncode == 0 and "Approved." in result.stdout, result.stderr
+    assert len(stubborn_pids(pid_file)) == 2 and not any(alive(pid) for pid in stubborn_pids(pid_file))
+    pid_file.unlink()
+    fake_ollama.script(lookup, Reply.text("Approved."))
+    fake_ollama.responder = lambda body: Reply.text("Summary.")
+    with running_server(fake_ollama.url, isolated, env=env) as server:
+        done = server.connect().request({"type": "dispatch", "agentID": "assistant", "id": "d", "content": "W18X50?"})
+        assert done[-1]["content"] == "Approved."
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=30) == 0
+    assert len(stubborn_pids(pid_file)) == 2 and not any(alive(pid) for pid in stubborn_pids(pid_file))
+    pid_file.unlink()
+    listing = "from pathlib import Path; from app import McpPool, start; start(Path('.env'), {}, McpPool()).mcp.names()"
+    ended = subprocess.run(  # as the web app ends: nothing calls close, the interpreter just exits
+        [sys.executable, "-c", listing], capture_output=True, text=True, timeout=30, cwd=isolated,
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT), "EMBED_MODEL": ""},
+    )  # fmt: skip
+    assert ended.returncode == 0, ended.stderr
+    assert len(stubborn_pids(pid_file)) == 2 and not any(alive(pid) for pid in stubborn_pids(pid_file))
+
+
+def test_the_web_apps_tabs_share_one_set_of_servers_stopped_when_idle(
+    fake_ollama: FakeOllama, isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every page load once started servers of its own that lived until Streamlit ended (10 reloads: 20)."""
+    marker = uuid.uuid4().hex
+    for key, value in {**config(isolated, env={"OFFICE_MARK": marker}), "MCP_IDLE_SECONDS": "2"}.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    price, lookup = (Reply.tool_calls((f"office__{t}", {"designation": "W18X50"})) for t in ("price", "lookup"))
+    fake_ollama.script(price, Reply.text("81.50."), price, Reply.text("Refused."), lookup, Reply.text("Approved."))
+    tabs = [AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=30) for _ in range(5)]
+    for tab in tabs:
+        tab.run()
+    assert len(marked(marker)) == 1, "five page loads, one server"
+    tabs[0].checkbox(key="allow-office__price").check().run()
+    tabs[0].chat_input(key="question").set_value("Price of W18X50?").run()
+    assert tool_results(fake_ollama)[-1] == "W18X50: 81.50 GBP/m"
+    tabs[1].chat_input(key="question").set_value("Price of W18X50?").run()  # another tab: its own consent
+    assert "needs your approval" in tool_results(fake_ollama)[-1]
+    assert wait_until(lambda: not marked(marker), timeout=30), "stopped after MCP_IDLE_SECONDS without a call"
+    tabs[2].chat_input(key="question").set_value("Is W18X50 approved?").run()  # started again by the call
+    assert tool_results(fake_ollama)[-1] == "W18X50: approved for office use (office table rev. 7)"
+    assert len(marked(marker)) == 1

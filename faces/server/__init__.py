@@ -7,12 +7,22 @@ import asyncio
 import ipaddress
 import signal
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
 from app import WorkspaceService
+from faces.server.limits import (
+    IDLE_SECONDS,
+    LINE_SECONDS,
+    MAX_CONNECTIONS,
+    MAX_PER_ADDRESS,
+    Limits,
+    quiet_accept_errors,
+    raise_open_files_limit,
+)
 from faces.server.server import ProtocolServer
 from faces.starting import EXIT_FAILED, EXIT_USAGE, start_or_exit
 
@@ -30,7 +40,39 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--server", help="Ollama's URL (default: ENDPOINT)")
     parser.add_argument("--model", help="the model (default: MODEL)")
     parser.add_argument("--db", help="the chat history file (default: CHAT_HISTORY_DB_PATH)")
+    bounds = parser.add_argument_group("limits (TCP and HTTP together)")
+    bounds.add_argument("--max-connections", type=_positive(int), default=MAX_CONNECTIONS,
+                        help=f"connections open at once (default: {MAX_CONNECTIONS})")  # fmt: skip
+    bounds.add_argument("--max-connections-per-address", type=_positive(int), default=MAX_PER_ADDRESS,
+                        help=f"connections open at once from one address (default: {MAX_PER_ADDRESS})")  # fmt: skip
+    bounds.add_argument("--idle-seconds", type=_positive(float), default=IDLE_SECONDS,
+                        help=f"close a connection idle this long (default: {IDLE_SECONDS:g})")  # fmt: skip
+    bounds.add_argument("--line-seconds", type=_positive(float), default=LINE_SECONDS,
+                        help=f"close a connection whose request is not whole this long after its first byte "
+                             f"(default: {LINE_SECONDS:g})")  # fmt: skip
     return parser.parse_args(argv)
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not more than 0")
+        return value
+
+    return parse
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    return Limits(
+        max_connections=int(args.max_connections),
+        max_per_address=int(args.max_connections_per_address),
+        idle_seconds=float(args.idle_seconds),
+        line_seconds=float(args.line_seconds),
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -54,6 +96,8 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
     service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
     if isinstance(service, int):
         return service
+    for problem in service.agents.problems:  # a bad agent file is left out, and said so
+        stderr.write(f"Agent file skipped: {problem}\n")
     try:
         return asyncio.run(_serve(service, args, stdout, stderr))
     finally:
@@ -61,7 +105,9 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
 
 
 async def _serve(service: WorkspaceService, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    server = ProtocolServer(service, args.token)
+    raise_open_files_limit()
+    quiet_accept_errors(asyncio.get_running_loop())
+    server = ProtocolServer(service, args.token, limits_of(args))
     try:
         host, port = await server.start(args.host, args.port)
     except OSError as error:

@@ -8,12 +8,15 @@ See docs/protocol.md for the whole contract.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 MAX_LINE_BYTES = 1024 * 1024
+MAX_SESSION_ID = 2**63 - 1  # SQLite's largest integer
+SHOWN_CHARS = 40  # of a client's value quoted back in a message
 DEFAULT_AGENT = "assistant"
 AGENTS = (DEFAULT_AGENT,)
 RequestType = Literal["dispatch", "cancel", "list-sessions", "get-session", "delete-session"]
@@ -46,10 +49,22 @@ def error_event(
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one encoder: json.dumps makes one a call
+_ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"))
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # `\ud800`: half of a UTF-16 pair, maybe alone
 
 
 def encode(payload: Event) -> bytes:
-    return _ENCODER.encode(payload).encode() + b"\n"
+    """The event's line; text holding a lone surrogate (not UTF-8) is written with JSON's `\\u` escapes."""
+    try:
+        return _ENCODER.encode(payload).encode() + b"\n"
+    except UnicodeEncodeError:
+        return _ASCII_ENCODER.encode(payload).encode() + b"\n"
+
+
+def shown(value: Any) -> str:
+    """A client's value quoted in a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]}…"
 
 
 class RequestError(Exception):
@@ -79,17 +94,48 @@ class Request:
             if required:
                 raise RequestError(self.id, "INVALID_REQUEST", f"{self.type} needs a sessionID")
             return None
-        if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().isdigit():
-            raise RequestError(self.id, "SESSION_NOT_FOUND", f"there is no session {value!r}: session IDs are numbers")
-        return int(str(value).strip())
+        number = _whole_number(value)
+        if number is None or number > MAX_SESSION_ID:
+            raise RequestError(
+                self.id, "INVALID_REQUEST",
+                f"sessionID {shown(value)} is not a session ID: session IDs are whole numbers up to "
+                f"{MAX_SESSION_ID}, as a string of digits or a number",
+            )  # fmt: skip
+        return number
+
+
+def _whole_number(value: Any) -> int | None:
+    """A JSON number or a string of ASCII digits (at most 19 of them) as an int; None for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value >= 0 else None
+    if isinstance(value, str):
+        digits = value.strip()
+        if digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_SESSION_ID)):
+            return int(digits)
+    return None
+
+
+def parse_line(line: bytes) -> Any:
+    """The line's JSON value; RequestError for a line that is not JSON, is nested too deeply, or holds a lone
+    surrogate (text that is not Unicode, which nothing downstream could store or send)."""
+    try:
+        body = json.loads(line)
+    except RecursionError:
+        raise RequestError(None, "INVALID_REQUEST", "the line's JSON is nested too deeply to be read") from None
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, a number of more than 4,300 digits
+        raise RequestError(None, "INVALID_REQUEST", f"the line is not JSON ({str(error)[:200]})") from None
+    if _SURROGATE_ESCAPE.search(line):
+        try:
+            _ENCODER.encode(body).encode()
+        except (UnicodeEncodeError, RecursionError):
+            message = "the line holds a lone UTF-16 surrogate (a \\ud800-style escape), which is not text"
+            raise RequestError(None, "INVALID_REQUEST", message) from None
+    return body
 
 
 def read_request(line: bytes, token: str | None, token_matches: Any, agents: Collection[str] = AGENTS) -> Request:
     """The request on one line, checked; RequestError says what is wrong with it."""
-    try:
-        body = json.loads(line)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RequestError(None, "INVALID_REQUEST", f"the line is not JSON ({error})") from None
+    body = parse_line(line)
     if not isinstance(body, dict):
         raise RequestError(None, "INVALID_REQUEST", "a request is a JSON object")
     raw_id = body.get("id")
@@ -103,7 +149,7 @@ def read_request(line: bytes, token: str | None, token_matches: Any, agents: Col
         raise RequestError(request_id, "INVALID_REQUEST", "a request needs a type")
     if kind not in REQUEST_TYPES:
         kinds = ", ".join(REQUEST_TYPES)
-        raise RequestError(request_id, "INVALID_REQUEST", f"unknown type {kind!r}; use one of {kinds}")
+        raise RequestError(request_id, "INVALID_REQUEST", f"unknown type {shown(kind)}; use one of {kinds}")
     request = Request(request_id, kind, body)
     if kind == "dispatch":
         content = body.get("content")
@@ -117,7 +163,9 @@ def read_request(line: bytes, token: str | None, token_matches: Any, agents: Col
     agent = body.get("agentID", DEFAULT_AGENT if kind != "dispatch" else None)
     if kind == "dispatch" and not isinstance(agent, str):
         raise RequestError(request_id, "INVALID_REQUEST", f"a dispatch needs an agentID ({DEFAULT_AGENT!r})")
+    if agent is not None and not isinstance(agent, str):
+        raise RequestError(request_id, "INVALID_REQUEST", f"agentID is an agent's name, such as {DEFAULT_AGENT!r}")
     if agent is not None and agent not in agents:
         known = ", ".join(sorted(agents))
-        raise RequestError(request_id, "AGENT_NOT_FOUND", f"there is no agent {agent!r}; the agents are: {known}")
+        raise RequestError(request_id, "AGENT_NOT_FOUND", f"there is no agent {shown(agent)}; the agents are: {known}")
     return request

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -114,3 +115,44 @@ def completed(request_id: str, turn_id: str, session_id: str, done: TurnComplete
         usage=usage(done.usage.prompt_tokens, done.usage.completion_tokens),
         stopReason=reason,
     )
+
+
+@dataclass
+class TurnSoFar:
+    """What a dispatch's events said so far, to end it with `turn-completed` when the turn itself cannot (the
+    chat history could not store it, or the server failed): the text and tool calls that arrived, not stored."""
+
+    request_id: str
+    turn_id: str
+    session_id: str
+    chunks: list[str] = field(default_factory=list)
+    calls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ended: bool = False
+
+    def saw(self, item: Event) -> None:
+        kind = item["type"]
+        if kind == "response-chunk":
+            self.chunks.append(item["delta"])
+        elif kind == "tool-call":
+            self.calls[item["toolID"]] = {"id": item["toolID"], "name": item["name"], "input": item["input"],
+                                          "output": ""}  # fmt: skip
+        elif kind == "tool-result" and item["toolID"] in self.calls:
+            shown = self.calls[item["toolID"]]
+            shown["output"] = item["output"]
+            if "error" in item:
+                shown["error"] = item["error"]
+        elif kind == "turn-completed":
+            self.ended = True
+
+    def failed(self, message: str) -> list[Event]:
+        """An `error` saying why, then `turn-completed` with stopReason `error` (nothing if the turn had ended)."""
+        if self.ended:
+            return []
+        return [
+            error_event(self.request_id, "INTERNAL_ERROR", message),
+            event(
+                "turn-completed", self.request_id, turnID=self.turn_id, sessionID=self.session_id, storedTurnID=None,
+                content="".join(self.chunks), toolCalls=list(self.calls.values()), usage=usage(None, None),
+                stopReason="error",
+            ),
+        ]  # fmt: skip

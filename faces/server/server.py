@@ -13,26 +13,26 @@ import contextlib
 import hmac
 import logging
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from app import HistoryError, WorkspaceService
+from faces.server.connection import Connection, Sink, read_lines
+from faces.server.limits import BACKLOG, ConnectionGuard, Limits
 from faces.server.protocol import (
     DEFAULT_AGENT,
-    MAX_LINE_BYTES,
     Event,
     Request,
     RequestError,
-    encode,
     error_event,
     event,
     read_request,
+    shown,
 )
-from faces.server.records import session_entry, turn, turn_events
+from faces.server.records import TurnSoFar, session_entry, turn, turn_events
 
 logger = logging.getLogger(__name__)
 SHUTDOWN_SECONDS = 15.0
-BEHIND_BYTES = 256 * 1024  # unsent bytes to one client before its events wait for it
 
 
 @dataclass
@@ -43,39 +43,16 @@ class Flight:
     service: WorkspaceService | None = None
 
 
-@dataclass(eq=False)
-class Connection:
-    """One client's socket: events are written one whole line at a time; a vanished client is written no more."""
-
-    writer: asyncio.StreamWriter
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sessions: set[int] = field(default_factory=set)
-    closed: bool = False
-
-    async def send(self, payload: Event) -> None:
-        """Queue the event's line at once (one `write` per line, so lines never interleave); wait for the
-        client only when it falls behind."""
-        if self.closed or self.writer.is_closing():
-            self.closed = True
-            return
-        try:
-            self.writer.write(encode(payload))
-            if self.writer.transport.get_write_buffer_size() > BEHIND_BYTES:
-                async with self.lock:
-                    await self.writer.drain()
-        except (ConnectionError, RuntimeError):
-            self.closed = True
-
-
 class ProtocolServer:
     """Serves the protocol for one store and workspace folder (one `WorkspaceService` and its siblings)."""
 
-    def __init__(self, service: WorkspaceService, token: str | None = None) -> None:
+    def __init__(self, service: WorkspaceService, token: str | None = None, limits: Limits | None = None) -> None:
         self.root = service
         self.token = token
+        self.guard = ConnectionGuard(limits or Limits())  # the TCP and the HTTP face's connections
         self._services: dict[int, WorkspaceService] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._flights: dict[str, Flight] = {}
+        self._flights: dict[tuple[Sink, str], Flight] = {}  # request ids are their connection's own
         self._tasks: set[asyncio.Task[Any]] = set()
         self._connections: set[Connection] = set()
         self._server: asyncio.Server | None = None
@@ -83,7 +60,7 @@ class ProtocolServer:
     # Listening --------------------------------------------------------------------
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
-        self._server = await asyncio.start_server(self._serve_connection, host, port, limit=MAX_LINE_BYTES + 1)
+        self._server = await asyncio.start_server(self._serve_connection, host, port, backlog=BACKLOG)
         address = self._server.sockets[0].getsockname()
         return str(address[0]), int(address[1])
 
@@ -106,6 +83,7 @@ class ProtocolServer:
         for service in self._services.values():
             await asyncio.to_thread(service.wait_for_summaries, SHUTDOWN_SECONDS)
             await service.aclose()
+        await self.guard.stop()
 
     def token_matches(self, given: Any) -> bool:
         return (
@@ -117,25 +95,19 @@ class ProtocolServer:
     # Connections ------------------------------------------------------------------
 
     async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        connection = Connection(writer)
+        peer = writer.get_extra_info("peername")
+        connection = Connection(writer, str(peer[0]) if isinstance(peer, tuple) else str(peer))
+        refusal = self.guard.admit(connection)
+        if refusal is not None:
+            connection.hang_up("INVALID_REQUEST", refusal)
+            return
         self._connections.add(connection)
         try:
-            while not connection.closed:
-                try:
-                    line = await reader.readuntil(b"\n")
-                except asyncio.IncompleteReadError as partial:
-                    line = partial.partial
-                    if not line.strip():
-                        break
-                except asyncio.LimitOverrunError:
-                    message = f"the line is longer than {MAX_LINE_BYTES:,} bytes; the connection is closed"
-                    await connection.send(error_event(None, "INVALID_REQUEST", message, recoverable=False))
-                    break
-                if line.strip():
-                    self._start(self._handle(line, connection))
+            await read_lines(reader, connection, lambda line: connection.started(self.serve_line(line, connection)))
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
+            self.guard.release(connection)
             self._connections.discard(connection)
             connection.closed = True
             for chat_id in connection.sessions:  # the client is done with them: refresh their digital twins
@@ -143,9 +115,9 @@ class ProtocolServer:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 writer.close()
 
-    def serve_line(self, line: bytes, sink: Any) -> asyncio.Task[Any]:
-        """Serve one request line for another transport (HTTP): its events go to `sink.send`."""
-        return self._start(self._handle(line, sink))
+    def serve_line(self, line: bytes, sink: Sink, authorized: bool = False) -> asyncio.Task[Any]:
+        """Serve one request line: its events go to `sink.send`. `authorized`: the transport checked the token."""
+        return self._start(self._handle(line, sink, authorized))
 
     def _start(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
@@ -153,9 +125,11 @@ class ProtocolServer:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _handle(self, line: bytes, connection: Connection) -> None:
+    async def _handle(self, line: bytes, sink: Sink, authorized: bool = False) -> None:
+        request: Request | None = None
         try:
-            request = read_request(line, self.token, self.token_matches, self.root.agents.profiles)
+            token = None if authorized else self.token
+            request = read_request(line, token, self.token_matches, self.root.agents.profiles)
             handler = {
                 "dispatch": self._dispatch,
                 "cancel": self._cancel,
@@ -163,61 +137,75 @@ class ProtocolServer:
                 "get-session": self._get_session,
                 "delete-session": self._delete_session,
             }[request.type]
-            await handler(request, connection)
+            await handler(request, sink)
         except RequestError as refused:
-            await connection.send(refused.event)
+            await sink.send(refused.event)
         except HistoryError as error:
-            await connection.send(error_event(_id(line), "INTERNAL_ERROR", str(error)))
+            await sink.send(error_event(request.id if request else None, "INTERNAL_ERROR", str(error)))
         except Exception:  # noqa: BLE001 - a bug must not end the connection or the server
             logger.exception("request failed")
-            await connection.send(
-                error_event(_id(line), "INTERNAL_ERROR", "the server failed on this request; see its log")
-            )
+            message = "the server failed on this request; see its log"
+            await sink.send(error_event(request.id if request else None, "INTERNAL_ERROR", message))
 
     # Dispatch -------------------------------------------------------------------------
 
-    async def _dispatch(self, request: Request, connection: Connection) -> None:
+    async def _dispatch(self, request: Request, sink: Sink) -> None:
+        key = (sink, request.id)
+        if key in self._flights:
+            message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
+            raise RequestError(request.id, "INVALID_REQUEST", message)
         chat_id = request.session_id(required=False)
         if chat_id is not None and self.root.get(chat_id) is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         if chat_id is None:
             chat_id = self.root.create().chat_id  # named by its first answered question, as in the faces
-        connection.sessions.add(chat_id)
+        sink.sessions.add(chat_id)
         self.root.set_agent(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         current = asyncio.current_task()
         assert current is not None
-        flight = self._flights[request.id] = Flight(current)
+        flight = self._flights[key] = Flight(current)
         try:
             async with self._locks.setdefault(chat_id, asyncio.Lock()):
                 flight.service = self._service(chat_id)
-                await self._run_turn(request, connection, flight.service, chat_id)
+                await self._run_turn(request, sink, flight.service, chat_id)
         except asyncio.CancelledError:
             if flight.service is not None:
                 raise
-            await connection.send(_cancelled_before_start(request.id, chat_id))  # cancelled while waiting its turn
+            await sink.send(_cancelled_before_start(request.id, chat_id))  # cancelled while waiting its turn
         finally:
-            self._flights.pop(request.id, None)
+            self._flights.pop(key, None)
 
-    async def _run_turn(
-        self, request: Request, connection: Connection, service: WorkspaceService, chat_id: int
-    ) -> None:
+    async def _run_turn(self, request: Request, sink: Sink, service: WorkspaceService, chat_id: int) -> None:
+        """The turn's events, `turn-completed` last whatever happens (the store failing, a bug): then its
+        stopReason is `error`, after an `error` event saying why."""
         turn_id = f"turn-{uuid.uuid4().hex[:12]}"
         agent = request.text("agentID") or DEFAULT_AGENT
-        await connection.send(event("turn-started", request.id, turnID=turn_id, agentID=agent, sessionID=str(chat_id)))
-        question = _question(request)
-        async for item in turn_events(service.ask(question, chat_id), request.id, turn_id, str(chat_id)):
-            await connection.send(item)
+        await sink.send(event("turn-started", request.id, turnID=turn_id, agentID=agent, sessionID=str(chat_id)))
+        so_far = TurnSoFar(request.id, turn_id, str(chat_id))
+        try:
+            async for item in turn_events(service.ask(_question(request), chat_id), request.id, turn_id, str(chat_id)):
+                so_far.saw(item)
+                await sink.send(item)
+        except HistoryError as error:  # e.g. the disk is full: the turn could not be stored
+            for item in so_far.failed(str(error)):
+                await sink.send(item)
+        except Exception:  # noqa: BLE001 - a bug: the dispatch still ends with turn-completed, as promised
+            logger.exception("turn failed")
+            for item in so_far.failed("the server failed during this turn; see its log"):
+                await sink.send(item)
 
-    async def _cancel(self, request: Request, connection: Connection) -> None:
+    async def _cancel(self, request: Request, sink: Sink) -> None:
+        """Stop a dispatch sent through the same sink (connection): another client's ids are not reachable."""
         target = request.text("requestID") or ""
-        flight = self._flights.get(target)
+        flight = self._flights.get((sink, target))
         if flight is None:
-            raise RequestError(request.id, "INVALID_REQUEST", f"no dispatch {target!r} is in progress")
+            message = f"no dispatch {shown(target)} of this connection is in progress"
+            raise RequestError(request.id, "INVALID_REQUEST", message)
         if flight.service is not None:
             flight.service.stop()  # the turn ends now, what arrived is stored, and turn-completed says "cancelled"
         else:
             flight.task.cancel()
-        await connection.send(event("cancel-accepted", request.id, target=target))
+        await sink.send(event("cancel-accepted", request.id, target=target))
 
     def _service(self, chat_id: int) -> WorkspaceService:
         if chat_id not in self._services:
@@ -232,30 +220,30 @@ class ProtocolServer:
 
     # Sessions ---------------------------------------------------------------------------
 
-    async def _list_sessions(self, request: Request, connection: Connection) -> None:
+    async def _list_sessions(self, request: Request, sink: Sink) -> None:
         wanted = request.text("agentID")
         chats = [c for c in self.root.workspaces() if wanted is None or self.root.agent_of(c.chat_id) == wanted]
         sessions = [session_entry(chat, self.root.count_turns(chat.chat_id)) for chat in chats]
-        await connection.send(event("sessions", request.id, sessions=sessions))
+        await sink.send(event("sessions", request.id, sessions=sessions))
 
-    async def _get_session(self, request: Request, connection: Connection) -> None:
+    async def _get_session(self, request: Request, sink: Sink) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
         chat = self.root.get(chat_id)
         if chat is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         turns = [turn(record) for record in self.root.turns(chat_id)]
-        shown = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
-        await connection.send(event("session", request.id, **shown))
+        body = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
+        await sink.send(event("session", request.id, **body))
 
-    async def _delete_session(self, request: Request, connection: Connection) -> None:
+    async def _delete_session(self, request: Request, sink: Sink) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
         if self.root.get(chat_id) is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
             self.root.delete(chat_id)
-        await connection.send(event("session-deleted", request.id, sessionID=str(chat_id)))
+        await sink.send(event("session-deleted", request.id, sessionID=str(chat_id)))
 
 
 def _question(request: Request) -> str:
@@ -269,15 +257,3 @@ def _cancelled_before_start(request_id: str, chat_id: int) -> Event:
         "turn-completed", request_id, turnID=None, sessionID=str(chat_id), content="", toolCalls=[],
         usage={"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, stopReason="cancelled",
     )  # fmt: skip
-
-
-def _id(line: bytes) -> str | None:
-    """The request's id, read again for an error found after the request was read."""
-    import json
-
-    try:
-        body = json.loads(line)
-    except ValueError:
-        return None
-    raw = body.get("id") if isinstance(body, dict) else None
-    return str(raw) if isinstance(raw, str | int) and not isinstance(raw, bool) else None

@@ -8,7 +8,7 @@ from typing import Literal
 
 import streamlit as st
 
-from app import HistoryError, SettingsError, WorkspaceService, start
+from app import HistoryError, McpPool, SettingsError, WorkspaceService, start
 
 PAGE_TURNS = 10
 NoticeKind = Literal["success", "info", "warning", "error"]
@@ -20,7 +20,7 @@ def service() -> WorkspaceService:
     """This tab's service, made on its first run (a bad setting or store stops the page with one sentence)."""
     if "service" not in state:
         try:
-            made = start(Path(".env"), {})
+            made = start(Path(".env"), {}, mcp_pool())
         except (SettingsError, HistoryError) as error:
             st.error(str(error))
             st.stop()
@@ -30,6 +30,12 @@ def service() -> WorkspaceService:
         open_from_url(made)
     current: WorkspaceService = state.service
     return current
+
+
+@st.cache_resource
+def mcp_pool() -> McpPool:
+    """The MCP servers of the whole app process, shared by its tabs (each tab keeps its own consent)."""
+    return McpPool()
 
 
 def loop() -> asyncio.AbstractEventLoop:
