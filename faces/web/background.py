@@ -23,6 +23,7 @@ from typing import Any
 import streamlit as st
 
 from app import WorkspaceService
+from faces.web.timers import redraw_when
 
 logger = logging.getLogger(__name__)
 WATCH_SECONDS = 1.0
@@ -132,16 +133,14 @@ def watch_answer(chat_id: int) -> None:
     """While a reply is written in `chat_id` elsewhere (another tab, or one that was closed), say so, and draw
     the page again once it is stored."""
 
-    @st.fragment(run_every=WATCH_SECONDS)
-    def watch() -> None:
-        if not live_replies().writing(chat_id):
-            st.rerun()
-        st.caption(
+    redraw_when(
+        lambda: not live_replies().writing(chat_id),
+        WATCH_SECONDS,
+        lambda: st.caption(
             "An answer is being written in this workspace (in another tab, or one that was closed); "
-            "it appears here when it is done.",
-        )
-
-    watch()
+            "it appears here when it is done."
+        ),
+    )
 
 
 def watch_summaries(service: WorkspaceService) -> None:
@@ -150,9 +149,4 @@ def watch_summaries(service: WorkspaceService) -> None:
     if not service.summaries_pending():
         return
 
-    @st.fragment(run_every=WATCH_SECONDS)
-    def watch() -> None:
-        if not service.summaries_pending():
-            st.rerun()
-
-    watch()
+    redraw_when(lambda: not service.summaries_pending(), WATCH_SECONDS)

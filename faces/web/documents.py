@@ -22,9 +22,11 @@ REMOVING = "removing_document"  # the document whose Remove waits for its confir
 def documents_panel(service: WorkspaceService) -> None:
     """In the sidebar: the uploader and the list, redrawn every second while indexing runs."""
     running = service.documents.progress.running
+    page_run = True  # the page's own run is never started again from here: only the timer's runs are
 
     @st.fragment(run_every=REFRESH_SECONDS if running else None)
     def panel() -> None:
+        nonlocal page_run
         library = service.documents
         files = library.files()
         indexed = sum(file.status == "indexed" for file in files)
@@ -50,8 +52,9 @@ def documents_panel(service: WorkspaceService) -> None:
                 document_row(service, number, file)
             if library.embedding_problem and files:
                 st.caption(f"Search by words only: {escape_markdown(library.embedding_problem)}.")
-        if running and not library.progress.running:
-            st.rerun()  # indexing ended: draw the panel once more without the timer
+        if running and not library.progress.running and not page_run:
+            st.rerun()  # indexing ended: draw the page once more, the panel without its timer
+        page_run = False
 
     panel()
 
