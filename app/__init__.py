@@ -7,6 +7,7 @@ lower: they never touch the store, the model server or the tools directly.
 from __future__ import annotations
 
 from app.approvals import edit_diff
+from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
 from app.service import ServerStatus, SwitchOutcome, WorkspaceService
 from app.settings import Settings, SettingsError, configure_logging, load_settings
 from app.startup import open_service, start
@@ -14,9 +15,13 @@ from store import HistoryError
 
 __all__ = [
     "HistoryError",
+    "PackageError",
+    "PackagePdf",
+    "PackageStatus",
     "ServerStatus",
     "Settings",
     "SettingsError",
+    "SignoffError",
     "SwitchOutcome",
     "WorkspaceService",
     "configure_logging",

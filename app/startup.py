@@ -54,7 +54,9 @@ def open_service(settings: Settings) -> WorkspaceService:
         raise SettingsError(str(error)) from None
     agent = agent_from_settings(settings)
     agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
-    return WorkspaceService(store, agent, settings.file_edits, settings.embed_model, agents=agents)
+    return WorkspaceService(
+        store, agent, settings.file_edits, settings.embed_model, agents=agents, engineer=settings.engineer_name
+    )
 
 
 def start(env_file: Path | None, overrides: Mapping[str, Any]) -> WorkspaceService:
