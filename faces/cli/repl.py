@@ -10,13 +10,15 @@ from typing import TextIO
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
 from domain.events import AgentError
 from domain.records import Chat
+from faces.cli.packages import HELP as PACKAGE_HELP
+from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
 from faces.cli.running import EventLoop, ask
 from faces.cli.terminal import Style, one_line, printable, printable_lines, terminal_width, two_columns
 from faces.cli.waiting import Waiting
 
 EXIT_OK = 0
-HELP = """Commands:
+HELP = f"""Commands:
   /new NAME          start a new workspace
   /list              list workspaces (most recent first)
   /switch NAME|ID    switch workspace (the one left is summarised in the background)
@@ -26,6 +28,7 @@ HELP = """Commands:
   /summary [update]  show the workspace's summary, or update it now
   /model NAME        use another model      /models  list the server's models
   /report [FILE]     write the workspace's calculation report (Markdown)
+{PACKAGE_HELP}
   /export [FILE]     write the whole workspace, every turn and tool call (Markdown)
   /backup FILE       copy every workspace into a new SQLite file
   /undo              undo the last file edit applied in this workspace
@@ -69,6 +72,8 @@ class Repl:
             "/memory": self.memory,
             "/reindex": self.reindex,
         }
+        self.packages = PackageCommands(service, self.say, lambda action: self._current(action).chat_id)
+        self.commands.update(self.packages.commands())
         if service.mcp is not None:
             service.mcp.ask = self.approve_tool  # the prompt can ask; --once cannot, so there it is refused
 
@@ -281,7 +286,11 @@ class Repl:
 
     def report(self, argument: str) -> None:
         chat = self._current("report on")
-        path = Path(argument or f"calculations-{chat.chat_id}.md").expanduser()
+        name, revision = report_arguments(argument)
+        path = Path(name or f"calculations-{chat.chat_id}.md").expanduser()
+        if path.suffix.lower() == ".pdf":
+            self.packages.write_pdf(path, revision)
+            return
         self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
 
     def export(self, argument: str) -> None:
