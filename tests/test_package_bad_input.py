@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pypdfium2
 import pytest
 
-from app.packages import SignoffError
+from app.packages import PackageError, SignoffError
 from domain.packages import Signer
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama, Reply
@@ -119,3 +120,13 @@ async def test_a_revision_that_does_not_exist_or_is_not_issued_is_one_sentence(
     with pytest.raises(ValueError, match="A revision is named by its letter, such as A or B"):
         spaces.package_pdf(chat_id, "../etc")
     assert len(pages(spaces.package_pdf(chat_id).data)) == 4, "the cover, and a sheet for each calculation"
+
+
+async def test_without_the_typesetter_installed_the_package_is_one_sentence(
+    fake_ollama: FakeOllama, isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spaces = service(fake_ollama, isolated)
+    chat_id = await three_calculations(spaces, fake_ollama)
+    monkeypatch.setitem(sys.modules, "typst", None)  # as if the requirements were not installed again
+    with pytest.raises(PackageError, match=r"^Making a PDF needs the typst package, which is not installed; install"):
+        spaces.package_pdf(chat_id)

@@ -33,11 +33,29 @@ class PackageError(ValueError):
     """The package cannot be made; the message says why and what to do."""
 
 
+def _typst() -> Any:
+    """The `typst` module, imported on the first package (it is large), or PackageError saying how to get it."""
+    try:
+        import typst
+    except ImportError:
+        raise PackageError(
+            "Making a PDF needs the typst package, which is not installed; install the requirements again "
+            "(pip install -r requirements.txt)."
+        ) from None
+    return typst
+
+
 @cache
 def _fonts() -> tuple[Any, frozenset[int]]:
     """Typst's font book of the DejaVu faces and the characters all of them have a glyph for."""
-    import typst
-    from fontTools.ttLib import TTFont
+    typst = _typst()
+    try:
+        from fontTools.ttLib import TTFont
+    except ImportError:
+        raise PackageError(
+            "Making a PDF needs fontTools, which is not installed; install the requirements again "
+            "(pip install -r requirements.txt)."
+        ) from None
 
     spec = importlib.util.find_spec("matplotlib")
     folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf" if spec and spec.origin else None
@@ -124,8 +142,7 @@ def template_data(content: PackageContent) -> dict[str, Any]:
 
 def render_pdf(content: PackageContent, when: datetime) -> bytes:
     """The package as PDF bytes, dated `when` (a timezone-aware time)."""
-    import typst
-
+    typst = _typst()
     book, covered = _fonts()
     plain = _Plain(covered)
     data = plain.tree(template_data(content))
