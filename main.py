@@ -3,6 +3,7 @@
     python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--env-file FILE]
     python main.py --once "question"
     python main.py serve [--host 127.0.0.1] [--port 60100] [--token T]
+    python main.py verify FILE.pdf [--db PATH]
 
 The faces themselves live in `faces/cli` and `faces/server`.
 """
@@ -16,4 +17,8 @@ if __name__ == "__main__":
         from faces.server import main as serve
 
         sys.exit(serve(sys.argv[2:]))
+    if sys.argv[1:2] == ["verify"]:
+        from faces.cli.verify import main as verify
+
+        sys.exit(verify(sys.argv[2:]))
     sys.exit(main())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from app.approvals import edit_diff
 from app.mcp_servers import McpPool
+from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
 from app.service import ServerStatus, SwitchOutcome, WorkspaceService
 from app.settings import Settings, SettingsError, configure_logging, load_settings
 from app.startup import open_service, start
@@ -16,9 +17,13 @@ from store import HistoryError
 __all__ = [
     "HistoryError",
     "McpPool",
+    "PackageError",
+    "PackagePdf",
+    "PackageStatus",
     "ServerStatus",
     "Settings",
     "SettingsError",
+    "SignoffError",
     "SwitchOutcome",
     "WorkspaceService",
     "configure_logging",

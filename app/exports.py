@@ -21,6 +21,17 @@ from app.formatting import pretty_units, result_text, usage_caption
 from domain.records import Chat, ToolCall, Turn
 
 FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})
+# Tools that read, search or remember rather than calculate: neither the report nor the package lists them.
+NOT_CALCULATIONS = FILE_TOOLS | {"search_documents", "memory_add", "memory_search", "memory_remove"}
+
+
+def calculations(turns: Iterable[Turn]) -> Iterator[tuple[Turn, ToolCall | None]]:
+    """What the report and the package list, in order: each calculation with its turn, and `(turn, None)` for
+    a tool call that ended in an error (left out, and counted). File, search and memory tools are not listed."""
+    for turn in turns:
+        for call in turn.tool_calls:
+            if call.name not in NOT_CALCULATIONS:
+                yield turn, None if call.error else call
 
 
 def _cell(text: Any) -> str:
@@ -128,15 +139,12 @@ def _report_chunks(
     ]
     number = 0
     skipped = 0
-    for turn in turns:
-        for call in turn.tool_calls:
-            if call.name in FILE_TOOLS:
-                continue
-            if call.error:
-                skipped += 1
-                continue
-            number += 1
-            yield _calculation(number, turn, call)
+    for turn, call in calculations(turns):
+        if call is None:
+            skipped += 1
+            continue
+        number += 1
+        yield _calculation(number, turn, call)
     if number == 0:
         yield ["*This workspace has no calculations yet.*", ""]
     if skipped:
@@ -199,18 +207,25 @@ def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
         yield _turn_markdown(number, turn)
 
 
-def write_atomically(path: Path, pieces: Iterable[str]) -> None:
-    """Write `pieces` to `path` in UTF-8 through a new file beside it, put in place only once complete.
+def write_atomically(path: Path, pieces: Iterable[str] | bytes) -> None:
+    """Write `pieces` (text, in UTF-8, or bytes) to `path` through a new file beside it, put in place only once
+    complete.
 
     A reader never sees half a document, and a failure part way leaves any
     earlier file at `path` as it was.
     """
     partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
     try:
-        with partial.open("x", encoding="utf-8") as out:  # created new, with the usual permissions
-            out.writelines(pieces)
-            out.flush()
-            os.fsync(out.fileno())
+        if isinstance(pieces, bytes):
+            with partial.open("xb") as binary:  # created new, with the usual permissions
+                binary.write(pieces)
+                binary.flush()
+                os.fsync(binary.fileno())
+        else:
+            with partial.open("x", encoding="utf-8") as out:
+                out.writelines(pieces)
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(partial, path)
     except BaseException:
         partial.unlink(missing_ok=True)

@@ -26,9 +26,11 @@ from app.documents import DocumentLibrary
 from app.exports import report_pieces, workspace_pieces, write_atomically
 from app.mcp_tools import McpHub
 from app.memory import MemoryBook
+from app.packages import PackageDesk, PackagePdf, PackageStatus
 from app.summaries import SummaryWriter, SwitchOutcome
 from app.turns import DEFAULT_WORKSPACE_NAME, TurnRunner
 from domain.events import AgentEvent
+from domain.packages import IssuedMatch, ProjectDetails, Signer, SignoffStep
 from domain.records import Chat, SearchHit, Turn
 from engine.agent import AIAgent
 from engine.embeddings import Embedder
@@ -59,11 +61,13 @@ class WorkspaceService:
         can_ask: bool = True,
         agents: AgentCatalog | None = None,
         exports_dir: Path | None = None,
+        engineer: str = "",
     ) -> None:
         self._store = store
         self.exports_dir = exports_dir if exports_dir is not None else store.path.parent / "exports"
         self._agent = agent
         self.current_id: int | None = None
+        self.engineer = engineer.strip()  # ENGINEER_NAME: who asks (the preparer) and who signs, until accounts
         if documents is None:
             embedder = Embedder(agent.server, embed_model) if embed_model else None
             documents = DocumentLibrary(store, agent.tool_context.workspace_root, embedder)
@@ -78,6 +82,7 @@ class WorkspaceService:
         self.agents = agents if agents is not None else load_agents()
         self._turns = TurnRunner(store, agent, self.edits, self.memory, self.agents)
         self._summaries = SummaryWriter(self.refresh_summary, agent.aclose)
+        self._packages = PackageDesk(store)
 
     def sibling(self, can_ask: bool = True) -> WorkspaceService:
         """Another service on the same store and document index, with an agent of its own, so that turns in
@@ -92,6 +97,7 @@ class WorkspaceService:
             can_ask=can_ask,
             agents=self.agents,
             exports_dir=self.exports_dir,
+            engineer=self.engineer,
         )
 
     def leave(self, chat_id: int) -> bool:
@@ -233,10 +239,10 @@ class WorkspaceService:
     ) -> AsyncGenerator[AgentEvent, None]:
         """Run one turn in `chat_id` (default: the current workspace, created if none) and store it.
 
-        The events stream as they come; the turn is stored however it ends.
+        The events stream as they come; the turn is stored however it ends, with ENGINEER_NAME as who asked.
         """
         target = chat_id if chat_id is not None else self.ensure_current().chat_id
-        return self._turns.run(target, question, regenerate)
+        return self._turns.run(target, question, regenerate, asked_by=self.engineer)
 
     def stop(self) -> None:
         """Stop the reply in progress (safe from a signal handler or another thread)."""
@@ -346,6 +352,39 @@ class WorkspaceService:
     def _refuse_store_file(self, path: Path, what: str) -> None:
         if self._store.owns(path):
             raise PermissionError(f"{path} is a file of the chat history itself; choose another file for the {what}")
+
+    # Calculation packages (app/packages) ----------------------------------------------------------
+
+    def signer(self) -> Signer:
+        """Who signs from this face: ENGINEER_NAME (a face with accounts passes the signed-in user instead)."""
+        return Signer(name=self.engineer)
+
+    def package_status(self, chat_id: int, who: Signer) -> PackageStatus:
+        """The package's current revision, its signed revisions, and the sign-off steps `who` may take now."""
+        return self._packages.status(chat_id, who)
+
+    def package_pdf(self, chat_id: int, revision: str | None = None) -> PackagePdf:
+        """The current revision as PDF (an approved one as frozen), or issued `revision` (such as "B") as issued."""
+        return self._packages.pdf(chat_id, revision)
+
+    def write_package(self, chat_id: int, path: Path, revision: str | None = None) -> PackagePdf:
+        """Write `package_pdf` to `path` (complete or not at all; never over the chat history's files)."""
+        self._refuse_store_file(path, "package")
+        package = self._packages.pdf(chat_id, revision)
+        write_atomically(path, package.data)
+        return package
+
+    def sign_off(self, chat_id: int, step: SignoffStep, who: Signer, note: str = "") -> str:
+        """Check or approve the current revision as `who`; `SignoffError` says in a sentence why not."""
+        return self._packages.sign_off(chat_id, step, who, note)
+
+    def project_details(self, chat_id: int, details: ProjectDetails | None = None) -> ProjectDetails:
+        """The project details on the workspace's cover sheet; with `details`, store those first."""
+        return self._packages.details(chat_id) if details is None else self._packages.set_details(chat_id, details)
+
+    def verify_package(self, data: bytes) -> IssuedMatch | None:
+        """The issued revision a PDF's bytes are exactly, if any."""
+        return self._packages.verify(data)
 
     def backup(self, path: Path) -> Path:
         """Copy every workspace into a new SQLite file (SQLite's online backup; writing may go on)."""

@@ -74,6 +74,9 @@ class Settings(BaseModel):
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
+    engineer_name: str = Field(
+        "", max_length=200, description="your name as calculation packages show it (at most 200 characters), or empty"
+    )
 
     @field_validator("think", mode="before")
     @classmethod

@@ -58,7 +58,13 @@ def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> Workspa
     agent = agent_from_settings(settings)
     agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
     return WorkspaceService(
-        store, agent, settings.file_edits, settings.embed_model, agents=agents, exports_dir=settings.exports_folder
+        store,
+        agent,
+        settings.file_edits,
+        settings.embed_model,
+        agents=agents,
+        exports_dir=settings.exports_folder,
+        engineer=settings.engineer_name,
     )
 
 

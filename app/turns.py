@@ -55,11 +55,14 @@ class TurnRunner:
         self.model = agent.model  # the model chosen for the application; an agent file may name its own
         self._base = (agent.system_prompt, list(agent.tool_names), agent.select_tools)
 
-    async def run(self, chat_id: int, question: str, regenerate: bool = False) -> AsyncGenerator[AgentEvent, None]:
+    async def run(
+        self, chat_id: int, question: str, regenerate: bool = False, asked_by: str = ""
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Stream the turn's events; the last, `TurnCompleted`, carries the stored turn's id.
 
         When `regenerate`, the workspace's last turn is marked superseded first: it
-        stays in the record, but the model no longer sees it.
+        stays in the record, but the model no longer sees it. `asked_by` is kept with
+        the turn: the preparer of its calculations.
         """
         self._prepare(chat_id, regenerate, question)
         turn = TurnState()
@@ -69,11 +72,11 @@ class TurnRunner:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         stored = True
-                        event = event.model_copy(update={"turn_id": self.record(chat_id, question, event)})
+                        event = event.model_copy(update={"turn_id": self.record(chat_id, question, event, asked_by)})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished: keep what arrived
-                self.record(chat_id, question, turn.completed(self.agent.model, "stopped"))
+                self.record(chat_id, question, turn.completed(self.agent.model, "stopped"), asked_by)
 
     def _prepare(self, chat_id: int, regenerate: bool, question: str) -> None:
         """Load the workspace fresh from the store (another window may have added turns) into the agent."""
@@ -106,7 +109,7 @@ class TurnRunner:
         self.agent.model = profile.model or self.model
         self.agent.temperature = profile.temperature
 
-    def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
+    def record(self, chat_id: int, question: str, completed: TurnCompleted, asked_by: str = "") -> int:
         """Store a finished (or stopped, or failed) turn; the first answered message names a new workspace.
 
         A turn that failed (Ollama down, an empty answer) names nothing: the
@@ -128,4 +131,5 @@ class TurnRunner:
             duration_ms=completed.duration_ms,
             error=completed.error,
             thinking=completed.thinking,
+            asked_by=asked_by.strip() or None,
         )

@@ -15,7 +15,16 @@ import sys
 import time
 from collections.abc import Callable
 
-from bench import agent_bench, app_bench, browser_bench, documents_bench, server_bench, steel_bench, store_bench
+from bench import (
+    agent_bench,
+    app_bench,
+    browser_bench,
+    documents_bench,
+    packages_bench,
+    server_bench,
+    steel_bench,
+    store_bench,
+)
 from bench.harness import HEADER, Result
 
 SUITES: dict[str, Callable[[bool], list[Result]]] = {
@@ -25,6 +34,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "tools": app_bench.unit_tools,
     "steel": steel_bench.run,
     "documents": documents_bench.run,
+    "packages": packages_bench.run,
     "server": server_bench.run,
     "cli": app_bench.cli,
     "web": app_bench.web_rerun,

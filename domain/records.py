@@ -39,6 +39,7 @@ class Turn(BaseModel):
     duration_ms: float | None = None
     error: str | None = None
     thinking: str | None = None
+    asked_by: str | None = None  # who asked: ENGINEER_NAME at the time (later the signed-in user)
     tool_calls: list[ToolCall] = []
 
 

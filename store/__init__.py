@@ -14,11 +14,13 @@ from store.chats import ChatStore
 from store.documents import DocumentStore
 from store.file_edits import FileEditStore
 from store.memories import MemoryStore
+from store.packages import PackageStore
 from store.search import SearchStore
 from store.summaries import SummaryStore
 
 __all__ = ["BUSY_TIMEOUT_SECONDS", "ChatHistoryDB", "HistoryError", "is_store_file", "store_files"]
 
 
-class ChatHistoryDB(ChatStore, SummaryStore, SearchStore, FileEditStore, DocumentStore, MemoryStore):
-    """Workspaces ("chats"), their turns, digital-twin summaries, file edits and the document index, in SQLite."""
+class ChatHistoryDB(ChatStore, SummaryStore, SearchStore, FileEditStore, DocumentStore, MemoryStore, PackageStore):
+    """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
+    packages, in SQLite."""

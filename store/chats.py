@@ -75,13 +75,14 @@ class ChatStore(StoreBase):
             db.execute("DELETE FROM chats WHERE chat_id = ?", (chat_id,))
 
     def find_empty_chat(self, chat_name: str) -> Chat | None:
-        """The most recent workspace called `chat_name` with no turns, no summary and no file edits."""
+        """The most recent workspace called `chat_name` with no turns, no summary, no file edits and no project."""
         with self._lock, self._translated_errors():
             row = self._db.execute(
                 """SELECT chat_id FROM chats
                    WHERE chat_name = ? AND context_summary IS NULL
                      AND NOT EXISTS (SELECT 1 FROM history WHERE history.chat_id = chats.chat_id)
                      AND NOT EXISTS (SELECT 1 FROM file_edits WHERE file_edits.chat_id = chats.chat_id)
+                     AND NOT EXISTS (SELECT 1 FROM project_details WHERE project_details.chat_id = chats.chat_id)
                    ORDER BY activity_seq DESC LIMIT 1""",
                 (chat_name,),
             ).fetchone()

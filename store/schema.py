@@ -234,6 +234,45 @@ def add_workspace_agent(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE chats ADD COLUMN agent TEXT")
 
 
+def add_calculation_packages(db: sqlite3.Connection) -> None:
+    """Version 11: who asked each turn, each workspace's project details, and the package revisions signed off.
+
+    A revision is stored once checked; approval adds its PDF's bytes and SHA-256 (indexed, so that a file sent
+    back can be recognised). The workspace's name, the project details and the calculations are kept as the
+    revision printed them.
+    """
+    for statement in (
+        "ALTER TABLE history ADD COLUMN asked_by TEXT",
+        """CREATE TABLE project_details (
+            chat_id INTEGER PRIMARY KEY REFERENCES chats(chat_id) ON DELETE CASCADE,
+            project_name TEXT NOT NULL DEFAULT '',
+            project_number TEXT NOT NULL DEFAULT '',
+            client TEXT NOT NULL DEFAULT '',
+            description TEXT NOT NULL DEFAULT '',
+            updated_at TEXT NOT NULL)""",
+        """CREATE TABLE package_revisions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id INTEGER NOT NULL REFERENCES chats(chat_id) ON DELETE CASCADE,
+            letter TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('checked', 'approved')),
+            workspace_name TEXT NOT NULL,
+            records_digest TEXT NOT NULL,
+            details TEXT NOT NULL,
+            sheets TEXT NOT NULL,
+            checked_by TEXT NOT NULL,
+            checked_at TEXT NOT NULL,
+            checked_note TEXT NOT NULL DEFAULT '',
+            approved_by TEXT,
+            approved_at TEXT,
+            approved_note TEXT NOT NULL DEFAULT '',
+            pdf BLOB,
+            sha256 TEXT,
+            UNIQUE (chat_id, letter))""",
+        "CREATE INDEX package_revisions_by_sha256 ON package_revisions(sha256) WHERE sha256 IS NOT NULL",
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -245,5 +284,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_document_index,
     add_memory,
     add_workspace_agent,
+    add_calculation_packages,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -12,7 +12,7 @@ from store.schema import timestamp
 from store.words import index_words
 
 _TURN_COLUMNS = """id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
-                   completion_tokens, duration_ms, error, thinking"""
+                   completion_tokens, duration_ms, error, thinking, asked_by"""
 # A turn that failed before any answer (the model could not be reached) is kept in the record, but it is
 # no change to the workspace: it neither needs summarising nor names the workspace.
 HAS_CONTENT = "NOT (status = 'error' AND assistant = '')"
@@ -71,8 +71,12 @@ class TurnStore(StoreBase):
         duration_ms: float | None = None,
         error: str | None = None,
         thinking: str | None = None,
+        asked_by: str | None = None,
     ) -> int:
-        """Store one turn and its tool calls atomically; the workspace moves to the top of the list."""
+        """Store one turn and its tool calls atomically; the workspace moves to the top of the list.
+
+        `asked_by` is who asked (ENGINEER_NAME when the question was asked): the preparer a package names.
+        """
         turn = {
             "chat_id": chat_id,
             "user": user,
@@ -85,13 +89,14 @@ class TurnStore(StoreBase):
             "duration_ms": duration_ms,
             "error": error,
             "thinking": thinking or None,
+            "asked_by": asked_by or None,
         }
         with self._write() as db:
             turn_id = db.execute(
                 """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
-                                        prompt_tokens, completion_tokens, duration_ms, error, thinking)
-                   VALUES (:chat_id, :user, :assistant, :now, :status, :model,
-                           :prompt_tokens, :completion_tokens, :duration_ms, :error, :thinking) RETURNING id""",
+                                        prompt_tokens, completion_tokens, duration_ms, error, thinking, asked_by)
+                   VALUES (:chat_id, :user, :assistant, :now, :status, :model, :prompt_tokens,
+                           :completion_tokens, :duration_ms, :error, :thinking, :asked_by) RETURNING id""",
                 turn,
             ).fetchone()[0]
             db.executemany(

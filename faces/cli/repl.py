@@ -11,6 +11,8 @@ from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
 from app.formatting import local_stamp, shown_name
 from domain.events import AgentError
 from domain.records import Chat
+from faces.cli.packages import HELP as PACKAGE_HELP
+from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
 from faces.cli.running import EventLoop, ask
 from faces.cli.terminal import (
@@ -26,7 +28,7 @@ from faces.cli.terminal import (
 from faces.cli.waiting import Waiting
 
 EXIT_OK = 0
-HELP = """Commands:
+HELP = f"""Commands:
   /new NAME          start a new workspace
   /list              list workspaces (most recent first)
   /switch NAME|ID    switch workspace (the one left is summarised in the background)
@@ -36,6 +38,7 @@ HELP = """Commands:
   /summary [update]  show the workspace's summary, or update it now
   /model NAME        use another model      /models  list the server's models
   /report [FILE]     write the workspace's calculation report (Markdown)
+{PACKAGE_HELP}
   /export [FILE]     write the whole workspace, every turn and tool call (Markdown)
   /backup FILE       copy every workspace into a new SQLite file
   /undo              undo the last file edit applied in this workspace
@@ -79,6 +82,8 @@ class Repl:
             "/memory": self.memory,
             "/reindex": self.reindex,
         }
+        self.packages = PackageCommands(service, self.say, lambda action: self._current(action).chat_id)
+        self.commands.update(self.packages.commands())
         if service.mcp is not None:
             service.mcp.ask = self.approve_tool  # the prompt can ask; --once cannot, so there it is refused
 
@@ -306,7 +311,11 @@ class Repl:
 
     def report(self, argument: str) -> None:
         chat = self._current("report on")
-        path = Path(argument).expanduser() if argument else self.service.export_path(chat.chat_id, "calculations")
+        name, revision = report_arguments(argument)
+        path = Path(name).expanduser() if name else self.service.export_path(chat.chat_id, "calculations")
+        if path.suffix.lower() == ".pdf":
+            self.packages.write_pdf(path, revision)
+            return
         self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
 
     def export(self, argument: str) -> None:

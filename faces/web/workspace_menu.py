@@ -12,6 +12,7 @@ import streamlit as st
 from app import WorkspaceService
 from faces.web import actions
 from faces.web.markdown import escape_name
+from faces.web.package_menu import package_section
 from faces.web.state import state
 
 RENAMING = "renaming_workspace"  # the workspace whose menu shows its name to edit
@@ -22,6 +23,7 @@ def workspace_menu(service: WorkspaceService, chat_id: int, name: str) -> None:
         rename_step(service, chat_id, name)
         if chat_id == service.current_id:
             downloads(service, chat_id)
+            package_section(service, chat_id)
             if service.edits.has_applied(chat_id):
                 st.button(
                     "Undo last file edit",

@@ -1,0 +1,158 @@
+"""What a package says, built from the stored calculation records only: the cover, the revision table, the index
+and one sheet per calculation. Nothing here comes from the model's answers; the inputs are the arguments the
+tools ran with, and everything else is what the tools returned and the store kept.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.formatting import pretty_units, result_text
+from app.packages.diagrams import Drawing, beam_drawings
+from app.packages.records import Calculation
+from domain.packages import ProjectDetails, RevisionStatus, SheetEntry
+
+LONGEST_TEXT = 2_000  # characters of a question or an input shown; the record keeps the rest
+LONGEST_INDEX_QUESTION = 110
+
+
+class CheckRow(BaseModel):
+    name: str
+    value: str
+    limit: str
+    ratio: str
+    status: str  # "OK" or "NG"
+    clause: str
+
+
+class Sheet(BaseModel):
+    """One calculation: the question, inputs, formula, substitution, results, checks, reference and diagrams."""
+
+    number: int
+    key: str
+    tool: str
+    asked: str  # "2026-11-22 14:05 UTC by A. Engineer"
+    question: str
+    index_question: str
+    inputs: list[tuple[str, str]]
+    warnings: list[str] = []
+    formula: str = ""
+    substituted: str = ""
+    results: list[tuple[str, str, str]] = []  # name, value, full precision
+    checks: list[CheckRow] = []
+    reference: str = ""
+    notes: list[str] = []
+    output: str = ""  # a tool without a calculation record: its result as it returned it
+    drawings: list[Drawing] = []
+    verdict: str = ""  # "NG" if any check fails, "OK" if all pass, "" without checks
+
+    @property
+    def entry(self) -> SheetEntry:
+        return SheetEntry(key=self.key, title=f"{self.number}. {self.tool}")
+
+
+class Signature(BaseModel):
+    role: str  # "Prepared by", "Checked by", "Approved by"
+    name: str
+    date: str
+    note: str = ""
+
+
+class RevisionLine(BaseModel):
+    letter: str
+    date: str
+    status: str
+    changes: str
+    checked: str
+    approved: str
+
+
+class PackageContent(BaseModel):
+    """Everything the typesetter needs, as plain text and numbers."""
+
+    workspace: str
+    details: ProjectDetails
+    letter: str
+    status: RevisionStatus
+    label: str  # "Revision A — draft"
+    date: str
+    signatures: list[Signature]
+    revisions: list[RevisionLine]
+    sheets: list[Sheet]
+    digest: str
+    notes: list[str] = []
+
+
+def clipped(text: str, limit: int = LONGEST_TEXT) -> str:
+    """`text`, or its first `limit` characters and a note of how much more the record keeps."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} … [{len(text) - limit:,} more characters, kept in the workspace's record]"
+
+
+def sheet(number: int, item: Calculation) -> Sheet:
+    """The sheet of one calculation, from its stored record."""
+    turn, call, record = item.turn, item.call, item.record
+    question = " ".join(turn.user.split())
+    fields: dict[str, Any] = {}
+    if record is None:
+        fields["output"] = clipped(call.output)
+    else:
+        fields = {
+            "warnings": record.warnings,
+            "formula": record.formula or "",
+            "substituted": pretty_units(record.substituted or ""),
+            "results": [
+                (name, result_text(value), result_text(record.precise.get(name, value)))
+                for name, value in record.results.items()
+            ],
+            "checks": [_check(check.model_dump()) for check in record.checks],
+            "reference": record.reference or "",
+            "notes": record.notes,
+            "drawings": beam_drawings(record.diagram) if record.diagram else [],
+        }
+    return Sheet(
+        number=number,
+        key=item.key,
+        tool=call.name,
+        asked=f"{(turn.created_at or '')[:16]} UTC" + (f" by {turn.asked_by}" if turn.asked_by else ""),
+        question=clipped(turn.user.strip()),
+        index_question=clipped(question, LONGEST_INDEX_QUESTION),
+        inputs=[(name, clipped(_argument(value))) for name, value in call.arguments.items()],
+        verdict=_verdict(fields.get("checks", [])),
+        **fields,
+    )
+
+
+def _argument(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _check(check: dict[str, Any]) -> CheckRow:
+    ratio = check.get("ratio")
+    return CheckRow(
+        name=check["name"],
+        value=pretty_units(check["value"]),
+        limit=pretty_units(check["limit"]),
+        ratio=f"{ratio:.3f}" if isinstance(ratio, int | float) else "",
+        status=check["status"],
+        clause=check.get("clause") or "",
+    )
+
+
+def _verdict(checks: list[CheckRow]) -> str:
+    if not checks:
+        return ""
+    return "NG" if any(check.status != "OK" for check in checks) else "OK"
+
+
+def preparers(found: list[Calculation]) -> list[str]:
+    """Who asked for the calculations, in the order they first did (names as recorded at the time)."""
+    names: dict[str, None] = {}
+    for item in found:
+        if item.turn.asked_by:
+            names.setdefault(item.turn.asked_by, None)
+    return list(names)
