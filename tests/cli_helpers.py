@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from fakes.ollama import FakeOllama, wait_until
+from tests.waiting import wait_for_wait
 
 MAIN = Path(__file__).resolve().parents[1] / "main.py"
 
@@ -32,8 +33,11 @@ def run_cli(
     )
 
 
-def interrupt_while_waiting(fake: FakeOllama, typed: str, requests: int, then: str, *args: str) -> tuple[str, str, int]:
-    """Type into the CLI, press Ctrl-C while the fake server is answering request number `requests`, type more."""
+def interrupt_while_waiting(
+    fake: FakeOllama, typed: str, requests: int, then: str, *args: str, waiting_in: str = "do_epoll_wait"
+) -> tuple[str, str, int]:
+    """Type into the CLI, press Ctrl-C while the fake server is answering request number `requests` (once the CLI
+    sleeps in the kernel's `waiting_in`: by default its event loop waiting for the answer), type more."""
     process = subprocess.Popen(
         [sys.executable, str(MAIN), "--server", fake.url, *args],
         stdin=subprocess.PIPE,
@@ -44,8 +48,8 @@ def interrupt_while_waiting(fake: FakeOllama, typed: str, requests: int, then: s
     assert process.stdin is not None
     process.stdin.write(typed)
     process.stdin.flush()
-    assert wait_until(lambda: len(fake.chat_requests) == requests, timeout=10)
-    time.sleep(0.3)
+    assert wait_until(lambda: len(fake.chat_requests) == requests, timeout=30)
+    wait_for_wait(process.pid, waiting_in)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(then, timeout=15)
     return out, err, process.returncode

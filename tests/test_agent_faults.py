@@ -21,7 +21,7 @@ async def test_server_down_is_one_clear_sentence() -> None:
     agent = AIAgent("qwen3:4b", "http://127.0.0.1:9", "system")
     started = time.monotonic()
     events = await run(agent, "hello")
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 30, "a refused connection is said at once, not retried"
     error = of_type(events, ErrorEvent)[0]
     assert error.code == "PROVIDER_UNAVAILABLE"
     assert error.message.startswith("Cannot reach Ollama at http://127.0.0.1:9") and "ollama serve" in error.message
@@ -51,10 +51,10 @@ async def test_model_removed_after_show_is_still_model_not_found(fake_ollama: Fa
 
 
 async def test_hang_times_out(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply([Hang(10)]))
+    fake_ollama.script(Reply([Hang(600)]))
     started = time.monotonic()
     events = await run(make_agent(fake_ollama, request_timeout=0.5), "hi")
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 60, "the hang (600 s) was cut short"
     error = of_type(events, ErrorEvent)[0]
     assert error.code == "TIMEOUT" and "0.5 s" in error.message and "REQUEST_TIMEOUT" in error.message
 
@@ -89,7 +89,7 @@ async def test_a_message_larger_than_the_context_is_refused(fake_ollama: FakeOll
 
 
 async def test_stop_ends_the_reply_and_keeps_the_partial_text(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(Reply.then("Partial answer", Hang(10)), Reply.text("Next one works."))
+    fake_ollama.script(Reply.then("Partial answer", Hang(600)), Reply.text("Next one works."))
     agent = make_agent(fake_ollama)
     events: list[Any] = []
     started = time.monotonic()
@@ -97,7 +97,7 @@ async def test_stop_ends_the_reply_and_keeps_the_partial_text(fake_ollama: FakeO
         events.append(event)
         if isinstance(event, TextDelta) and "answer" in "".join(e.text for e in of_type(events, TextDelta)):
             agent.stop()
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 60, "the hang (600 s) was cut short"
     done = completed(events)
     assert (done.stop_reason, done.content) == ("stopped", "Partial answer")
     assert completed(await run(agent, "again")).content == "Next one works."

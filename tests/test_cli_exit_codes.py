@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from fakes.ollama import Drop, FakeOllama, Hang, Pause, Reply, free_port, wait_u
 from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
+from tests.waiting import wait_for_wait
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 needs_sigint = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
@@ -148,8 +148,7 @@ def test_130_when_ctrl_c_comes_while_once_reads_the_question(fake_ollama: FakeOl
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert wait_until(lambda: (isolated / "chat_history.sqlite").exists(), timeout=15)
-    time.sleep(0.5)  # the history is open: it waits for the question on standard input
+    wait_for_wait(process.pid, "pipe_read")  # the history is open: it waits for the question on standard input
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=15)
     assert process.returncode == EXIT_INTERRUPTED and "Traceback" not in err
@@ -223,7 +222,7 @@ def test_143_when_sigterm_comes_at_the_prompt(fake_ollama: FakeOllama, isolated:
     pieces = wait_for_output(process, "A question >")  # answered, and the prompt waits for the next line
     # A signal that comes between Python's last look and the read is handled only when the read returns
     # (CPython's way with blocking calls): so the signal is sent once the prompt is blocked in its read.
-    assert wait_until(lambda: "pipe_read" in Path(f"/proc/{process.pid}/wchan").read_text(), timeout=30)
+    wait_for_wait(process.pid, "pipe_read")
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=30) == EXIT_TERMINATED, process.stderr.read()
     assert "Answered." in "".join(pieces) and "Traceback" not in process.stderr.read()

@@ -19,6 +19,7 @@ from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from store import HistoryError
 from tests.cli_helpers import run_cli
+from tests.waiting import wait_for_wait
 
 if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
@@ -85,7 +86,8 @@ def test_two_writers_and_a_held_write_lock_lose_nothing(tmp_path: Path) -> None:
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     writers = [start_writer(path, chat, tag, limit=300) for tag in ("web", "cli")]
-    time.sleep(3.0)
+    for writer in writers:  # each is blocked on the held lock, in SQLite's busy handler
+        wait_for_wait(writer.pid, "hrtimer_nanosleep")
     holder.execute("COMMIT")
     results = [writer.communicate(timeout=120) for writer in writers]
     assert [writer.returncode for writer in writers] == [0, 0], [err for _, err in results]

@@ -90,7 +90,7 @@ async def test_a_turn_cut_off_part_way_is_stored_with_what_arrived(
     service: WorkspaceService, db: ChatHistoryDB, fake_ollama: FakeOllama
 ) -> None:
     chat = service.create("Tower A")
-    fake_ollama.script(Reply.then("The first part of the answer", Hang(30)))
+    fake_ollama.script(Reply.then("The first part of the answer", Hang(600)))
     async with aclosing(service.ask("A long answer, please")) as events:
         async for event in events:
             if isinstance(event, TextDelta) and "first part" in event.text:
@@ -232,7 +232,7 @@ def test_stop_from_another_thread_stops_a_turn_driven_one_event_at_a_time(
     from faces.web.sync_bridge import iterate_sync
 
     chat = service.create("Tower A").chat_id
-    fake_ollama.script(Reply.then("The first part of the answer", Hang(30)))
+    fake_ollama.script(Reply.then("The first part of the answer", Hang(600)))
     events = iterate_sync(service.ask("A long answer, please", chat), heartbeat=0.05)
     started = time.monotonic()
     for event in events:
@@ -240,7 +240,7 @@ def test_stop_from_another_thread_stops_a_turn_driven_one_event_at_a_time(
             threading.Timer(0.1, service.stop).start()
         if isinstance(event, TurnCompleted):
             break
-    assert time.monotonic() - started < 5, "the hang (30 s) was cut short by Stop"
+    assert time.monotonic() - started < 60, "the hang (600 s) was cut short by Stop"
     (turn,) = db.get_turns(chat)
     assert (turn.status, turn.assistant) == ("stopped", "The first part of the answer")
 

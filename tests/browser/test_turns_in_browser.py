@@ -12,15 +12,15 @@ from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB
 from tests.browser.conftest import Browser, send
 
-# Far above the targets (0.5 s for Stop, 0.2 s for a switch) and far below the 5 s and the
-# whole-summary waits they replaced, so that a slow machine passes and a regression does not.
-PROMPT_SECONDS = 2.5
+# A bound that only catches a hang: Stop and a switch must not wait for the model (which hangs for
+# 600 s here); how fast they are is measured in bench/ (browser_bench.py), not asserted.
+PROMPT_SECONDS = 30
 
 
 def answers_or_hangs(body: dict[str, Any]) -> Reply:
     question = body["messages"][-1]["content"]
     if is_summary_request(body) or question.startswith("long"):
-        return Reply.then(f"The first part of {question}", Hang(30))
+        return Reply.then(f"The first part of {question}", Hang(600))
     return Reply.text(f"Answer to {question}.")
 
 
