@@ -283,6 +283,7 @@ def at_scale(quick: bool) -> list[Result]:
         spaces = WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
         results += searching(spaces, size, 3 if size >= 1_000_000 else 5 if quick else 20)
         results += earlier_turns(spaces, tower, size, 3 if size >= 1_000_000 else 20 if quick else 100)
+        results += counting(spaces, tower, size, 20 if quick else 100)
         spaces.close()
     results.append(spread_out(200 if not quick else 20, 5 if quick else 20))
     for size in sizes[-2:]:
@@ -316,6 +317,16 @@ def earlier_turns(spaces: WorkspaceService, tower: int, size: int, runs: int) ->
     first_shown = spaces.turns(tower, limit=50)[0].turn_id
     samples = timed_ms(partial(spaces.has_earlier_turns, tower, first_shown), runs)
     return [summarise(f"earlier turns to show? (has_earlier_turns), {size:,} turns", samples, "ms", "≤ 1 ms", 1)]
+
+
+def counting(spaces: WorkspaceService, tower: int, size: int, runs: int) -> list[Result]:
+    """What the delete dialog and /switch ask (one workspace's turns), and list-sessions (every workspace's)."""
+    one = timed_ms(partial(spaces.count_turns, tower), runs)
+    every = timed_ms(lambda: [spaces.count_turns(chat.chat_id) for chat in spaces.workspaces()], runs)
+    return [
+        summarise(f"turns of a workspace (count_turns), {size:,} turns", one, "ms", "≤ 1 ms", 1),
+        summarise(f"every workspace's turns, as list-sessions asks, {size:,} turns", every, "ms", "≤ 5 ms", 5),
+    ]
 
 
 def exporting(path: Path, tower: int, size: int) -> list[Result]:

@@ -210,9 +210,10 @@ class TurnStore(StoreBase):
             db.execute("UPDATE history SET status = 'superseded' WHERE id = ?", (turn_id,))
 
     def count_turns(self, chat_id: int) -> int:
-        """How many turns the workspace has (counted: it grows with the history; see `has_turns_before`)."""
+        """How many turns the workspace has: its kept count (schema 11), one row whatever the history's length."""
         with self._lock, self._translated_errors():
-            return int(self._db.execute("SELECT COUNT(*) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0])
+            row = self._db.execute("SELECT turn_count FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        return int(row[0]) if row is not None else 0
 
     def clear_history(self, chat_id: int) -> None:
         """Delete a workspace's turns; the workspace and its summary stay."""

@@ -144,6 +144,31 @@ def test_a_file_of_the_previous_schema_is_searched_by_prefix_after_its_upgrade(t
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+def test_counting_a_workspace_s_turns_does_the_same_work_whatever_its_length(store: ChatHistoryDB) -> None:
+    """The count is read, not made: SQLite runs as many instructions for 3,000 turns as for 3 (no time is measured)."""
+    short, long = store.create_chat("Short"), store.create_chat("Long")
+    for i in range(3):
+        store.add_to_history(short, f"q{i}", "a")
+    for i in range(3_000):
+        store.add_to_history(long, f"Load case {i}?", "Fine.")
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0  # go on
+
+    def instructions(chat_id: int) -> int:
+        steps[0] = 0
+        store._db.set_progress_handler(step, 1)  # noqa: SLF001 - SQLite's own instruction counter on the store's connection
+        try:
+            assert store.count_turns(chat_id) in (3, 3_000)
+        finally:
+            store._db.set_progress_handler(None, 1)  # noqa: SLF001
+        return steps[0]
+
+    assert instructions(long) == instructions(short)
+
+
 # The documents, a batch at a time ---------------------------------------------------------------------------
 
 
