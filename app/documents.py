@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from app.document_saver import DocumentSaver
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
@@ -174,10 +175,11 @@ class DocumentLibrary:
         if gone:
             self._store.drop_documents(gone)
             self._changed()
-        for relative, (absolute, info) in sorted(found.items()):
-            self.progress.current = relative
-            self._index_file(relative, absolute, info, known.get(relative))
-            self.progress.done += 1
+        with DocumentSaver(self._save) as self._saver:  # stores each file while the worker reads the next
+            for relative, (absolute, info) in sorted(found.items()):
+                self.progress.current = relative
+                self._index_file(relative, absolute, info, known.get(relative))
+                self.progress.done += 1
         self.progress.current = None
 
     def _walk(self) -> list[tuple[str, tuple[Path, os.stat_result]]]:
@@ -229,6 +231,9 @@ class DocumentLibrary:
             except (OSError, ValueError) as why:  # swapped for a link or a FIFO since the walk, or unreadable
                 record.note = str(why) if isinstance(why, ValueError) else f"could not be opened ({why})"
                 record.mtime_ns = 0  # tried again at the next refresh
+        self._saver.put(record, passages)
+
+    def _save(self, record: DocumentFile, passages: list[Passage]) -> None:
         self._store.save_document(record, passages)
         self._changed()
 

@@ -9,10 +9,11 @@ to hold.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -158,31 +159,89 @@ def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | 
     return "".join(report_pieces(chat, turns, models, generated))
 
 
+_BACKTICK_RUNS = re.compile(r"`{3,}")
+
+
 def _fenced(text: str, language: str = "") -> str:
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
+    """`text` in a fence longer than any run of backticks in it (three at least)."""
+    fence = "```"
+    if fence in text:  # rare: only then are the runs looked for
+        fence = "`" * (max(map(len, _BACKTICK_RUNS.findall(text))) + 1)
     return f"{fence}{language}\n{text}\n{fence}"
 
 
+class _NotPlainJsonError(Exception):
+    """A value `indented_json` leaves to the standard library (a tuple, a number subclass, a key not text)."""
+
+
+def indented_json(value: Any) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False)`, the same text, from C-encoded strings.
+
+    The standard library has no C encoder for indented JSON, and its Python one was
+    the largest cost of an export; values that are not plain JSON go to it still.
+    """
+    try:
+        return _indented(value, "\n")
+    except _NotPlainJsonError:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def _indented(value: Any, newline: str) -> str:
+    kind = type(value)
+    if kind is str:
+        return _json_string(value)
+    if kind is dict:
+        if not value:
+            return "{}"
+        inner = newline + "  "
+        items = []
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlainJsonError
+            items.append(f"{_json_string(key)}: {_indented(item, inner)}")
+        return "{" + inner + ("," + inner).join(items) + newline + "}"
+    if kind is list:
+        if not value:
+            return "[]"
+        inner = newline + "  "
+        return "[" + inner + ("," + inner).join([_indented(item, inner) for item in value]) + newline + "]"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return _json_float(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    raise _NotPlainJsonError
+
+
+_json_string: Callable[[str], str] = json.encoder.encode_basestring  # C, without ASCII escapes
+
+
+def _json_float(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
 def _turn_markdown(number: int, turn: Turn) -> list[str]:
-    lines = [f"## Turn {number} · {(turn.created_at or '')[:19]}", "", "**You:**", "", _fenced(turn.user), ""]
+    """One turn as one piece of text: what its lines joined by line breaks would give."""
+    parts = [f"## Turn {number} · {(turn.created_at or '')[:19]}\n\n**You:**\n\n{_fenced(turn.user)}\n"]
     for call in turn.tool_calls:
+        arguments = _fenced(indented_json(call.arguments), "json")
         outcome = "error" if call.error else "result"
-        lines += [
-            f"**Tool `{call.name}`** ({call.duration_ms:.1f} ms)",
-            "",
-            _fenced(json.dumps(call.arguments, indent=2, ensure_ascii=False), "json"),
-            "",
-            f"{outcome}:",
-            "",
-            _fenced(call.output),
-            "",
-        ]
+        parts.append(
+            f"**Tool `{call.name}`** ({call.duration_ms:.1f} ms)\n\n{arguments}\n\n{outcome}:\n\n"
+            f"{_fenced(call.output)}\n"
+        )
     status = "" if turn.status == "complete" else f" *({turn.status}{': ' + turn.error if turn.error else ''})*"
-    lines += [f"**Assistant:**{status}", "", turn.assistant or "*(no answer)*", ""]
+    parts.append(f"**Assistant:**{status}\n\n{turn.assistant or '*(no answer)*'}\n")
     if caption := usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms):
-        lines += [f"*{caption}*", ""]
-    return lines
+        parts.append(f"*{caption}*\n")
+    return ["\n".join(parts)]
 
 
 def workspace_pieces(chat: Chat, turns: Iterable[Turn]) -> Iterator[str]:

@@ -226,6 +226,7 @@ class WorkspaceService:
         self._store.clear_history(chat_id)
 
     def count_turns(self, chat_id: int) -> int:
+        """How many turns the workspace has (a kept count: one row read, whatever the history's length)."""
         return self._store.count_turns(chat_id)
 
     def turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
@@ -346,7 +347,7 @@ class WorkspaceService:
         return report_pieces(self._chat(chat_id), self._store.iter_turns(chat_id), self._store.turn_models(chat_id))
 
     def has_earlier_turns(self, chat_id: int, before_turn_id: int) -> bool:
-        """Whether the workspace has turns older than `before_turn_id` (one index lookup, unlike `count_turns`)."""
+        """Whether the workspace has turns older than `before_turn_id` (one index lookup)."""
         return self._store.has_turns_before(chat_id, before_turn_id)
 
     def _refuse_store_file(self, path: Path, what: str) -> None:

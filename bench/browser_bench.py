@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -20,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bench.harness import Result, summarise
+from bench.harness import Result, single, summarise
 from bench.store_bench import workspace_of
 from fakes.ollama import FakeOllama, Hang, Pause, Reply, free_port, is_summary_request
 from history import ChatHistoryDB
@@ -31,12 +32,12 @@ Page = Any  # playwright's Page, imported only when the suite runs
 
 
 @contextmanager
-def web_app(folder: Path, fake: FakeOllama) -> Iterator[str]:
-    shutil.copytree(ROOT / ".streamlit", folder / ".streamlit")
+def web_app(folder: Path, fake: FakeOllama, page: Path = ROOT / "streamlit_app.py") -> Iterator[str]:
+    shutil.copytree(ROOT / ".streamlit", folder / ".streamlit", dirs_exist_ok=True)
     port = free_port()
     env = {**os.environ, "ENDPOINT": fake.url, "PYTHONPATH": str(ROOT), "CHAT_HISTORY_DB_PATH": "web.sqlite"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)],
+        [sys.executable, "-m", "streamlit", "run", str(page), "--server.port", str(port)],
         cwd=folder,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -128,9 +129,30 @@ def respond(body: dict[str, Any]) -> Reply:
     return Reply.then(f"First words for {question}", Pause(0.5))
 
 
-def measure(page: Page, url: str, ids: dict[int, int], runs: int) -> list[Result]:
-    samples: dict[str, list[float]] = {key: [] for key in ("load", "open300", "open10k", "first", "stop", "switch")}
+def floor(page: Page, url: str, samples: dict[str, list[float]]) -> None:
+    """The trivial page: loaded, then its button clicked until the count it writes has changed."""
+    page.goto("about:blank")
+    samples["floor load"].append(loaded(page, url, "Clicked 0 times"))
+    idle(page)
+    samples["floor click"].append(timed(click(page, "Click"), page, "Clicked 1 times"))
+    idle(page)
+
+
+def ratios(samples: dict[str, list[float]]) -> list[Result]:
+    """The application's medians over the trivial page's (the same runs, interleaved)."""
+    med = {key: statistics.median(values) for key, values in samples.items()}
+    rows = [("page load of a 300-turn workspace", "load", "floor load"),
+            ("open a 300-turn workspace", "open300", "floor click"),
+            ("Stop → stopped on screen", "stop", "floor click")]  # fmt: skip
+    return [single(f"web: {name}, ratio to the trivial page", med[key] / med[base], "×", "(reference)", None)
+            for name, key, base in rows]  # fmt: skip
+
+
+def measure(page: Page, url: str, ids: dict[int, int], runs: int, trivial: tuple[Page, str]) -> list[Result]:
+    keys = ("load", "open300", "open10k", "first", "stop", "switch", "floor load", "floor click")
+    samples: dict[str, list[float]] = {key: [] for key in keys}
     for run in range(runs):
+        floor(*trivial, samples)
         page.goto("about:blank")
         samples["load"].append(loaded(page, f"{url}/?chat={ids[300]}", "Question 299 about"))
         idle(page)
@@ -159,6 +181,9 @@ def measure(page: Page, url: str, ids: dict[int, int], runs: int) -> list[Result
         summarise("web: send → first chunk on screen, 300 turns", samples["first"], "ms", "≤ 300 ms", 300),
         summarise("web: Stop → stopped on screen", samples["stop"], "ms", "≤ 500 ms", 500),
         summarise("web: switch while the summary takes 5 s", samples["switch"], "ms", "≤ 200 ms", 200),
+        summarise("floor: page load of a trivial Streamlit page", samples["floor load"], "ms", "(reference)", None),
+        summarise("floor: a trivial Streamlit page, click → text", samples["floor click"], "ms", "(reference)", None),
+        *ratios(samples),
     ]
 
 
@@ -171,11 +196,17 @@ def run(quick: bool) -> list[Result]:
         ids = {size: workspace_of(folder / "web.sqlite", f"Tower {size}", size) for size in (300, 10_000)}
         workspace_of(folder / "web.sqlite", "Busy 300", 300)  # where questions are sent and stopped
         ChatHistoryDB(folder / "web.sqlite").create_chat("Other")
-        with web_app(folder, fake) as url, sync_playwright() as playwright:
+        (folder / "trivial").mkdir()
+        with (
+            web_app(folder, fake) as url,
+            web_app(folder / "trivial", fake, ROOT / "bench" / "trivial_page.py") as trivial_url,
+            sync_playwright() as playwright,
+        ):
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page, trivial = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in "ab")
             page.set_default_timeout(30_000)
+            trivial.set_default_timeout(30_000)
             try:
-                return measure(page, url, ids, 2 if quick else 7)
+                return measure(page, url, ids, 2 if quick else 7, (trivial, trivial_url))
             finally:
                 browser.close()

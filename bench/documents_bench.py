@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+import sqlite3
+import statistics
 import tempfile
 import time
 from array import array
@@ -17,6 +20,7 @@ from engine.embeddings import Embedder
 from fakes.documents import DESIGN_BASIS, ROOF_ROWS, write_docx, write_glyph_pdf, write_pdf, write_xlsx
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
+from store.documents import match_expression
 
 WORDS = "beam column slab footing rebar splice anchor bolt weld plate girder joist deck shear moment".split()
 DIMENSIONS = 768  # nomic-embed-text's
@@ -97,7 +101,36 @@ def indexing(folder: Path, pages: int) -> Result:
     )
 
 
-def filled_store(folder: Path, passages: int, model: str) -> ChatHistoryDB:
+def against_raw_pdfium(folder: Path, files: int, pages: int, runs: int) -> list[Result]:
+    """A folder of `files` PDFs of `pages` pages indexed, against pypdfium2 reading the same pages in this process."""
+    root = folder / "many"
+    root.mkdir()
+    write_pdf(root / "manual-0.pdf", manual_pages(pages))
+    for number in range(1, files):
+        shutil.copyfile(root / "manual-0.pdf", root / f"manual-{number}.pdf")
+    raw, indexed = [], []
+    for run in range(runs):  # interleaved, so that the machine's load weighs on both alike
+        started = time.perf_counter()
+        read = sum(len(pdfium_pages(path)) for path in sorted(root.glob("*.pdf")))
+        raw.append(time.perf_counter() - started)
+        library = DocumentLibrary(ChatHistoryDB(folder / f"many-{run}.sqlite"), root, None)
+        started = time.perf_counter()
+        library.refresh()
+        library.wait()
+        indexed.append(time.perf_counter() - started)
+        stored = sum(file.passages for file in library.files())
+        assert read == files * pages and stored >= read and not library.progress.errors, library.progress.errors
+    total = files * pages
+    label = f"{total:,} pages ({files} PDFs)"
+    return [
+        summarise(f"pypdfium2 alone, one process: {label}", raw, "s", "(reference)", None),
+        summarise(f"indexing the folder: {label}", indexed, "s", "(reference)", None),
+        single(f"indexing: ratio to pypdfium2 alone (medians), {label}",
+               statistics.median(indexed) / statistics.median(raw), "×", "(reference)", None),
+    ]  # fmt: skip
+
+
+def filled_store(folder: Path, passages: int, model: str, embedded: bool = True) -> ChatHistoryDB:
     store = ChatHistoryDB(folder / "big.sqlite")
     rng = random.Random(3)
     per_file = 100
@@ -108,8 +141,9 @@ def filled_store(folder: Path, passages: int, model: str) -> ChatHistoryDB:
             for p in range(per_file)
         ]  # fmt: skip
         store.save_document(DocumentFile(path=f"doc{f}.pdf", size=1, mtime_ns=1, sha256="x", status="indexed"), rows)
-    vectors = [(i, array("f", [rng.random() for _ in range(DIMENSIONS)]).tobytes()) for i in range(1, passages + 1)]
-    store.save_embeddings(model, vectors)
+    if embedded:
+        vectors = [(i, array("f", [rng.random() for _ in range(DIMENSIONS)]).tobytes()) for i in range(1, passages + 1)]
+        store.save_embeddings(model, vectors)
     return store
 
 
@@ -133,10 +167,56 @@ def rng_words(seed: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(3))
 
 
+def at_scale(folder: Path, passages: int, runs: int) -> list[Result]:
+    """Words-only search over `passages` passages: every word common (BM25's worst case), or one rarer word
+    among them (`Item 512-…` marks each passage of document 512), and how much of each top 5 is as good as
+    what ranking every match by BM25 gives."""
+    store = filled_store(folder / "scale", passages, "nomic-embed-text", embedded=False)
+    words = DocumentLibrary(store, folder, None)
+    documents = passages // 100
+    kinds = {
+        "every word common": [f"{rng_words(i)} splice" for i in range(runs)],
+        "one rarer word": [f"{rng_words(i)} {(i * 37) % documents}" for i in range(runs)],
+    }
+    results = []
+    for kind, questions in kinds.items():
+        asked = iter(questions)
+        samples = timed_ms(lambda asked=asked: words.search(next(asked), 5), runs, warmup=0)  # type: ignore[misc]
+        same = [_as_good_as_every_match(store, question) for question in questions]
+        name = f"search_documents, {passages:,} passages, words only, {kind}"
+        results += [
+            summarise(name, samples, "ms", "≤ 50 ms", 50),
+            single(f"{name}: top 5 as good as BM25 over every match", statistics.mean(same) * 100, "%", "—", None),
+        ]
+    store.close()
+    return results
+
+
+TIE = 1e-5  # what BM25 gives the common words at most: FTS5 weighs a word in over half the passages 1e-6
+
+
+def _as_good_as_every_match(store: ChatHistoryDB, question: str) -> float:
+    """The share of the top 5 that are as good as the top 5 of BM25 over every match (the first version's query),
+    to within the weight of the common words left out: scored by that query, each at least its fifth best."""
+    found = [p.passage_id for p, _ in store.search_passages(question, 5)]
+    with sqlite3.connect(store.path) as raw:
+        every: dict[int, float] = dict(
+            raw.execute(
+                """SELECT rowid, -bm25(passage_search, 1.0, 0.5) AS score FROM passage_search
+                   WHERE passage_search MATCH ? ORDER BY score DESC LIMIT 2000""",
+                (match_expression(question),),
+            ).fetchall()
+        )
+    fifth = sorted(every.values(), reverse=True)[min(4, len(every) - 1)]
+    return sum(every.get(passage, -1.0) >= fifth - TIE for passage in found) / 5.0
+
+
 def run(quick: bool) -> list[Result]:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         results = pdf_libraries(folder, 50 if quick else 300, 2 if quick else 5)
         results.append(indexing(folder, 50 if quick else 300))
+        results += against_raw_pdfium(folder, *((2, 50, 1) if quick else (50, 2_000, 3)))
         results += search_latency(folder, 10_000, 10 if quick else 100)
+        results += at_scale(folder, 10_000 if quick else 100_000, 10 if quick else 50)
     return results

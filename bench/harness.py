@@ -24,15 +24,16 @@ class Result:
     def row(self) -> str:
         verdict = {True: "met", False: "MISSED", None: "—"}[self.met]
         spread = f"{_number(self.low)}–{_number(self.high)}" if self.runs > 1 else "—"
-        return (
-            f"| {self.name} | {_number(self.median)} {self.unit} | {spread} | {self.runs} | {self.target} | {verdict} |"
-        )
+        value = f"{_number(self.median)} {self.unit}".rstrip()
+        return f"| {self.name} | {value} | {spread} | {self.runs} | {self.target} | {verdict} |"
 
 
 HEADER = "| benchmark | median | min–max | runs | target | |\n|---|---|---|---|---|---|"
 
 
 def _number(value: float) -> str:
+    if float(value).is_integer() and abs(value) < 100:  # a count
+        return f"{value:.0f}"
     if value >= 100:
         return f"{value:,.0f}"
     if value >= 10:

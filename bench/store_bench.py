@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from agent import AIAgent
 from app.service import WorkspaceService
@@ -157,7 +158,7 @@ SEARCHES = {
     "symbols only": "=",
 }
 WRITER = """
-import json, resource, sys, time
+import hashlib, json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from agent import AIAgent
@@ -172,10 +173,17 @@ try:  # this process's own peak (ru_maxrss may start from the parent's, which fo
     peak_kb = int(status.split("VmHWM:")[1].split()[0])
 except (OSError, IndexError):
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024}))
+digest = hashlib.sha256()  # after the clock and the peak: to compare the documents
+with open(sys.argv[4], "rb") as written:
+    for block in iter(lambda: written.read(1 << 20), b""):
+        digest.update(block)
+print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024, "sha256": digest.hexdigest()}))
 """
 DOCUMENTS = {
     "export to Markdown": "service.write_export(int(sys.argv[3]), Path(sys.argv[4]))",
+    "export floor (one streaming query, the same Markdown)": (
+        "from bench.export_floor import write_floor; write_floor(sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]))"
+    ),
     "calculation report": "service.write_report(int(sys.argv[3]), Path(sys.argv[4]))",
 }
 
@@ -283,6 +291,7 @@ def at_scale(quick: bool) -> list[Result]:
         spaces = WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
         results += searching(spaces, size, 3 if size >= 1_000_000 else 5 if quick else 20)
         results += earlier_turns(spaces, tower, size, 3 if size >= 1_000_000 else 20 if quick else 100)
+        results += counting(spaces, tower, size, 20 if quick else 100)
         spaces.close()
     results.append(spread_out(200 if not quick else 20, 5 if quick else 20))
     for size in sizes[-2:]:
@@ -318,29 +327,48 @@ def earlier_turns(spaces: WorkspaceService, tower: int, size: int, runs: int) ->
     return [summarise(f"earlier turns to show? (has_earlier_turns), {size:,} turns", samples, "ms", "≤ 1 ms", 1)]
 
 
+def counting(spaces: WorkspaceService, tower: int, size: int, runs: int) -> list[Result]:
+    """What the delete dialog and /switch ask (one workspace's turns), and list-sessions (every workspace's)."""
+    one = timed_ms(partial(spaces.count_turns, tower), runs)
+    every = timed_ms(lambda: [spaces.count_turns(chat.chat_id) for chat in spaces.workspaces()], runs)
+    return [
+        summarise(f"turns of a workspace (count_turns), {size:,} turns", one, "ms", "≤ 1 ms", 1),
+        summarise(f"every workspace's turns, as list-sessions asks, {size:,} turns", every, "ms", "≤ 5 ms", 5),
+    ]
+
+
 def exporting(path: Path, tower: int, size: int) -> list[Result]:
-    """Each document of the big workspace written to a file, in a process of its own: time and peak memory."""
+    """Each document of the big workspace written to a file, in a process of its own: time and peak memory.
+
+    The export's floor must write the export's very bytes, or its line says so.
+    """
     results = []
+    digests = {}
     for document, call in DOCUMENTS.items():
-        with tempfile.TemporaryDirectory() as folder:
-            done = subprocess.run(
-                [
-                    sys.executable,
-                    "-c",
-                    WRITER.replace("WRITE_DOCUMENT", call),
-                    str(ROOT),
-                    str(path),
-                    str(tower),
-                    folder + "/d.md",
-                ],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-        measured = json.loads(done.stdout)
-        peak = measured["peak_mb"]
-        results += [
-            single(f"{document}, {size:,} turns: time", measured["seconds"], "s", "(reference)", None),
-            single(f"{document}, {size:,} turns: peak memory", peak, "MB", "≤ 100 MB", peak <= 100),
-        ]
+        measured = _write_in_a_process(call, path, tower)
+        digests[document] = measured["sha256"]
+        results.append(single(f"{document}, {size:,} turns: time", measured["seconds"], "s", "(reference)", None))
+        if "floor" not in document:
+            peak = measured["peak_mb"]
+            results.append(single(f"{document}, {size:,} turns: peak memory", peak, "MB", "≤ 100 MB", peak <= 100))
+    export, floor = results[0].median, results[2].median
+    same = digests["export to Markdown"] == digests[next(name for name in DOCUMENTS if "floor" in name)]
+    results.insert(
+        3,
+        single(f"export to Markdown, {size:,} turns: ratio to the floor", export / floor, "×",
+               "the same bytes" if same else "the floor wrote other bytes", None if same else False),
+    )  # fmt: skip
     return results
+
+
+def _write_in_a_process(call: str, path: Path, tower: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            [sys.executable, "-c", WRITER.replace("WRITE_DOCUMENT", call), str(ROOT), str(path), str(tower),
+             folder + "/d.md"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )  # fmt: skip
+    measured: dict[str, Any] = json.loads(done.stdout)
+    return measured

@@ -20,7 +20,14 @@ class Embedder:
 
     def __init__(self, endpoint: str, model: str) -> None:
         self.model = model
-        self._client = ollama.Client(host=endpoint, timeout=TIMEOUT_SECONDS)
+        self._endpoint = endpoint
+        self._made: ollama.Client | None = None  # made on first use: httpx reads the CA bundle (about 45 ms)
+
+    @property
+    def _client(self) -> ollama.Client:
+        if self._made is None:
+            self._made = ollama.Client(host=self._endpoint, timeout=TIMEOUT_SECONDS)
+        return self._made
 
     def embed(self, texts: list[str]) -> list[bytes]:
         """One float32 vector (as bytes) per text, in order."""

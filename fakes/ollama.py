@@ -157,6 +157,9 @@ class FakeOllama:
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    # socketserver's default of 5 pending connections drops some of 50 clients that connect at once, which
+    # the clients see as "the connection broke off"; Ollama's own server (Go) takes the system's maximum
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hangs up mid-answer is part of the script, not a failure."""

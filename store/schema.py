@@ -273,6 +273,29 @@ def add_calculation_packages(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_turn_counts(db: sqlite3.Connection) -> None:
+    """Version 12: each workspace keeps its number of turns, so asking it reads one row, not the history.
+
+    Triggers keep the count in the transaction that adds, deletes or moves a turn,
+    whoever writes it; the upgrade counts the turns already there once.
+    """
+    for statement in (
+        "ALTER TABLE chats ADD COLUMN turn_count INTEGER NOT NULL DEFAULT 0",
+        """CREATE TRIGGER turn_count_insert AFTER INSERT ON history BEGIN
+               UPDATE chats SET turn_count = turn_count + 1 WHERE chat_id = new.chat_id;
+           END""",
+        """CREATE TRIGGER turn_count_delete AFTER DELETE ON history BEGIN
+               UPDATE chats SET turn_count = turn_count - 1 WHERE chat_id = old.chat_id;
+           END""",
+        """CREATE TRIGGER turn_count_move AFTER UPDATE OF chat_id ON history WHEN old.chat_id != new.chat_id BEGIN
+               UPDATE chats SET turn_count = turn_count - 1 WHERE chat_id = old.chat_id;
+               UPDATE chats SET turn_count = turn_count + 1 WHERE chat_id = new.chat_id;
+           END""",
+        "UPDATE chats SET turn_count = (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id)",
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -285,5 +308,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_memory,
     add_workspace_agent,
     add_calculation_packages,
+    add_turn_counts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import json.scanner
 import sqlite3
 from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pydantic import TypeAdapter
 
 from domain.records import ToolCall, Turn, TurnStatus
 from store.base import StoreBase
@@ -24,16 +28,33 @@ def _tool_call_row(turn_id: int, position: int, call: ToolCall) -> tuple[object,
     return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
 
 
-def _tool_call(row: sqlite3.Row) -> ToolCall:
-    return ToolCall(
-        id=f"call_{row['position'] + 1}",
-        name=row["name"],
-        arguments=json.loads(row["arguments"]),
-        output=row["output"],
-        error=row["error"],
-        duration_ms=row["duration_ms"],
-        data=json.loads(row["data"]) if row["data"] else None,
-    )
+_scan_json = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: the context is a decoder
+
+
+def _json_value(text: str) -> Any:
+    """`json.loads(text)` for the JSON the store wrote itself (no surrounding space), without its wrappers."""
+    try:
+        value, end = _scan_json(text, 0)
+    except StopIteration:
+        end = -1
+    return value if end == len(text) else json.loads(text)
+
+
+def _tool_call(row: sqlite3.Row) -> dict[str, Any]:
+    """A stored tool call as the fields of a `ToolCall`, validated with its turn's (one call for a batch)."""
+    data = row["data"]
+    return {
+        "id": f"call_{row['position'] + 1}",
+        "name": row["name"],
+        "arguments": _json_value(row["arguments"]),
+        "output": row["output"],
+        "error": row["error"],
+        "duration_ms": row["duration_ms"],
+        "data": _json_value(data) if data else None,
+    }
+
+
+_TURNS = TypeAdapter(list[Turn])
 
 
 class TurnStore(StoreBase):
@@ -192,11 +213,12 @@ class TurnStore(StoreBase):
         return self._with_tool_calls(db, list(reversed(rows)))
 
     def _with_tool_calls(self, db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[Turn]:
+        """The rows as turns with their tool calls, validated as one list in one call."""
         calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
-        return [Turn.model_validate({**dict(row), "tool_calls": calls.get(row["turn_id"], [])}) for row in rows]
+        return _TURNS.validate_python([{**dict(row), "tool_calls": calls.get(row["turn_id"], ())} for row in rows])
 
     @staticmethod
-    def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[ToolCall]]:
+    def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         if not turn_ids:
             return {}
         rows = db.execute(
@@ -204,7 +226,7 @@ class TurnStore(StoreBase):
                WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY turn_id, position""",
             (json.dumps(turn_ids),),
         ).fetchall()
-        calls: dict[int, list[ToolCall]] = {}
+        calls: dict[int, list[dict[str, Any]]] = {}
         for row in rows:
             calls.setdefault(row["turn_id"], []).append(_tool_call(row))
         return calls
@@ -215,9 +237,10 @@ class TurnStore(StoreBase):
             db.execute("UPDATE history SET status = 'superseded' WHERE id = ?", (turn_id,))
 
     def count_turns(self, chat_id: int) -> int:
-        """How many turns the workspace has (counted: it grows with the history; see `has_turns_before`)."""
+        """How many turns the workspace has: its kept count (schema 11), one row whatever the history's length."""
         with self._lock, self._translated_errors():
-            return int(self._db.execute("SELECT COUNT(*) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0])
+            row = self._db.execute("SELECT turn_count FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        return int(row[0]) if row is not None else 0
 
     def clear_history(self, chat_id: int) -> None:
         """Delete a workspace's turns; the workspace and its summary stay."""

@@ -119,6 +119,51 @@ def test_recent_history_and_paging(db: ChatHistoryDB) -> None:
     assert db.count_turns(chat) == 30
 
 
+def counted(path: Path) -> dict[int, tuple[int, int]]:
+    """Each workspace's kept count beside its turns counted one by one, read over a connection of the test's own."""
+    raw = sqlite3.connect(path)
+    rows = raw.execute(
+        "SELECT chat_id, turn_count, (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id) FROM chats"
+    ).fetchall()
+    raw.close()
+    return {chat_id: (kept, actual) for chat_id, kept, actual in rows}
+
+
+def test_each_workspace_keeps_its_turn_count_through_every_change(db: ChatHistoryDB, tmp_path: Path) -> None:
+    path = tmp_path / "chat_history.sqlite"
+    tower, bridge, empty = db.create_chat("Tower"), db.create_chat("Bridge"), db.create_chat("Empty")
+    ids = [db.add_to_history(tower, f"q{i}", f"a{i}", tool_calls=[ToolCall(name="sqrt", arguments={}, output="1")])
+           for i in range(7)]  # fmt: skip
+    db.add_to_history(bridge, "Span?", "", status="error", error="Ollama is not running.")
+    db.supersede_turn(ids[-1])
+    assert counted(path) == {tower: (7, 7), bridge: (1, 1), empty: (0, 0)}
+    assert [db.count_turns(chat) for chat in (tower, bridge, empty, 999)] == [7, 1, 0, 0]
+    db.clear_history(tower)
+    db.add_to_history(tower, "after the clear", "a")
+    db.delete_chat(bridge)
+    assert counted(path) == {tower: (1, 1), empty: (0, 0)}
+    assert db.count_turns(tower) == 1 and db.count_turns(bridge) == 0
+
+
+def test_an_upgraded_file_counts_the_turns_it_already_had(tmp_path: Path) -> None:
+    from store.schema import MIGRATIONS
+
+    path = tmp_path / "v10.sqlite"
+    raw = sqlite3.connect(path)
+    for migration in MIGRATIONS[:10]:
+        migration(raw)
+    raw.executemany("INSERT INTO chats (chat_name, created_at) VALUES (?, '2026-01-01')", [("A",), ("B",), ("C",)])
+    raw.executemany("INSERT INTO history (chat_id, user, assistant) VALUES (?, 'q', 'a')", [(1,)] * 250 + [(3,)] * 4)
+    raw.execute("PRAGMA user_version = 10")
+    raw.commit()
+    raw.close()
+    store = ChatHistoryDB(path)
+    assert [store.count_turns(chat) for chat in (1, 2, 3)] == [250, 0, 4]
+    store.add_to_history(2, "first", "turn")
+    store.close()
+    assert counted(path) == {1: (250, 250), 2: (1, 1), 3: (4, 4)}
+
+
 def test_unsummarised_turns_are_tracked(db: ChatHistoryDB) -> None:
     chat = db.create_chat("w")
     assert db.count_unsummarised_turns(chat) == 0 and db.turns_since_summary(chat, 10) == ([], 0)

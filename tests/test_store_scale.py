@@ -8,6 +8,8 @@ tests hold both to the results of the plain, whole-list ways.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.exports import FILE_TOOLS, _calculation, _turn_markdown, report_pieces, write_atomically
+from app.exports import FILE_TOOLS, _calculation, report_pieces, workspace_pieces, write_atomically
+from app.formatting import usage_caption
 from app.service import WorkspaceService
 from domain.records import Chat, ToolCall, Turn
 from history import ChatHistoryDB, HistoryError
@@ -144,7 +147,61 @@ def test_a_file_of_the_previous_schema_is_searched_by_prefix_after_its_upgrade(t
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+def test_counting_a_workspace_s_turns_does_the_same_work_whatever_its_length(store: ChatHistoryDB) -> None:
+    """The count is read, not made: SQLite runs as many instructions for 3,000 turns as for 3 (no time is measured)."""
+    short, long = store.create_chat("Short"), store.create_chat("Long")
+    for i in range(3):
+        store.add_to_history(short, f"q{i}", "a")
+    for i in range(3_000):
+        store.add_to_history(long, f"Load case {i}?", "Fine.")
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0  # go on
+
+    def instructions(chat_id: int) -> int:
+        steps[0] = 0
+        store._db.set_progress_handler(step, 1)  # noqa: SLF001 - SQLite's own instruction counter on the store's connection
+        try:
+            assert store.count_turns(chat_id) in (3, 3_000)
+        finally:
+            store._db.set_progress_handler(None, 1)  # noqa: SLF001
+        return steps[0]
+
+    assert instructions(long) == instructions(short)
+
+
 # The documents, a batch at a time ---------------------------------------------------------------------------
+
+
+def frozen_fenced(text: str, language: str = "") -> str:
+    """The export's fenced block as it was first written (kept here to hold the export to its bytes)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def frozen_turn_markdown(number: int, turn: Turn) -> list[str]:
+    """One turn of the export as it was first written: the reference the export is held to, byte for byte."""
+    lines = [f"## Turn {number} · {(turn.created_at or '')[:19]}", "", "**You:**", "", frozen_fenced(turn.user), ""]
+    for call in turn.tool_calls:
+        outcome = "error" if call.error else "result"
+        lines += [
+            f"**Tool `{call.name}`** ({call.duration_ms:.1f} ms)",
+            "",
+            frozen_fenced(json.dumps(call.arguments, indent=2, ensure_ascii=False), "json"),
+            "",
+            f"{outcome}:",
+            "",
+            frozen_fenced(call.output),
+            "",
+        ]
+    status = "" if turn.status == "complete" else f" *({turn.status}{': ' + turn.error if turn.error else ''})*"
+    lines += [f"**Assistant:**{status}", "", turn.assistant or "*(no answer)*", ""]
+    if caption := usage_caption(turn.model, turn.prompt_tokens, turn.completion_tokens, turn.duration_ms):
+        lines += [f"*{caption}*", ""]
+    return lines
 
 
 def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
@@ -162,7 +219,7 @@ def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
     else:
         lines += ["*No summary yet.*", ""]
     for number, turn in enumerate(turns, start=1):
-        lines += _turn_markdown(number, turn)
+        lines += frozen_turn_markdown(number, turn)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -220,6 +277,67 @@ def test_the_export_streams_byte_for_byte_what_the_whole_list_gave(
     assert written.read_bytes() == expected.encode("utf-8")
     assert service.export_markdown(chat) == expected
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "no partial file left"
+
+
+ODD_ARGUMENTS: list[dict[str, object]] = [
+    {},
+    {"span": "6 m", "load": "12 kN/m"},
+    {
+        "loads": [{"w": 1.5, "case": "D"}, [], {}, [[1, 2], [3]], None],
+        "flags": {"pinned": True, "fixed": False, "note": None},
+        "numbers": [0, -7, 10**30, -0.0, 1e-7, 1e22, 0.1 + 0.2, 2.5e-310, math.inf, -math.inf, math.nan],
+        "text": 'béton ✓ 🏗️ "quoted" \\ back\nslash\t\x00\x1f\u2028\u007f',
+        'clé "x"\n': "a key with quotes and a line break",
+        "": "",
+    },
+    {"expression": "```python\nx = 1\n```", "fences": "`` ` ```` `````"},
+    {"deep": {"a": {"b": {"c": {"d": [[[[]]]]}}}}},
+]
+
+
+def varied_workspace(store: ChatHistoryDB) -> int:
+    """Turns of every shape the export writes: backtick runs, odd arguments, errors, statuses, usage, no answer."""
+    chat = store.create_chat("Odd — «names» | pipes `ticks`")
+    store.set_context_summary(chat, "Line one\n\n  indented line   \n")
+    texts = ["plain", "has ``` three", "has ```` four and ` one", "``````six``````", "", "  \n\t trailing  \n", "ü"]
+    statuses = ["complete", "stopped", "error", "superseded"]
+    for i in range(60):
+        calls = [
+            ToolCall(name=f"tool_{j}", arguments=ODD_ARGUMENTS[(i + j) % len(ODD_ARGUMENTS)],
+                     output=texts[(i + 2 * j) % len(texts)], error="failed: `x`" if (i + j) % 5 == 0 else None,
+                     duration_ms=[0.0, 0.04, 0.05, 1234.5678, 1e9][(i + j) % 5],
+                     data={"formula": "M = wL²/8"} if j == 1 else None)
+            for j in range(i % 4)
+        ]  # fmt: skip
+        store.add_to_history(
+            chat,
+            texts[i % len(texts)] + f" question {i}",
+            texts[(i + 3) % len(texts)] if i % 9 else "",
+            tool_calls=calls,
+            status=statuses[i % 4],  # type: ignore[arg-type]
+            model=None if i % 3 else f"qwen3:{i % 2 * 4 + 4}b",
+            prompt_tokens=None if i % 2 else 1234 * i,
+            completion_tokens=None if i % 4 else i,
+            duration_ms=None if i % 5 else 3210.5 * i,
+            error="Ollama stopped | half way" if i % 4 in (1, 2) else None,
+            thinking="hmm" if i % 6 == 0 else None,
+        )
+    store.add_to_history(chat, "last", "trailing whitespace at the very end   \n\n\t ")
+    return chat
+
+
+@pytest.mark.parametrize("batch", [1, 7, 500])
+def test_the_export_of_a_varied_workspace_is_byte_for_byte_the_first_version_s(
+    store: ChatHistoryDB, service: WorkspaceService, tmp_path: Path, batch: int
+) -> None:
+    chat = varied_workspace(store)
+    expected = whole_list_markdown(chat_of(store, chat), store.get_turns(chat))
+    assert "``````json\n{" in expected and "```````\n``````six" in expected and "NaN" in expected
+    written = service.write_export(chat, tmp_path / "export.md")
+    assert written.read_bytes() == expected.encode("utf-8")
+    assert service.export_markdown(chat) == expected
+    pieces = workspace_pieces(chat_of(store, chat), store.iter_turns(chat, batch=batch))
+    assert "".join(pieces) == expected
 
 
 def test_the_report_streams_byte_for_byte_what_the_whole_list_gave(store: ChatHistoryDB) -> None:

@@ -186,9 +186,11 @@ def test_long_workspace_shows_the_latest_turns_and_earlier_on_demand(app: AppTes
     for i in range(30):
         db.add_to_history(chat, f"question {i}", f"answer {i}")
     app.run()
-    assert len(messages(app, "user")) == 10 and messages(app, "user")[0] == "question 20"
+    assert len(messages(app, "user")) == 5 and messages(app, "user")[0] == "question 25"
     app.button(key="earlier").click().run()
-    assert len(messages(app, "user")) == 20
+    assert len(messages(app, "user")) == 15
+    app.button(key="earlier").click().run()
+    assert len(messages(app, "user")) == 25
     app.button(key="earlier").click().run()
     assert len(messages(app, "user")) == 30
     assert [b for b in app.button if b.key == "earlier"] == [], "nothing earlier to show"

@@ -17,7 +17,7 @@ from faces.web.state import loop, show_earlier, state, sync_url
 from faces.web.sync_bridge import iterate_sync
 from faces.web.view import LiveView, past_turn
 
-WAIT_TICK_SECONDS = 0.1
+WAIT_TICK_SECONDS = 0.02  # how often a click (Stop, another workspace) is looked for while the model is silent
 FINISH_WAIT_SECONDS = 5.0
 
 
@@ -79,16 +79,18 @@ def last_turn(turn: Turn) -> None:
             right.form_submit_button("Cancel", on_click=actions.cancel_edit)
     else:
         past_turn(turn)
-    left, right, _ = st.columns([1, 1, 5])
-    left.button("Regenerate", key="regenerate", on_click=actions.regenerate, icon=":material/refresh:", type="tertiary")
-    right.button(
-        "Edit question",
-        key="edit-last",
-        on_click=actions.edit_last,
-        args=(turn.turn_id,),
-        icon=":material/edit:",
-        type="tertiary",
-    )
+    with st.container(horizontal=True, gap="small"):  # one element where columns are four
+        st.button(
+            "Regenerate", key="regenerate", on_click=actions.regenerate, icon=":material/refresh:", type="tertiary"
+        )
+        st.button(
+            "Edit question",
+            key="edit-last",
+            on_click=actions.edit_last,
+            args=(turn.turn_id,),
+            icon=":material/edit:",
+            type="tertiary",
+        )
 
 
 def proposed_edit(edit: FileEdit) -> None:
@@ -141,6 +143,7 @@ def show_reply(question: str, reply: LiveReply) -> None:
             for event in reply.events:
                 if event is None:
                     view.waiting()
+                    _ = "stop" in state  # reading the tab's state, like drawing, is where Streamlit acts on a click
                 else:
                     view.show(event)
         finally:
