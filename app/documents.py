@@ -2,10 +2,12 @@
 
 `DocumentLibrary.refresh` starts one indexing thread: it walks the folder (links are not
 followed), reads new and changed files in the reader worker (bounded time and memory),
-drops deleted ones and then embeds new passages with `EMBED_MODEL`. A turn never waits
-for it. `search` (the `search_documents` tool's back end) fuses the full-text ranking
-(FTS5, BM25) and the embedding ranking by reciprocal rank; with no embedding model it
-searches by words alone and says so once.
+drops deleted ones and then embeds new passages with `EMBED_MODEL`. A turn does not wait
+for it, but a search does: while files are being read, `search` (the `search_documents`
+tool's back end) waits for them, at most INDEX_WAIT_SECONDS, then answers from what is
+indexed and says how much is missing (`index_wait` words the wait for the faces meanwhile).
+It fuses the full-text ranking (FTS5, BM25) and the embedding ranking by reciprocal rank;
+with no embeddings it searches by words alone and says why, once for each reason.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ CANDIDATES = 50  # from each ranking, before fusion
 RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
 EMBED_BATCH = 64
 IfExists = Literal["ask", "replace", "keep both"]
+KINDS = "PDF, Word, Excel, Markdown, text or CSV"
 HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
+INDEX_WAIT_SECONDS = 30.0  # how long a search waits for the files being read
 
 
 @dataclass
@@ -44,6 +48,7 @@ class IndexProgress:
     """What the indexing thread is doing, for the faces: files looked at of those found, the one being read."""
 
     running: bool = False
+    reading: bool = False  # files are being read (the embeddings follow); a search waits while this lasts
     done: int = 0
     total: int = 0
     current: str | None = None
@@ -60,9 +65,14 @@ class DocumentLibrary:
         self.embedder = embedder
         self.progress = IndexProgress()
         self.embedding_problem: str | None = None if embedder else "no EMBED_MODEL is set"
-        self._told_words_only = False
+        self._told: set[str] = set()  # why the search was by words only, each reason said once
         self._lock = threading.Lock()
         self._again = False
+        self._active = False  # an indexing run is under way (decided under the lock, unlike the thread's life)
+        self._refreshed = False
+        self._files_read = threading.Event()  # set while no file is waiting to be read
+        self._files_read.set()
+        self._searches_waiting = 0
         self._thread: threading.Thread | None = None
         self._vectors: tuple[int, Any, list[int]] | None = None  # (index version, matrix, passage ids)
         self._version = 0
@@ -72,10 +82,13 @@ class DocumentLibrary:
     def refresh(self) -> None:
         """Bring the index up to date in the background (a second call while it runs means: once more after)."""
         with self._lock:
-            if self._thread is not None and self._thread.is_alive():
+            self._refreshed = True
+            self._files_read.clear()
+            if self._active:
                 self._again = True
                 return
-            self.progress = IndexProgress(running=True)
+            self._active = True
+            self.progress = IndexProgress(running=True, reading=True)
             self._thread = threading.Thread(target=self._run, name="document-index", daemon=True)
             self._thread.start()
 
@@ -98,7 +111,7 @@ class DocumentLibrary:
         """
         base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
         if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in SUFFIXES:
-            raise ValueError(f"{name!r} cannot be added: give a PDF, Word, Excel, Markdown, text or CSV file")
+            raise ValueError(f"{name!r} cannot be added: give a {KINDS} file")
         if len(data) > MAX_FILE_BYTES:
             raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
         if self._store.owns(self.root / base):
@@ -155,17 +168,23 @@ class DocumentLibrary:
         except Exception as error:  # noqa: BLE001 - the thread must end cleanly and say what happened
             logger.exception("indexing the workspace folder failed")
             self.progress.errors.append(f"Indexing stopped: {error}")
-            self.progress.running = False
+            with self._lock:
+                self._again = self._active = self.progress.running = self.progress.reading = False
+                self._files_read.set()
 
     def _index_loop(self) -> None:
         while True:
             self._index_folder()
+            with self._lock:
+                if not self._again:  # every file asked for is read: searches waiting for them go on
+                    self.progress.reading = False
+                    self._files_read.set()
             self._embed_new_passages()
             with self._lock:
                 if not self._again:
-                    self.progress.running = False
+                    self._active = self.progress.running = False
                     return
-                self._again = False
+                self._again, self.progress.reading = False, True
 
     def _index_folder(self) -> None:
         found = dict(self._walk())
@@ -265,9 +284,15 @@ class DocumentLibrary:
     # Search ---------------------------------------------------------------------
 
     def search(self, query: str, top_k: int) -> dict[str, Any]:
-        """The best passages for `query`: {"passages": [{file, page?, location, text, score}, …]} (+ "note")."""
+        """The best passages for `query`: {"passages": [{file, page?, location, text, score}, …]} (+ "note").
+
+        While files are being read it waits for them first (at most INDEX_WAIT_SECONDS); a library never
+        refreshed is refreshed now, so any program that opens the service finds the folder's documents."""
+        if not self._refreshed:
+            self.refresh()
+        self._wait_for_files()
         lexical = [p.passage_id for p, _ in self._store.search_passages(query, CANDIDATES)]
-        semantic = self._nearest(query)
+        semantic, why_not = self._nearest(query)
         fused: dict[int, float] = {}
         for ranking in (lexical, semantic or []):
             for rank, passage_id in enumerate(ranking, 1):
@@ -275,46 +300,68 @@ class DocumentLibrary:
         best = sorted(fused, key=lambda i: -fused[i])[:top_k]
         found = self._store.passages_by_id(best)
         result: dict[str, Any] = {"passages": [_shown(found[i], fused[i]) for i in best if i in found]}
-        note = self._note(semantic is None, found=bool(result["passages"]))
+        note = self._note(why_not, found=bool(result["passages"]))
         if note:
             result["note"] = note
         return result
 
-    def _note(self, words_only: bool, found: bool) -> str:
+    def index_wait(self) -> str | None:
+        """While a search waits for the files being read: "indexing 3 of 7 files…", for the faces to show."""
+        if not self._searches_waiting or self._files_read.is_set():
+            return None
+        progress = self.progress
+        if not progress.total:
+            return "indexing: looking through the workspace folder…"
+        return f"indexing {progress.done} of {progress.total} files…"
+
+    def _wait_for_files(self) -> None:
+        with self._lock:
+            self._searches_waiting += 1
+        try:
+            self._files_read.wait(INDEX_WAIT_SECONDS)
+        finally:
+            with self._lock:
+                self._searches_waiting -= 1
+
+    def _note(self, why_words_only: str | None, found: bool) -> str:
         notes = []
-        if words_only and not self._told_words_only:
-            self._told_words_only = True
-            notes.append(f"Searched by words only ({self.embedding_problem}); paraphrased questions may miss.")
-        if self.progress.running:
+        if why_words_only is not None and why_words_only not in self._told:
+            self._told.add(why_words_only)
+            notes.append(f"Searched by words only ({why_words_only}); paraphrased questions may miss.")
+        progress = self.progress
+        if not self._files_read.is_set():
+            missing = progress.total - progress.done
             notes.append(
-                f"The documents are still being indexed ({self.progress.done} of {self.progress.total} files)."
+                f"Indexing is still under way ({progress.done} of {progress.total} files read): these passages come "
+                f"from what is indexed so far, and {missing} {'file was' if missing == 1 else 'files were'} "
+                "not searched yet; ask again in a moment."
+                if progress.total
+                else "Indexing has only just started (the workspace folder is being listed); ask again in a moment."
             )
         if not found and not self._store.document_files():  # only an empty answer asks whether anything is indexed
-            notes.append(
-                "No documents are indexed: put PDF, Word, Excel, Markdown, text or CSV files in the workspace folder."
-            )
+            notes.append(f"No documents are indexed: put {KINDS} files in the workspace folder.")
         return " ".join(notes)
 
-    def _nearest(self, query: str) -> list[int] | None:
-        """Passage ids by cosine similarity to the query's embedding; None when there are no embeddings."""
+    def _nearest(self, query: str) -> tuple[list[int] | None, str | None]:
+        """Passage ids by cosine similarity to the query's embedding; else None and why there are none."""
         if self.embedder is None or self.embedding_problem is not None:
-            return None
+            return None, self.embedding_problem or "no EMBED_MODEL is set"
         try:
             (blob,) = self.embedder.embed([query])
         except EmbeddingUnavailableError as why:
             self.embedding_problem = str(why)
-            return None
+            return None, self.embedding_problem
         import numpy as np
 
         matrix, ids = self._matrix()
         if not ids:
-            return None
+            return None, "the passages' embeddings are not computed yet"
         vector = np.frombuffer(blob, dtype=np.float32)
         if matrix.shape[1] != vector.shape[0]:
-            return None
+            return None, f"the stored embeddings are not of {self.embedder.model}'s size"
         scores = matrix @ (vector / (np.linalg.norm(vector) or 1.0))
         order = np.argsort(-scores)[:CANDIDATES]
-        return [ids[i] for i in order]
+        return [ids[i] for i in order], None
 
     def _matrix(self) -> tuple[Any, list[int]]:
         """Every passage's unit embedding as one float32 matrix, rebuilt only after the index changes."""

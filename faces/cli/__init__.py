@@ -58,7 +58,14 @@ def run_once(
         stderr.write("No question given: pass it after --once, or on standard input.\n")
         return EXIT_USAGE
     try:
-        renderer = Renderer(stdout, stderr, False, waiting=Waiting(stderr), answer=answer_view(stdout, plain))
+        renderer = Renderer(
+            stdout,
+            stderr,
+            False,
+            waiting=Waiting(stderr),
+            answer=answer_view(stdout, plain),
+            activity=service.documents.index_wait,
+        )
         completed = ask(service, question.strip(), renderer, loop)
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")

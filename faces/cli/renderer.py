@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import math
 import threading
+from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from app.formatting import call_signature
@@ -101,7 +102,10 @@ def is_empty(completed: TurnCompleted) -> bool:
 
 
 class Renderer:
-    """Prints the agent's events: the answer on `out`, tool lines and notices on `notes`, the wait on `waiting`."""
+    """Prints the agent's events: the answer on `out`, tool lines and notices on `notes`, the wait on `waiting`.
+
+    `activity`, asked on each tick while a tool runs, says what the tool waits for ("indexing 3 of 7 files…",
+    from `DocumentLibrary.index_wait`): the spinner shows it, and off a terminal it is written once a call."""
 
     def __init__(
         self,
@@ -110,6 +114,7 @@ class Renderer:
         show_thinking: bool,
         waiting: Waiting | None = None,
         answer: AnswerView | None = None,
+        activity: Callable[[], str | None] | None = None,
     ) -> None:
         self.out, self.notes = out, notes
         self.note_style = Style(notes)
@@ -120,6 +125,9 @@ class Renderer:
         self.completed: TurnCompleted | None = None
         self._model = "the model"
         self._thinking_started = False
+        self.activity = activity
+        self._tool_label: str | None = None  # the running tool's spinner label
+        self._activity_said = False
 
     def begin(self, model: str) -> None:
         """The question is on its way: wait for the model's first word."""
@@ -144,8 +152,11 @@ class Renderer:
             self._thinking_started = True
         elif isinstance(event, ToolCallStarted):
             self._end_lines()
-            self.waiting.start(f"running {printable(call_signature(event.name, event.arguments))}")
+            self._tool_label = f"running {printable(call_signature(event.name, event.arguments))}"
+            self._activity_said = False
+            self.waiting.start(self._tool_label)
         elif isinstance(event, ToolCallFinished):
+            self._tool_label = None
             self.waiting.stop()
             for code, line in tool_call_lines(event.call):
                 self._note(code, line)
@@ -167,8 +178,17 @@ class Renderer:
 
     def tick(self) -> None:
         """About ten times a second while the turn runs: the spinner turns, a streamed answer catches up."""
+        if self._tool_label is not None and self.activity is not None:
+            self._show_activity(self.activity())
         self.waiting.tick()
         self.answer.tick()
+
+    def _show_activity(self, doing: str | None) -> None:
+        """What the running tool waits for: the spinner's label on a terminal, else one line the first time."""
+        if doing is not None and not self.waiting.animate and not self._activity_said:
+            self._activity_said = True
+            self._note("2", doing)
+        self.waiting.relabel(printable(doing) if doing is not None else self._tool_label or "")
 
     def finish(self) -> None:
         """The turn is over, however it ended: nothing left moving, the cursor at the start of a line."""

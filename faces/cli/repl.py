@@ -160,7 +160,8 @@ class Repl:
 
     def ask(self, question: str) -> None:
         answer = answer_view(self.out, self.plain)
-        ask(self.service, question, Renderer(self.out, self.out, True, Waiting(self.err), answer), self.loop)
+        renderer = Renderer(self.out, self.out, True, Waiting(self.err), answer, self.service.documents.index_wait)
+        ask(self.service, question, renderer, self.loop)
 
     def _confirm(self, question: str) -> bool:
         try:

@@ -60,6 +60,11 @@ class Waiting:
         self.clear()
         self._label = None
 
+    def relabel(self, label: str) -> None:
+        """Say something else about the wait under way (its seconds go on); nothing when there is no wait."""
+        if self._label is not None:
+            self._label = label
+
     def clear(self) -> None:
         """Take the spinner off the screen for a moment (the next tick draws it again while the wait goes on)."""
         if self._drawn:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import StopException
@@ -123,7 +124,7 @@ def live_turn(service: WorkspaceService, question: str, chat_id: int | None, reg
     reply = LiveReply(events, chat.chat_id, service.stop, turn_finished(), live_replies())
     state.reply_without_tab = False
     try:
-        show_reply(question, reply)
+        show_reply(question, reply, service.documents.index_wait)
     except StopException:  # the tab was closed (or the server is stopping): no element can be drawn any more
         reply.finish_without_the_tab()
         state.reply_without_tab = True  # should the tab come back (a reconnect), it does not wait for the reply
@@ -132,7 +133,8 @@ def live_turn(service: WorkspaceService, question: str, chat_id: int | None, reg
         reply.end()  # a cut-off turn is stored here, with what had arrived (not when it was handed over)
 
 
-def show_reply(question: str, reply: LiveReply) -> None:
+def show_reply(question: str, reply: LiveReply, activity: Callable[[], str | None]) -> None:
+    """The question and the reply as it streams; `activity` says what a running tool waits for."""
     with st.chat_message("user"):
         st.markdown(escape_markdown(question))
     with st.chat_message("assistant"):
@@ -142,7 +144,7 @@ def show_reply(question: str, reply: LiveReply) -> None:
         try:
             for event in reply.events:
                 if event is None:
-                    view.waiting()
+                    view.waiting(activity())
                     _ = "stop" in state  # reading the tab's state, like drawing, is where Streamlit acts on a click
                 else:
                     view.show(event)

@@ -108,9 +108,11 @@ class LiveView:
         self.started = time.monotonic()
         self.waiting_shown = ""
 
-    def waiting(self) -> None:
-        """Between events: show that the model is still working, redrawn when the shown tenth of a second changes."""
-        shown = f"Waiting for the model… {time.monotonic() - self.started:.1f} s"
+    def waiting(self, doing: str | None = None) -> None:
+        """Between events: show that the model (or what `doing` says, such as "indexing 3 of 7 files…") is still
+        at work, redrawn when the shown tenth of a second changes."""
+        what = doing[:1].upper() + doing[1:] if doing else "Waiting for the model…"
+        shown = f"{what} {time.monotonic() - self.started:.1f} s"
         if shown != self.waiting_shown:
             self.waiting_shown = shown
             self.progress.caption(shown)
