@@ -14,31 +14,29 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import stat
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from app.document_ranking import CANDIDATES, EmbeddingMatrix, fuse
 from app.document_saver import DocumentSaver
+from app.document_uploads import MAX_FILE_BYTES, IfExists, write_upload
+from app.document_watch import watches
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
-from tools.documents.readers import SUFFIXES
+from tools.documents.readers import KINDS, SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
 from tools.workspace_paths import is_protected_file, remove_file
 from tools.workspace_walk import walk_files
 
 logger = logging.getLogger(__name__)
-MAX_FILE_BYTES = 200 * 1024**2
-CANDIDATES = 50  # from each ranking, before fusion
-RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
 EMBED_BATCH = 64
-IfExists = Literal["ask", "replace", "keep both"]
-KINDS = "PDF, Word, Excel, Markdown, text or CSV"
 HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
 INDEX_WAIT_SECONDS = 30.0  # how long a search waits for the files being read
 
@@ -73,9 +71,9 @@ class DocumentLibrary:
         self._files_read = threading.Event()  # set while no file is waiting to be read
         self._files_read.set()
         self._searches_waiting = 0
+        self._following = False
         self._thread: threading.Thread | None = None
-        self._vectors: tuple[int, Any, list[int]] | None = None  # (index version, matrix, passage ids)
-        self._version = 0
+        self._embeddings = EmbeddingMatrix(store, embedder.model if embedder else "")
 
     # Indexing -------------------------------------------------------------------
 
@@ -91,6 +89,30 @@ class DocumentLibrary:
             self.progress = IndexProgress(running=True, reading=True)
             self._thread = threading.Thread(target=self._run, name="document-index", daemon=True)
             self._thread.start()
+
+    def follow(self) -> None:
+        """Keep the index current from now on: read what changed since the last run, then follow the folder (one
+        watch per folder in the process, `app.document_watch`), reading what changes soon after, until `close`."""
+        if not self._following:
+            self._following = True
+            watches.follow(self.root, self.refresh)
+            weakref.finalize(self, watches.unfollow, self.root)
+        self.refresh()
+
+    def following(self) -> str | None:
+        """How the folder's changes are learnt, for the faces: None when it is not followed."""
+        folder = watches.watching(self.root) if self._following else None
+        if folder is None:
+            return None
+        if folder.how == "events":
+            return "changes are read as they happen"
+        return f"changes are looked for every {max(2, round(folder.walk_interval()))} s: {folder.why_polling}"
+
+    def close(self) -> None:
+        """Stop following the folder (an indexing run under way ends on its own)."""
+        if self._following:
+            self._following = False
+            watches.unfollow(self.root, self.refresh)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for indexing to finish; False if it is still running after `timeout` seconds."""
@@ -109,41 +131,9 @@ class DocumentLibrary:
         nothing, "replace" puts the upload in its place (a link itself, never what it points to), and
         "keep both" saves the upload as "spec (2).pdf", the first name free.
         """
-        base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-        if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in SUFFIXES:
-            raise ValueError(f"{name!r} cannot be added: give a {KINDS} file")
-        if len(data) > MAX_FILE_BYTES:
-            raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
-        if self._store.owns(self.root / base):
-            raise ValueError(f"{base} is the chat history's own file; rename the document and add it again")
-        self.root.mkdir(parents=True, exist_ok=True)
-        partial = self.root / f".{base}.{secrets.token_hex(4)}.part"
-        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        try:
-            with os.fdopen(descriptor, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            saved = self._put_in_place(partial, base, if_exists)
-        finally:
-            partial.unlink(missing_ok=True)
+        saved = write_upload(self.root, self._store, name, data, if_exists)
         self.refresh()
         return saved
-
-    def _put_in_place(self, partial: Path, base: str, if_exists: IfExists) -> str:
-        """Give the written file its name: a link never replaces what is there, so nothing is lost unasked."""
-        if if_exists == "replace":
-            os.replace(partial, self.root / base)  # replaces a link of that name, never what it points to
-            return base
-        stem, suffix = Path(base).stem, Path(base).suffix
-        candidates = [base] + [f"{stem} ({number}){suffix}" for number in range(2, 1000)]
-        for candidate in candidates if if_exists == "keep both" else [base]:
-            try:
-                os.link(partial, self.root / candidate, follow_symlinks=False)
-                return candidate
-            except FileExistsError:
-                continue
-        raise FileExistsError(f"{base} is already in the workspace folder")
 
     def remove(self, relative: str) -> None:
         """Delete a listed document from the workspace folder and drop it from the index (a file already gone
@@ -242,7 +232,7 @@ class DocumentLibrary:
                     if known is not None and known.sha256 == record.sha256:
                         self._store.touch_document(relative, info.st_size, info.st_mtime_ns)
                         return
-                    passages = self._read(relative, copy.path, record)
+                    record, passages = self._read(record, copy.path)
                     now = copy.original_stat()
                     if (now.st_size, now.st_mtime_ns) != (info.st_size, info.st_mtime_ns):
                         record.mtime_ns = 0  # so that the next refresh reads it again
@@ -256,14 +246,14 @@ class DocumentLibrary:
         self._store.save_document(record, passages)
         self._changed()
 
-    def _read(self, relative: str, path: Path, record: DocumentFile) -> list[Passage]:
+    def _read(self, record: DocumentFile, copy: Path) -> tuple[DocumentFile, list[Passage]]:
         try:
-            pieces, note = read_in_worker(path)
+            pieces, note = read_in_worker(copy)
         except ValueError as why:
             record.note = str(why)
-            return []
+            return record, []
         record.status, record.note = "indexed", note
-        return [Passage(path=relative, page=page, location=location, text=text) for page, location, text in pieces]
+        return record, [Passage(path=record.path, page=page, location=at, text=text) for page, at, text in pieces]
 
     def _embed_new_passages(self) -> None:
         if self.embedder is None:
@@ -279,7 +269,7 @@ class DocumentLibrary:
             self.embedding_problem = str(why)
 
     def _changed(self) -> None:
-        self._version += 1
+        self._embeddings.changed()
 
     # Search ---------------------------------------------------------------------
 
@@ -293,10 +283,7 @@ class DocumentLibrary:
         self._wait_for_files()
         lexical = [p.passage_id for p, _ in self._store.search_passages(query, CANDIDATES)]
         semantic, why_not = self._nearest(query)
-        fused: dict[int, float] = {}
-        for ranking in (lexical, semantic or []):
-            for rank, passage_id in enumerate(ranking, 1):
-                fused[passage_id] = fused.get(passage_id, 0.0) + 1.0 / (RRF_K + rank)
+        fused = fuse(lexical, semantic or [])
         best = sorted(fused, key=lambda i: -fused[i])[:top_k]
         found = self._store.passages_by_id(best)
         result: dict[str, Any] = {"passages": [_shown(found[i], fused[i]) for i in best if i in found]}
@@ -351,32 +338,7 @@ class DocumentLibrary:
         except EmbeddingUnavailableError as why:
             self.embedding_problem = str(why)
             return None, self.embedding_problem
-        import numpy as np
-
-        matrix, ids = self._matrix()
-        if not ids:
-            return None, "the passages' embeddings are not computed yet"
-        vector = np.frombuffer(blob, dtype=np.float32)
-        if matrix.shape[1] != vector.shape[0]:
-            return None, f"the stored embeddings are not of {self.embedder.model}'s size"
-        scores = matrix @ (vector / (np.linalg.norm(vector) or 1.0))
-        order = np.argsort(-scores)[:CANDIDATES]
-        return [ids[i] for i in order], None
-
-    def _matrix(self) -> tuple[Any, list[int]]:
-        """Every passage's unit embedding as one float32 matrix, rebuilt only after the index changes."""
-        import numpy as np
-
-        assert self.embedder is not None
-        cached = self._vectors
-        if cached is None or cached[0] != self._version:
-            rows = self._store.embeddings(self.embedder.model)
-            ids = [passage_id for passage_id, _ in rows]
-            matrix = np.array([np.frombuffer(blob, dtype=np.float32) for _, blob in rows], dtype=np.float32)
-            if len(ids):
-                matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-            cached = self._vectors = (self._version, matrix, ids)
-        return cached[1], cached[2]
+        return self._embeddings.nearest(blob)
 
 
 _FOLDER_LOCKS: dict[Path, threading.Lock] = {}

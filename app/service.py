@@ -116,6 +116,7 @@ class WorkspaceService:
         """Close the store; a summary still being written is given up (call `wait_for_summaries` first to keep it)."""
         if self.mcp is not None:
             self.mcp.close()
+        self.documents.close()
         self._summaries.skip()
         self._summaries.wait(CLOSE_WAIT_SECONDS)
         self._store.close()

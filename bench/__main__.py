@@ -24,6 +24,7 @@ from bench import (
     server_bench,
     steel_bench,
     store_bench,
+    watch_bench,
 )
 from bench.harness import HEADER, Result
 
@@ -34,6 +35,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "tools": app_bench.unit_tools,
     "steel": steel_bench.run,
     "documents": documents_bench.run,
+    "watch": watch_bench.run,
     "packages": packages_bench.run,
     "server": server_bench.run,
     "cli": app_bench.cli,

@@ -38,6 +38,7 @@ def test_docs_lists_each_file_with_its_status(indexed: Path, fake_ollama: FakeOl
     assert "✓ spec.pdf · 6 passages · 6 pages" in result.stdout
     assert "✗ scan.pdf · skipped · no text layer (a scanned PDF?): run OCR on it first" in result.stdout
     assert "Search is by words only: no EMBED_MODEL is set." in result.stdout
+    assert "The folder is followed: changes are read as they happen." in result.stdout
 
 
 def test_reindex_reads_a_new_document_in_the_background(indexed: Path, fake_ollama: FakeOllama, isolated: Path) -> None:

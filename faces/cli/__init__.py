@@ -109,7 +109,7 @@ def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService |
             service.close()
             stderr.write(f"{error}\n")
             return EXIT_USAGE
-    service.documents.refresh()  # new and changed documents are read in the background; no turn waits for it
+    service.documents.follow()  # new and changed documents are read in the background, and as they change
     return service
 
 

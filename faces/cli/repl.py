@@ -344,6 +344,8 @@ class Repl:
             self.say(f"  {mark} {shown_name(file.path)} · {what}{note}")
         if library.embedding_problem:
             self.say(f"Search is by words only: {library.embedding_problem}.")
+        if following := library.following():
+            self.say(f"The folder is followed: {following}.")
 
     def agent(self, name: str) -> None:
         chat = self.service.ensure_current()

@@ -123,7 +123,7 @@ async def _serve(service: WorkspaceService, args: argparse.Namespace, stdout: Te
             stderr.write(f"Cannot serve HTTP on {args.host}:{args.http_port} ({error}).\n")
             await server.shutdown()
             return EXIT_FAILED
-    service.documents.refresh()
+    service.documents.follow()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

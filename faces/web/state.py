@@ -27,7 +27,7 @@ def service() -> WorkspaceService:
             st.stop()
         state.service, state.turn_window, state.notices = made, PAGE_TURNS, []
         state.loop = asyncio.new_event_loop()  # this tab's loop: the agent keeps its connection to Ollama
-        made.documents.refresh()  # new and changed documents are read in the background
+        made.documents.follow()  # new and changed documents are read in the background, and as they change
         open_from_url(made)
     current: WorkspaceService = state.service
     return current

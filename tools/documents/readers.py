@@ -22,6 +22,7 @@ MAX_ROWS = 200_000  # per spreadsheet or CSV file
 MAX_CHARS = 20_000_000  # per document, whatever its kind
 ROWS_PER_PASSAGE = 25
 SUFFIXES = (".pdf", ".docx", ".xlsx", ".md", ".txt", ".csv")
+KINDS = "PDF, Word, Excel, Markdown, text or CSV"  # the kinds above, as the app names them to the user
 
 
 class UnreadableError(Exception):
