@@ -24,11 +24,13 @@ from typing import Any
 
 from app.document_ranking import CANDIDATES, EmbeddingMatrix, fuse
 from app.document_saver import DocumentSaver
+from app.document_scans import NEEDS_TESSERACT, ScanReader, without_ocr
 from app.document_uploads import MAX_FILE_BYTES, IfExists, write_upload
 from app.document_watch import watches
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import ChatHistoryDB
+from tools.documents.ocr import tesseract
 from tools.documents.readers import KINDS, SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
@@ -72,6 +74,7 @@ class DocumentLibrary:
         self._files_read.set()
         self._searches_waiting = 0
         self._following = False
+        self._scans = ScanReader(self._save)
         self._thread: threading.Thread | None = None
         self._embeddings = EmbeddingMatrix(store, embedder.model if embedder else "")
 
@@ -170,6 +173,10 @@ class DocumentLibrary:
                     self.progress.reading = False
                     self._files_read.set()
             self._embed_new_passages()
+            if self._scans.jobs:
+                self._scans.read(lambda: self._again, self._doing)
+                self.progress.current = None
+                self._embed_new_passages()
             with self._lock:
                 if not self._again:
                     self._active = self.progress.running = False
@@ -181,6 +188,7 @@ class DocumentLibrary:
         known = {file.path: file for file in self._store.document_files()}
         self.progress.total, self.progress.done = len(found), 0
         gone = [path for path in known if path not in found]
+        self._scans.drop([path for path in self._scans.jobs if path not in found])
         if gone:
             self._store.drop_documents(gone)
             self._changed()
@@ -213,7 +221,10 @@ class DocumentLibrary:
         return refuse
 
     def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
-        if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns):
+        if self._scans.waiting(relative, info):
+            return  # its scanned pages are being read
+        ocr_since = known is not None and NEEDS_TESSERACT in known.note and tesseract() is not None
+        if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns) and not ocr_since:
             return
         record = DocumentFile(path=relative, size=info.st_size, mtime_ns=info.st_mtime_ns, sha256="", status="skipped")
         passages: list[Passage] = []
@@ -229,12 +240,13 @@ class DocumentLibrary:
             try:
                 with snapshot(self.root.resolve(), relative, self._refuse_history_file(relative)) as copy:
                     record.sha256 = copy.sha256
-                    if known is not None and known.sha256 == record.sha256:
+                    if known is not None and known.sha256 == record.sha256 and not ocr_since:
                         self._store.touch_document(relative, info.st_size, info.st_mtime_ns)
                         return
                     record, passages = self._read(record, copy.path)
                     now = copy.original_stat()
                     if (now.st_size, now.st_mtime_ns) != (info.st_size, info.st_mtime_ns):
+                        self._scans.drop([relative])
                         record.mtime_ns = 0  # so that the next refresh reads it again
                         record.note = f"{record.note}; it changed while being read and is read again next time"
             except (OSError, ValueError) as why:  # swapped for a link or a FIFO since the walk, or unreadable
@@ -247,13 +259,20 @@ class DocumentLibrary:
         self._changed()
 
     def _read(self, record: DocumentFile, copy: Path) -> tuple[DocumentFile, list[Passage]]:
+        """The file's record and passages as the reader found them; scanned pages are queued for OCR."""
         try:
-            pieces, note = read_in_worker(copy)
+            reading = read_in_worker(copy)
         except ValueError as why:
             record.note = str(why)
             return record, []
-        record.status, record.note = "indexed", note
-        return record, [Passage(path=record.path, page=page, location=at, text=text) for page, at, text in pieces]
+        status = "indexed" if reading.passages else "skipped"
+        record = record.model_copy(update={"status": status, "note": reading.note})
+        found = [Passage(path=record.path, page=page, location=at, text=text) for page, at, text in reading.passages]
+        if reading.scanned and reading.can_ocr:
+            record = self._scans.add(record, found, reading.scanned, copy)
+        elif reading.scanned:
+            record = without_ocr(record, len(reading.scanned))
+        return record, found
 
     def _embed_new_passages(self) -> None:
         if self.embedder is None:
@@ -267,6 +286,9 @@ class DocumentLibrary:
             self.embedding_problem = None
         except EmbeddingUnavailableError as why:
             self.embedding_problem = str(why)
+
+    def _doing(self, what: str) -> None:
+        self.progress.current = what
 
     def _changed(self) -> None:
         self._embeddings.changed()
@@ -325,6 +347,8 @@ class DocumentLibrary:
                 if progress.total
                 else "Indexing has only just started (the workspace folder is being listed); ask again in a moment."
             )
+        if pages := self._scans.pages_left():
+            notes.append(f"{pages} scanned {'page is' if pages == 1 else 'pages are'} still being read by OCR.")
         if not found and not self._store.document_files():  # only an empty answer asks whether anything is indexed
             notes.append(f"No documents are indexed: put {KINDS} files in the workspace folder.")
         return " ".join(notes)

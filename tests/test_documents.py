@@ -105,7 +105,7 @@ def test_files_that_cannot_be_read_are_skipped_with_a_reason(folder: Path, isola
     assert status["design-basis.docx"][0] == status["loads.xlsx"][0] == status["memos/wellness.txt"][0] == "indexed"
     assert status["broken.pdf"][0] == "skipped" and "not a readable PDF" in status["broken.pdf"][1]
     assert status["locked.pdf"] == ("skipped", "encrypted: it needs a password")
-    assert status["scan.pdf"] == ("skipped", "no text layer (a scanned PDF?): run OCR on it first")
+    assert status["scan.pdf"] == ("skipped", "no text layer, and no scanned image to read by OCR")
     assert status["empty.txt"] == ("skipped", "no text in it")
     assert status["outside.txt"] == ("skipped", "a link: links are not followed")
     assert status["pipe.txt"] == ("skipped", "not a regular file")

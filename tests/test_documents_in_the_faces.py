@@ -36,7 +36,7 @@ def test_docs_lists_each_file_with_its_status(indexed: Path, fake_ollama: FakeOl
     result = run_cli("--server", fake_ollama.url, stdin="/docs\n", env={"EMBED_MODEL": ""})
     assert result.returncode == 0, result.stderr
     assert "✓ spec.pdf · 6 passages · 6 pages" in result.stdout
-    assert "✗ scan.pdf · skipped · no text layer (a scanned PDF?): run OCR on it first" in result.stdout
+    assert "✗ scan.pdf · skipped · no text layer, and no scanned image to read by OCR" in result.stdout
     assert "Search is by words only: no EMBED_MODEL is set." in result.stdout
     assert "The folder is followed: changes are read as they happen." in result.stdout
 

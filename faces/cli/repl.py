@@ -332,8 +332,10 @@ class Repl:
     def docs(self, _: str) -> None:
         library = self.service.documents
         files, progress = library.files(), library.progress
-        if progress.running:
+        if progress.reading:
             self.say(f"Indexing: {progress.done} of {progress.total} files read so far.")
+        elif progress.running and progress.current:
+            self.say(f"Indexing: {shown_name(progress.current)}.")
         if not files:
             self.say(
                 f"No documents indexed in {library.root}; put PDF, Word, Excel, Markdown, text or CSV files there."

@@ -45,9 +45,11 @@ def documents_panel(service: WorkspaceService) -> None:
             for number, (name, _) in enumerate(st.session_state.get(CONFLICTS, [])):
                 name_taken(service, number, name)
             progress = library.progress
-            if progress.running:
+            if progress.reading:
                 done = progress.done / progress.total if progress.total else 0.0
                 st.progress(done, text=f"Indexing… {progress.done} of {progress.total} files")
+            elif progress.running and progress.current:  # scanned pages being read by OCR
+                st.caption(escape_name(progress.current))
             for number, file in enumerate(files):
                 document_row(service, number, file)
             if library.embedding_problem and files:

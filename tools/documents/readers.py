@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PASSAGE_CHARS = 1_200  # a passage: about a paragraph or two, small enough to quote and to embed
 MAX_PAGES = 2_000
@@ -36,6 +37,7 @@ class Reading:
     passages: list[tuple[int | None, str, str]] = field(default_factory=list)
     note: str = ""
     chars: int = 0
+    scanned: list[int] = field(default_factory=list)  # PDF pages with no text but an image: for OCR
 
     def add(self, page: int | None, location: str, text: str) -> None:
         for piece in split_text(text):
@@ -75,7 +77,7 @@ def read_document(path: Path) -> Reading:
         reader(path, reading)
     except _FullError:
         reading.note = f"only the first {MAX_CHARS:,} characters were indexed"
-    if not reading.passages:
+    if not reading.passages and not reading.scanned:
         raise UnreadableError(reading.note or "no text in it")
     return reading
 
@@ -97,12 +99,21 @@ def read_pdf(path: Path, reading: Reading) -> None:
             text_page = page.get_textpage()
             text = text_page.get_text_bounded()
             text_page.close()
-            page.close()
             if text.strip():
                 reading.add(number, f"page {number}", text)
-        if not reading.passages:
-            raise UnreadableError("no text layer (a scanned PDF?): run OCR on it first")
-        reading.note = f"{pages} pages" if pages <= MAX_PAGES else f"the first {MAX_PAGES:,} of {pages:,} pages"
+            elif _has_image(page):
+                reading.scanned.append(number)  # a scan: read by OCR afterwards (`tools.documents.ocr`)
+            page.close()
+        if not reading.passages and not reading.scanned:
+            raise UnreadableError("no text layer, and no scanned image to read by OCR")
+        counted = f"{pages} page{'s' if pages != 1 else ''}"
+        reading.note = counted if pages <= MAX_PAGES else f"the first {MAX_PAGES:,} of {pages:,} pages"
+
+
+def _has_image(page: Any) -> bool:
+    import pypdfium2.raw as pdfium_c
+
+    return any(True for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2))
 
 
 def read_docx(path: Path, reading: Reading) -> None:

@@ -14,13 +14,15 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tools.sandbox import WorkerProcess
 from tools.workspace_paths import open_file_under
 
-SECONDS_PER_FILE = 60.0
+SECONDS_PER_FILE = 60.0  # a request: reading a file, or some of its scanned pages by OCR
+OCR_SECONDS_PER_REQUEST = 4.0  # OCR goes on in requests this long, so that a changed file is read in between
 
 reader = WorkerProcess(
     "tools.documents.reader_worker",
@@ -31,11 +33,49 @@ reader = WorkerProcess(
 atexit.register(reader.stop)
 
 
-def read_in_worker(path: Path) -> tuple[list[tuple[int | None, str, str]], str]:
-    """(passages as (page, location, text), note); ValueError with the reason when the file gives none."""
+Pieces = list[tuple[int | None, str, str]]  # passages as (page, location, text)
+
+
+@dataclass(frozen=True)
+class WorkerReading:
+    """A file as the worker read it: passages, a note, and the scanned pages left for OCR (and whether it can)."""
+
+    passages: Pieces
+    note: str
+    scanned: list[int] = field(default_factory=list)
+    can_ocr: bool = False
+
+
+@dataclass(frozen=True)
+class OcrReading:
+    """Scanned pages read by OCR in one request: passages, the pages done, and why some gave no text."""
+
+    passages: Pieces
+    done: list[int]
+    problems: list[str]
+
+
+def read_in_worker(path: Path) -> WorkerReading:
+    """The file's passages; ValueError with the reason when it gives none (and has no scanned page either)."""
     answer = reader.request({"path": str(path)})
-    passages = [(page, str(location), str(text)) for page, location, text in answer["passages"]]
-    return passages, str(answer.get("note", ""))
+    return WorkerReading(
+        _pieces(answer["passages"]),
+        str(answer.get("note", "")),
+        [int(page) for page in answer.get("scanned", [])],
+        bool(answer.get("ocr", False)),
+    )
+
+
+def ocr_in_worker(path: Path, pages: list[int], seconds: float = OCR_SECONDS_PER_REQUEST) -> OcrReading:
+    """Read scanned `pages` of a PDF by OCR, for about `seconds` (at least one page); ValueError says why not."""
+    answer = reader.request({"path": str(path), "ocr_pages": pages, "seconds": seconds})
+    return OcrReading(
+        _pieces(answer["passages"]), [int(page) for page in answer["done"]], [str(p) for p in answer["problems"]]
+    )
+
+
+def _pieces(rows: list[Any]) -> Pieces:
+    return [(page, str(location), str(text)) for page, location, text in rows]
 
 
 @dataclass(frozen=True)
