@@ -338,7 +338,8 @@ class Repl:
             self.say(f"Indexing: {shown_name(progress.current)}.")
         if not files:
             self.say(
-                f"No documents indexed in {library.root}; put PDF, Word, Excel, Markdown, text or CSV files there."
+                f"No documents indexed in {library.root}; "
+                "put PDF, Word, Excel, Markdown, text, CSV, DXF or IFC files there."
             )
         for file in files:
             mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")

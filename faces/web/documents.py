@@ -13,7 +13,7 @@ from app import WorkspaceService
 from domain.records import DocumentFile
 from faces.web.markdown import escape_markdown, escape_name
 
-UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv"]
+UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv", "dxf", "ifc"]
 REFRESH_SECONDS = 1.0
 CONFLICTS = "upload_conflicts"  # uploads whose name is taken, waiting for Replace / Keep both / Cancel
 REMOVING = "removing_document"  # the document whose Remove waits for its confirmation

@@ -2,7 +2,8 @@
 
 PDF with pypdfium2 (chosen by measurement over pypdf: bench/README.md), Word with
 python-docx, spreadsheets with openpyxl in read-only mode, Markdown, text and CSV with
-the standard library. Each reader is bounded (pages, rows, characters) so that a huge or
+the standard library, DXF drawings with ezdxf (`dxf.py`), IFC models with a small STEP
+reader (`ifc.py`, `step.py`). Each reader is bounded (pages, rows, characters) so that a huge or
 hostile file is read in part and says so; the worker process around them bounds time and
 memory (`tools.documents.reader_worker`).
 """
@@ -22,8 +23,8 @@ MAX_PAGES = 2_000
 MAX_ROWS = 200_000  # per spreadsheet or CSV file
 MAX_CHARS = 20_000_000  # per document, whatever its kind
 ROWS_PER_PASSAGE = 25
-SUFFIXES = (".pdf", ".docx", ".xlsx", ".md", ".txt", ".csv")
-KINDS = "PDF, Word, Excel, Markdown, text or CSV"  # the kinds above, as the app names them to the user
+SUFFIXES = (".pdf", ".docx", ".xlsx", ".md", ".txt", ".csv", ".dxf", ".ifc")
+KINDS = "PDF, Word, Excel, Markdown, text, CSV, DXF or IFC"  # the kinds above, as the app names them to the user
 
 
 class UnreadableError(Exception):
@@ -213,9 +214,46 @@ def read_text(path: Path, reading: Reading) -> None:
     reading.note = f"{number:,} lines of text" if number else ""
 
 
-def _text(path: Path) -> str:
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        return handle.read(MAX_CHARS)
+def read_dxf(path: Path, reading: Reading) -> None:
+    from tools.documents.dxf import DrawingError, read_drawing
+
+    try:
+        places, note = read_drawing(path)
+    except DrawingError as error:
+        raise UnreadableError(str(error)) from None
+    if not places:
+        raise UnreadableError("no text in the drawing (no notes, dimension overrides or block attributes)")
+    for where, text in places:
+        reading.add(None, where, text)
+    reading.note = note
+
+
+def read_ifc(path: Path, reading: Reading) -> None:
+    from tools.documents.ifc import StepError, display, read_model, storey_lists
+
+    text = _text(path, "latin-1", limit=None)  # STEP is ASCII (other characters escaped); the whole model is read
+    try:
+        model, schema = read_model(text)
+    except StepError as error:
+        raise UnreadableError(f"not a readable IFC file: {error}") from None
+    if not model.elements:
+        raise UnreadableError("no structural elements (beams, columns, slabs, walls…) in it")
+    for where, listing in storey_lists(model):
+        reading.add(None, where, listing)
+    for element in model.elements.values():
+        reading.add(None, f"{element.storey or 'no storey'}, {display(element.entity)} {element.name}", element.text())
+    storeys = len({element.storey for element in model.elements.values()})
+    reading.note = f"IFC model ({schema or 'schema not named'}): {len(model.elements):,} structural elements"
+    reading.note += f" on {storeys} storey{'s' if storeys != 1 else ''}"
+    if model.left_out:
+        reading.note += f"; {model.left_out:,} more elements were left out"
+    if "END-ISO-10303-21" not in text[-4096:].upper():
+        reading.note += "; the file ends early (damaged or cut short?): what is there was read"
+
+
+def _text(path: Path, encoding: str = "utf-8", limit: int | None = MAX_CHARS) -> str:
+    with path.open(encoding=encoding, errors="replace") as handle:
+        return handle.read(limit)
 
 
 READERS: dict[str, Callable[[Path, Reading], None]] = {
@@ -225,4 +263,6 @@ READERS: dict[str, Callable[[Path, Reading], None]] = {
     ".csv": read_csv,
     ".md": read_markdown,
     ".txt": read_text,
+    ".dxf": read_dxf,
+    ".ifc": read_ifc,
 }
