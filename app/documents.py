@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.document_pages import PageImage, PageViews
 from app.document_ranking import CANDIDATES, EmbeddingMatrix, fuse
 from app.document_saver import DocumentSaver
 from app.document_scans import NEEDS_TESSERACT, ScanReader, without_ocr
@@ -75,6 +76,7 @@ class DocumentLibrary:
         self._searches_waiting = 0
         self._following = False
         self._scans = ScanReader(self._save)
+        self._pages = PageViews(root)
         self._thread: threading.Thread | None = None
         self._embeddings = EmbeddingMatrix(store, embedder.model if embedder else "")
 
@@ -126,6 +128,16 @@ class DocumentLibrary:
 
     def files(self) -> list[DocumentFile]:
         return self._store.document_files()
+
+    def page_image(self, relative: str, page: int, mark: str = "") -> PageImage:
+        """Page `page` (from 1) of the indexed PDF `relative`, drawn with the passage `mark` marked on it, to check
+        a citation against the page; LookupError or ValueError say why it cannot be shown."""
+        known = next((file for file in self.files() if file.path == relative), None)
+        if known is None:
+            raise LookupError(f"{relative} is not among the workspace folder's documents.")
+        if not relative.lower().endswith(".pdf"):
+            raise ValueError(f"{relative} is not a PDF: only a PDF's pages can be shown.")
+        return self._pages.image(known, page, mark, self._refuse_history_file(relative))
 
     def save_upload(self, name: str, data: bytes, if_exists: IfExists = "ask") -> str:
         """Put an uploaded file in the workspace folder and index it; the name it was saved under.

@@ -236,3 +236,17 @@ def test_a_huge_csv_is_read_up_to_its_limit_and_says_so(isolated: Path) -> None:
     (file,) = docs.files()
     assert file.status == "indexed" and file.note == "only the first 200,000 rows were indexed"
     assert first(docs.search("point 199990", 3))["location"] == "rows 199976-200000"
+
+
+def test_a_cited_page_is_drawn_from_the_file_with_its_passage_marked(folder: Path, isolated: Path) -> None:
+    docs = library(isolated, folder, None)
+    lap = first(docs.search("lap length #5 bars", 1))
+    shown = docs.page_image("spec.pdf", 4, lap["text"])
+    assert shown.png.startswith(b"\x89PNG") and shown.marked
+    assert not docs.page_image("spec.pdf", 3, lap["text"]).marked, "not on that page: nothing marked"
+    with pytest.raises(ValueError, match="Page 9 of spec.pdf cannot be shown: it has no page 9"):
+        docs.page_image("spec.pdf", 9)
+    with pytest.raises(ValueError, match="not a PDF"):
+        docs.page_image("design-basis.docx", 1)
+    with pytest.raises(LookupError):
+        docs.page_image("../chat_history.sqlite", 1)

@@ -125,3 +125,16 @@ def test_a_document_is_removed_from_the_panel_after_a_confirmation(app: AppTest,
     assert not (indexed / "spec.pdf").exists()
     assert "spec.pdf" not in [f.path for f in ChatHistoryDB(isolated / "chat_history.sqlite").document_files()]
     assert not any("spec.pdf ·" in c.value.replace("\\", "") for c in app.sidebar.caption)
+
+
+def test_a_cited_pdf_page_opens_with_the_passage_marked(app: AppTest, indexed: Path, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(SEARCH), Reply.text("24 inches (spec.pdf, p. 4)."))
+    app.run()
+    app.chat_input(key="question").set_value(QUESTION).run()
+    app.run()  # the answer, now stored, drawn as a past turn
+    (switch,) = [toggle for toggle in app.toggle if toggle.label == "Show page 4"]
+    switch.set_value(True).run()
+    assert not app.exception
+    images = app.get("image")
+    assert len(images) == 1
+    assert any(c.value.replace("\\", "") == "spec.pdf, p. 4: the passage marked" for c in app.caption)

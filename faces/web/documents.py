@@ -12,6 +12,7 @@ import streamlit as st
 from app import WorkspaceService
 from domain.records import DocumentFile
 from faces.web.markdown import escape_markdown, escape_name
+from faces.web.state import service as tab_service
 
 UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv", "dxf", "ifc"]
 REFRESH_SECONDS = 1.0
@@ -159,8 +160,9 @@ def remove(service: WorkspaceService) -> None:
     st.toast(f"Removed {escape_name(path)}.", icon=":material/delete:")
 
 
-def passages(output: str) -> None:
-    """A document search's passages: "spec.pdf, p. 4" above the passage's words."""
+def passages(output: str, key: str = "") -> None:
+    """A document search's passages: "spec.pdf, p. 4" (a drawing's "S-101.dxf, layout S-101, title block") above
+    the passage's words; with `key` (a stored turn's call), a PDF passage can open its page, the passage marked."""
     try:
         found: dict[str, Any] = json.loads(output)
     except ValueError:
@@ -170,7 +172,25 @@ def passages(output: str) -> None:
         st.caption(escape_markdown(str(found["note"])))
     if not found.get("passages"):
         st.caption("No passage matched.")
-    for passage in found.get("passages", []):
+    for number, passage in enumerate(found.get("passages", [])):
         where = f"p. {passage['page']}" if passage.get("page") else str(passage.get("location", ""))
         st.markdown(f"**{escape_name(str(passage.get('file', '')))}, {escape_markdown(where)}**")
         st.text(str(passage.get("text", "")))
+        if key and passage.get("page") and str(passage.get("file", "")).lower().endswith(".pdf"):
+            page_view(passage, f"page-{key}-{number}")
+
+
+def page_view(passage: dict[str, Any], key: str) -> None:
+    """A switch that shows the cited page, drawn from the file itself, with the passage marked on it."""
+    name, page = str(passage.get("file", "")), int(passage["page"])
+    if not st.toggle(f"Show page {page}", key=key, help="The page as it is in the file, the passage marked"):
+        return
+    text = str(passage.get("text", "")).removesuffix(" …")  # a passage shortened for the model: its start is marked
+    try:
+        image = tab_service().documents.page_image(name, page, text)
+    except (LookupError, ValueError) as error:
+        st.caption(escape_markdown(str(error)))
+        return
+    st.image(image.png, width="stretch")
+    marked = "the passage marked" if image.marked else "the passage could not be found in the page's text (a scan?)"
+    st.caption(f"{escape_name(name)}, p. {page}: {marked}")

@@ -29,8 +29,9 @@ def model_text(text: str) -> str:
     return keep_line_breaks(safe_markdown(outside_code(visible_bidi_controls(text), pretty_units)))
 
 
-def tool_call(call: ToolCall, state: CallState = "done") -> None:
-    """One collapsible element per tool call: arguments, then the calculation card or the raw result."""
+def tool_call(call: ToolCall, state: CallState = "done", key: str = "") -> None:
+    """One collapsible element per tool call: arguments, then the calculation card or the raw result (`key`,
+    unique on the page, lets a stored search's PDF passages open their pages)."""
     icons = {"running": "spinner", "cut off": ":material/block:"}
     icon = icons.get(state) or (
         ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
@@ -47,7 +48,7 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
             calculation_card(call.data)
             st.caption(took)
         elif call.name == "search_documents" and not call.error:
-            passages(call.output)
+            passages(call.output, key)
             st.caption(took)
         else:
             st.caption(f"{'Error' if call.error else 'Result'} · {took}")
@@ -81,7 +82,7 @@ def past_turn(turn: Turn) -> None:
             with st.expander("Thinking", icon=":material/psychology:"):
                 st.markdown(model_text(turn.thinking))
         for call in turn.tool_calls:
-            tool_call(call)
+            tool_call(call, key=f"{turn.turn_id}-{call.id}")
         if turn.assistant:
             st.markdown(model_text(turn.assistant))
         if turn.status == "stopped":

@@ -4,10 +4,11 @@ Run as `python -m tools.documents.reader_worker`; one JSON request per line, one
 `{"path": ...}` reads a file (`{"ok": {"passages": [[page, location, text], ...], "note": ...,
 "scanned": [pages without text but with an image], "ocr": whether they can be read by OCR}}`), and
 `{"path": ..., "ocr_pages": [...], "seconds": s}` reads those pages of a PDF by OCR, stopping after
-the page that passes `s` seconds (`{"ok": {"passages": ..., "done": [...], "problems": [...]}}`); or
-`{"error": why}`. A PDF bomb or a vast spreadsheet cannot take the application with it: on Linux
-the process (Tesseract included) may use at most 1 GB, and the parent kills it when a request takes
-too long (`tools.documents.reading`).
+the page that passes `s` seconds (`{"ok": {"passages": ..., "done": [...], "problems": [...]}}`);
+`{"path": ..., "page": n, "mark": text}` draws page n of a PDF with the passage `text` marked on it
+(`{"ok": {"png": base64, "marked": ...}}`); or `{"error": why}`. A PDF bomb or a vast spreadsheet
+cannot take the application with it: on Linux the process (Tesseract included) may use at most 1 GB,
+and the parent kills it when a request takes too long (`tools.documents.reading`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.documents.ocr import read_pages, tesseract
+from tools.documents.pages import render_page
 from tools.documents.readers import Reading, UnreadableError, read_document
 
 MEMORY_LIMIT_BYTES = 1024**3
@@ -30,6 +32,8 @@ def ocr_location(page: int) -> str:
 
 def answer(request: dict[str, Any]) -> dict[str, object]:
     path = Path(request["path"])
+    if "page" in request:
+        return render_page(str(path), int(request["page"]), str(request.get("mark", "")))
     if "ocr_pages" in request:
         outcome = read_pages(path, [int(page) for page in request["ocr_pages"]], float(request["seconds"]))
         reading = Reading()

@@ -211,7 +211,7 @@ def read_text(path: Path, reading: Reading) -> None:
     if lines:
         end = start + len(lines) - 1
         reading.add(None, f"lines {start}-{end}" if end > start else f"line {start}", "\n".join(lines))
-    reading.note = f"{number:,} lines of text" if number else ""
+    reading.note = f"{number:,} line{'s' if number != 1 else ''} of text" if number else ""
 
 
 def read_dxf(path: Path, reading: Reading) -> None:

@@ -8,6 +8,7 @@ was listed is refused instead of read from outside the folder or waited on forev
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import hashlib
 import os
@@ -72,6 +73,12 @@ def ocr_in_worker(path: Path, pages: list[int], seconds: float = OCR_SECONDS_PER
     return OcrReading(
         _pieces(answer["passages"]), [int(page) for page in answer["done"]], [str(p) for p in answer["problems"]]
     )
+
+
+def page_in_worker(path: Path, page: int, mark: str) -> tuple[bytes, bool]:
+    """(PNG of a PDF's page, whether `mark` was found and marked on it); ValueError says why there is none."""
+    answer = reader.request({"path": str(path), "page": page, "mark": mark})
+    return base64.b64decode(answer["png"]), bool(answer["marked"])
 
 
 def _pieces(rows: list[Any]) -> Pieces:
