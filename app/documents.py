@@ -8,6 +8,11 @@ tool's back end) waits for them, at most INDEX_WAIT_SECONDS, then answers from w
 indexed and says how much is missing (`index_wait` words the wait for the faces meanwhile).
 It fuses the full-text ranking (FTS5, BM25) and the embedding ranking by reciprocal rank;
 with no embeddings it searches by words alone and says why, once for each reason.
+
+`follow` keeps the index current while the app runs (`app.document_watch`: a change is
+read about half a second after it); scanned PDF pages are read by OCR once the folder's
+text is in (`app.document_scans`), and the embeddings and the OCR give way whenever files
+wait to be read; `page_image` draws a cited PDF page with its passage marked.
 """
 
 from __future__ import annotations
@@ -290,7 +295,7 @@ class DocumentLibrary:
         if self.embedder is None:
             return
         try:
-            while batch := self._store.passages_to_embed(self.embedder.model, EMBED_BATCH):
+            while not self._again and (batch := self._store.passages_to_embed(self.embedder.model, EMBED_BATCH)):
                 vectors = self.embedder.embed([text for _, text in batch])
                 self._store.save_embeddings(self.embedder.model, zip([i for i, _ in batch], vectors, strict=True))
                 self.progress.embedded += len(batch)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -68,25 +69,33 @@ def test_a_scan_in_a_language_the_ocr_lacks_says_so(isolated: Path) -> None:
     )
 
 
-def test_without_tesseract_each_scan_says_so_in_one_sentence(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def worker_started_afresh() -> Iterator[None]:
+    """The reader worker is started again after the test changes PATH, and once more after it: it keeps the
+    environment it was started with."""
+    reading.reader.stop()
+    yield
+    reading.reader.stop()
+
+
+def test_without_tesseract_each_scan_says_so_in_one_sentence(
+    isolated: Path, monkeypatch: pytest.MonkeyPatch, worker_started_afresh: None
+) -> None:
     root = isolated / "workspace"
     build_document_set(root)
     write_scanned_notes_pdf(root / "general-notes.pdf")
     program = ocr.tesseract()
     bare = isolated / "bin"
     bare.mkdir()
-    monkeypatch.setenv("PATH", str(bare))  # the reader worker, started again, finds no Tesseract
-    reading.reader.stop()
-    try:
-        docs = indexed(isolated, root)
-    finally:
-        reading.reader.stop()
+    monkeypatch.setenv("PATH", str(bare))  # the reader worker finds no Tesseract
+    docs = indexed(isolated, root)
     assert notes(docs)["general-notes.pdf"] == (
         "skipped",
         "1 page; its scanned page is not read: reading them needs Tesseract OCR (apt-get install tesseract-ocr)",
     )
     assert notes(docs)["spec.pdf"] == ("indexed", "6 pages")
     if program is not None:  # installed since: the scan is read at the next refresh, unchanged as it is
+        reading.reader.stop()
         monkeypatch.setenv("PATH", str(Path(program).parent))
         docs.refresh()
         assert docs.wait(120)
