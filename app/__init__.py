@@ -1,4 +1,4 @@
-"""The application service the faces call: workspaces, turns, summaries, exports, approvals, settings.
+"""The application the faces call: one entry (`Application`) with a part per concern, and how to open it.
 
 Faces import from here (and the records and events of `domain`) and nothing
 lower: they never touch the store, the model server or the tools directly.
@@ -7,14 +7,19 @@ lower: they never touch the store, the model server or the tools directly.
 from __future__ import annotations
 
 from app.approvals import edit_diff
+from app.assembly import open_application, start
 from app.mcp_servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
-from app.service import ServerStatus, SwitchOutcome, WorkspaceService
+from app.service import Application
 from app.settings import Settings, SettingsError, configure_logging, load_settings
-from app.startup import open_service, start
+from app.summaries import SwitchOutcome
+from app.turns import Consent
+from engine.ollama_server import ServerStatus
 from store import HistoryError
 
 __all__ = [
+    "Application",
+    "Consent",
     "HistoryError",
     "McpPool",
     "PackageError",
@@ -25,10 +30,9 @@ __all__ = [
     "SettingsError",
     "SignoffError",
     "SwitchOutcome",
-    "WorkspaceService",
     "configure_logging",
     "edit_diff",
     "load_settings",
-    "open_service",
+    "open_application",
     "start",
 ]

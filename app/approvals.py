@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.formatting import shown_name
+from app.ports import EditRecords
 from domain.records import FileEdit, FileEditStatus
-from store import ChatHistoryDB
 from tools.files import MAX_EDIT_BYTES, unified_diff
 from tools.registry import ToolContext
 from tools.workspace_paths import read_regular, remove_file, resolve_in_workspace, write_atomically
@@ -58,7 +58,7 @@ class WorkspaceApprover:
 class EditApprovals:
     """Proposed, applied, rejected and undone edits of every workspace, decided only here."""
 
-    def __init__(self, store: ChatHistoryDB, context: ToolContext, mode: FileEditMode, can_ask: bool = True) -> None:
+    def __init__(self, store: EditRecords, context: ToolContext, mode: FileEditMode, can_ask: bool = True) -> None:
         self.store = store
         self.context = context
         self.mode = mode

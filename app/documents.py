@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.document_saver import DocumentSaver
+from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
-from store import ChatHistoryDB
 from tools.documents.readers import SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
@@ -54,7 +54,7 @@ class IndexProgress:
 class DocumentLibrary:
     """The document index of one workspace folder."""
 
-    def __init__(self, store: ChatHistoryDB, root: Path, embedder: Embedder | None) -> None:
+    def __init__(self, store: DocumentRecords, root: Path, embedder: Embedder | None) -> None:
         self._store = store
         self.root = root
         self.embedder = embedder

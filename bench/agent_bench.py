@@ -54,7 +54,7 @@ def captured_requests(question: str) -> list[dict[str, Any]]:
         agent = AIAgent("qwen3:4b", fake.url, "You are an engineering assistant.")
 
         async def turn() -> None:
-            async for _ in agent.stream(question):
+            async for _ in agent.stream(agent.request(question)):
                 pass
 
         asyncio.run(turn())
@@ -84,7 +84,7 @@ async def agent_turn(agent: AIAgent, question: str) -> tuple[float, float, float
     agent.set_context(None, [])
     started = time.perf_counter()
     first, tool_ms = None, 0.0
-    async for event in agent.stream(question):
+    async for event in agent.stream(agent.request(question)):
         if first is None and event.type == "text":
             first = time.perf_counter() - started
         if event.type == "tool_call_finished":

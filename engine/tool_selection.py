@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -105,3 +106,35 @@ def schemas_chars(offered: Sequence[str], external: ExternalTools | None) -> int
 @cache
 def _registry_chars(names: tuple[str, ...]) -> int:
     return len(json.dumps(ollama_tools(list(names)), ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class ToolOffer:
+    """A turn's tools, decided once: those that may run, those described to the model, their schemas and size."""
+
+    allowed: tuple[str, ...] = ()
+    described: tuple[str, ...] = ()
+    schemas: tuple[dict[str, Any], ...] = ()
+    chars: int = 0  # the schemas' JSON size, for the context budget
+    used: frozenset[str] = frozenset()  # the workspace's tools so far, always described
+    selected: bool = False  # described: the question's tools, not all that may run
+
+
+def offer_tools(
+    question: str,
+    allowed: Sequence[str],
+    *,
+    used: Collection[str] = (),
+    select: bool = True,
+    external: ExternalTools | None = None,
+) -> ToolOffer:
+    """The turn's tools: every allowed one may run; with `select`, only those `question` calls for are described."""
+    described = offered_tools(question, allowed, used) if select else list(allowed)
+    return ToolOffer(
+        allowed=tuple(allowed),
+        described=tuple(described),
+        schemas=tuple(schemas(described, external)),
+        chars=schemas_chars(described, external),
+        used=frozenset(used),
+        selected=select,
+    )

@@ -135,7 +135,8 @@ def test_a_variable_not_in_the_equation_is_said_so(equation: str, unknowns: str)
 
 async def test_a_model_solving_as_engineers_type_gets_the_roots(fake_ollama: FakeOllama) -> None:
     fake_ollama.script(Reply.tool_calls(("solve_equation", {"equation": "x^2 - 5x + 6 = 0"})), Reply.text("2 and 3."))
-    events = [event async for event in make_agent(fake_ollama).stream("Roots of x^2 - 5x + 6?")]
+    agent = make_agent(fake_ollama)
+    events = [event async for event in agent.stream(agent.request("Roots of x^2 - 5x + 6?"))]
     (call,) = calls(events)
     assert call.error is None and call.data is not None and call.data["results"]["solutions"] == "2, 3"
 

@@ -151,7 +151,10 @@ def test_servers_that_will_not_stop_are_stopped_with_the_app(fake_ollama: FakeOl
         assert server.process.wait(timeout=30) == 0
     assert len(stubborn_pids(pid_file)) == 2 and not any(alive(pid) for pid in stubborn_pids(pid_file))
     pid_file.unlink()
-    listing = "from pathlib import Path; from app import McpPool, start; start(Path('.env'), {}, McpPool()).mcp.names()"
+    listing = (
+        "from pathlib import Path; from app import McpPool, start; "
+        "start(Path('.env'), {}, McpPool()).outside_tools.names()"
+    )
     ended = subprocess.run(  # as the web app ends: nothing calls close, the interpreter just exits
         [sys.executable, "-c", listing], capture_output=True, text=True, timeout=30, cwd=isolated,
         env={**os.environ, **env, "PYTHONPATH": str(ROOT), "EMBED_MODEL": ""},

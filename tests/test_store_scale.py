@@ -19,7 +19,7 @@ import pytest
 from agent import AIAgent
 from app.exports import FILE_TOOLS, _calculation, report_pieces, workspace_pieces, write_atomically
 from app.formatting import usage_caption
-from app.service import WorkspaceService
+from app.service import Application
 from domain.records import Chat, ToolCall, Turn
 from history import ChatHistoryDB, HistoryError
 from store.search import NEWEST_MATCHES
@@ -42,8 +42,8 @@ def store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
 
 
 @pytest.fixture
-def service(store: ChatHistoryDB) -> WorkspaceService:
-    return WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+def service(store: ChatHistoryDB) -> Application:
+    return Application(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
 
 
 def girder_store(store: ChatHistoryDB) -> dict[str, int]:
@@ -269,13 +269,13 @@ def long_workspace(store: ChatHistoryDB) -> int:
 
 
 def test_the_export_streams_byte_for_byte_what_the_whole_list_gave(
-    store: ChatHistoryDB, service: WorkspaceService, tmp_path: Path
+    store: ChatHistoryDB, service: Application, tmp_path: Path
 ) -> None:
     chat = long_workspace(store)
     expected = whole_list_markdown(chat_of(store, chat), store.get_turns(chat))
-    written = service.write_export(chat, tmp_path / "export.md")
+    written = service.reports.write_export(chat, tmp_path / "export.md")
     assert written.read_bytes() == expected.encode("utf-8")
-    assert service.export_markdown(chat) == expected
+    assert service.reports.markdown(chat) == expected
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "no partial file left"
 
 
@@ -328,14 +328,14 @@ def varied_workspace(store: ChatHistoryDB) -> int:
 
 @pytest.mark.parametrize("batch", [1, 7, 500])
 def test_the_export_of_a_varied_workspace_is_byte_for_byte_the_first_version_s(
-    store: ChatHistoryDB, service: WorkspaceService, tmp_path: Path, batch: int
+    store: ChatHistoryDB, service: Application, tmp_path: Path, batch: int
 ) -> None:
     chat = varied_workspace(store)
     expected = whole_list_markdown(chat_of(store, chat), store.get_turns(chat))
     assert "``````json\n{" in expected and "```````\n``````six" in expected and "NaN" in expected
-    written = service.write_export(chat, tmp_path / "export.md")
+    written = service.reports.write_export(chat, tmp_path / "export.md")
     assert written.read_bytes() == expected.encode("utf-8")
-    assert service.export_markdown(chat) == expected
+    assert service.reports.markdown(chat) == expected
     pieces = workspace_pieces(chat_of(store, chat), store.iter_turns(chat, batch=batch))
     assert "".join(pieces) == expected
 
@@ -375,11 +375,11 @@ def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
 
 
-def test_the_export_refuses_the_store_files(service: WorkspaceService, store: ChatHistoryDB, tmp_path: Path) -> None:
+def test_the_export_refuses_the_store_files(service: Application, store: ChatHistoryDB, tmp_path: Path) -> None:
     chat = store.create_chat("w")
     for own in ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm"):
         with pytest.raises(PermissionError, match="chat history itself"):
-            service.write_export(chat, tmp_path / own)
+            service.reports.write_export(chat, tmp_path / own)
     with pytest.raises(LookupError):
-        service.write_export(999, tmp_path / "nothing.md")
+        service.reports.write_export(999, tmp_path / "nothing.md")
     assert not (tmp_path / "nothing.md").exists()

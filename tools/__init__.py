@@ -27,7 +27,7 @@ from tools import (
 )
 from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, cap_output, invoke, parse_arguments
 
-__all__ = ["ToolContext", "ToolOutcome", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
+__all__ = ["ToolContext", "ToolOutcome", "is_file_edit", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
 
 _DOMAINS: list[Sequence[Callable[..., Any]]] = [
     domain.TOOLS
@@ -53,6 +53,11 @@ tool_registry: dict[str, dict[str, Any]] = {
     name: {"function": spec.function, "input_schema": spec.input_schema, "description": spec.description}
     for name, spec in tool_specs.items()
 }
+
+
+def is_file_edit(name: str) -> bool:
+    """Whether `name` is the tool that proposes file edits (not offered when FILE_EDITS=off)."""
+    return name == "edit_file"
 
 
 def ollama_tools(names: list[str] | None = None) -> list[dict[str, Any]]:

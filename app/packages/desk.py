@@ -19,6 +19,7 @@ from app.packages.rendering import package_content
 from app.packages.revisions import CurrentRevision, current_revision
 from app.packages.signoff import refusal
 from app.packages.typeset import render_pdf
+from app.ports import PackageRecords
 from domain.packages import (
     SIGNOFF_STEPS,
     IssuedMatch,
@@ -30,7 +31,6 @@ from domain.packages import (
     SignoffStep,
 )
 from domain.records import Chat
-from store import ChatHistoryDB
 
 _LETTER = re.compile(r"^[A-Z]{1,3}$")
 LONGEST_DETAIL = 500
@@ -100,7 +100,7 @@ def now_utc() -> datetime:
 class PackageDesk:
     """Packages of the workspaces in one store."""
 
-    def __init__(self, store: ChatHistoryDB, audit: AuditTrail | None = None, clock: Callable[[], datetime] = now_utc):
+    def __init__(self, store: PackageRecords, audit: AuditTrail | None = None, clock: Callable[[], datetime] = now_utc):
         self._store = store
         self.audit = audit
         self._clock = clock

@@ -1,10 +1,10 @@
-"""Starting the application from its settings: the store, the agent, agent files, hooks and MCP servers,
-checked before anything is created. The faces call `open_service` (or `start`, which reads the settings too)."""
+"""Putting the application together from its settings: the store, the agent, agent files, hooks and MCP
+servers, checked before anything is created. The faces call `open_application` (or `start`, which reads the
+settings too)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,20 +12,20 @@ from app.agents import load_agents
 from app.hooks import load_hooks
 from app.mcp_servers import McpPool
 from app.mcp_tools import load_mcp
-from app.service import WorkspaceService
+from app.service import Application
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
 from engine.agent import AIAgent
 from store import ChatHistoryDB
 from tools import ToolContext
 
 
-def agent_from_settings(settings: Settings) -> AIAgent:
-    """The agent the settings describe (its file edits are wired up by the service)."""
+def agent_from_settings(settings: Settings, context: ToolContext | None = None) -> AIAgent:
+    """The agent the settings describe, its tools in `context` (the application adds the approvers)."""
     return AIAgent(
         settings.model,
         settings.endpoint,
         settings.system_prompt,
-        tool_context=ToolContext(workspace_root=settings.workspace_root),
+        tool_context=context or ToolContext(workspace_root=settings.workspace_root),
         num_ctx=settings.num_ctx,
         num_predict=settings.num_predict,
         max_tool_rounds=settings.max_tool_rounds,
@@ -35,7 +35,7 @@ def agent_from_settings(settings: Settings) -> AIAgent:
     )
 
 
-def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> WorkspaceService:
+def open_application(settings: Settings, mcp_pool: McpPool | None = None) -> Application:
     """The store, the agent and the workspace folder the settings name, checked before any is created; the MCP
     servers from `mcp_pool` when the face shares one set among its services (the web app's tabs)."""
     check_paths(settings)
@@ -55,11 +55,10 @@ def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> Workspa
     except ValueError as error:
         store.close()
         raise SettingsError(str(error)) from None
-    agent = agent_from_settings(settings)
-    agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
-    return WorkspaceService(
+    context = ToolContext(workspace_root=settings.workspace_root, hooks=hooks, external=external)
+    return Application(
         store,
-        agent,
+        agent_from_settings(settings, context),
         settings.file_edits,
         settings.embed_model,
         agents=agents,
@@ -68,9 +67,9 @@ def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> Workspa
     )
 
 
-def start(env_file: Path | None, overrides: Mapping[str, Any], mcp_pool: McpPool | None = None) -> WorkspaceService:
+def start(env_file: Path | None, overrides: Mapping[str, Any], mcp_pool: McpPool | None = None) -> Application:
     """Read the settings (`.env`, the environment, the face's flags), set up logging and open the service;
     SettingsError or HistoryError say in one sentence what stops it."""
     settings = load_settings(env_file=env_file, overrides=overrides)
     configure_logging(settings)
-    return open_service(settings, mcp_pool)
+    return open_application(settings, mcp_pool)
