@@ -23,7 +23,7 @@ from engine.context_window import CharsPerToken, ContextWindow, context_window, 
 from engine.failures import CLIENT_FAILURES, CallSite, classify
 from engine.ollama_server import ClientPerLoop, ModelCapabilities, close_stream, model_capabilities
 from engine.prompt import build_window, leaves_room
-from engine.text_call_filter import TextCallFilter
+from engine.text_calls.filter import TextCallFilter
 from engine.tool_runner import TurnToolRunner
 from engine.tool_selection import offer_tools
 from engine.turn_request import TurnRequest

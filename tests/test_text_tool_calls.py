@@ -14,8 +14,8 @@ import pytest
 
 from app.service import Application
 from domain.events import TextDelta, ToolCallStarted
-from engine.text_tool_calls import extract_text_tool_calls
-from engine.tool_runner import RequestedCall
+from engine.text_calls.formats import extract_text_tool_calls
+from engine.text_calls.requested import RequestedCall
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.agent_helpers import calls, completed, make_agent, of_type, run, tool_messages
