@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.formatting import pretty_units, result_text, usage_caption
+from domain.calculations import CalcResult, Check
 from domain.records import Chat, ToolCall, Turn
 
 FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})
@@ -56,46 +57,41 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
     lines += ["**Inputs**", ""] + _table(
         ["input", "value"], [[k, json.dumps(v, ensure_ascii=False)] for k, v in call.arguments.items()]
     )
-    data = call.data
-    if data is None:
+    result = call.calculation
+    if result is None:
         return [*lines, f"**Result:** `{_cell(call.output)}`", ""]
-    for warning in data.get("warnings", []):
+    return lines + _calculation_markdown(result)
+
+
+def _calculation_markdown(result: CalcResult) -> list[str]:
+    """The report's rendering of a calculation: warnings, formula, substitution, results, checks, reference."""
+    lines = []
+    for warning in result.warnings:
         lines += [f"**Warning:** {warning}", ""]
-    if data.get("formula"):
-        lines += [f"**Formula:** {data['formula']}", ""]
-    if data.get("substituted"):
-        lines += [f"**Substituted:** {pretty_units(data['substituted'])}", ""]
-    precise = data.get("precise", {})
-    rows = [
-        [key, result_text(value), _joined(precise.get(key, value))] for key, value in data.get("results", {}).items()
-    ]
+    if result.formula:
+        lines += [f"**Formula:** {result.formula}", ""]
+    if result.substituted:
+        lines += [f"**Substituted:** {pretty_units(result.substituted)}", ""]
+    rows = [[key, result_text(value), _joined(result.precise.get(key, value))] for key, value in result.results.items()]
     lines += ["**Results**", ""] + _table(["result", "value", "full precision"], rows)
-    if data.get("checks"):
+    if result.checks:
         checks = [
-            [
-                c["name"],
-                pretty_units(c["value"]),
-                pretty_units(c["limit"]),
-                _ratio(c),
-                c["status"],
-                c.get("clause") or "",
-            ]
-            for c in data["checks"]
+            [c.name, pretty_units(c.value), pretty_units(c.limit), _ratio(c), c.status, c.clause or ""]
+            for c in result.checks
         ]
         lines += ["**Checks**", ""] + _table(["check", "value", "limit", "ratio", "status", "clause"], checks)
-    if data.get("reference"):
-        lines += [f"**Reference:** {data['reference']}", ""]
-    lines += [f"- {note}" for note in data.get("notes", [])]
-    return [*lines, ""] if data.get("notes") else lines
+    if result.reference:
+        lines += [f"**Reference:** {result.reference}", ""]
+    lines += [f"- {note}" for note in result.notes]
+    return [*lines, ""] if result.notes else lines
 
 
 def _joined(value: str | list[str]) -> str:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-def _ratio(check: dict[str, Any]) -> str:
-    ratio = check.get("ratio")
-    return f"{ratio:.3f}" if isinstance(ratio, int | float) else ""
+def _ratio(check: Check) -> str:
+    return "" if check.ratio is None else f"{check.ratio:.3f}"
 
 
 def _document(chunks: Iterable[list[str]]) -> Iterator[str]:

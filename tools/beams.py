@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tools.calc import CalcResult, Check, calc_result, check
+from domain.calculations import CalcResult, Check, Diagram
+from tools.calc import calc_result, check
 from tools.practice import effective_length_warnings, span_warnings
 from tools.units import conventional, registry, require, show, system_of
 
@@ -226,7 +227,7 @@ def _deflection_check(deflection: Any, length: Any, support: str) -> Check:  # p
     return check(f"deflection ≤ L/{divisor}", deflection, limit, "IBC 2021 Table 1604.3 (floor members)")
 
 
-def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:
+def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> Diagram:
     """Shear and moment along a single span (SI magnitudes in), in the system's units."""
     xs = [L * i / (DIAGRAM_POINTS - 1) for i in range(DIAGRAM_POINTS)]
     shears = [case.shear(x, L, q) for x in xs]
@@ -238,18 +239,18 @@ def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, A
     return diagram_data(xs, shears, [case.moment(x, L, q) for x in xs], system)
 
 
-def diagram_data(xs: list[float], shears: list[float], moments: list[float], system: str) -> dict[str, Any]:
+def diagram_data(xs: list[float], shears: list[float], moments: list[float], system: str) -> Diagram:
     """The faces' diagram record from positions (m), shears (N) and sagging-positive moments (N·m)."""
     ureg = registry()
     x_unit, shear_unit, moment_unit = ("m", "kN", "kN*m") if system == "SI" else ("ft", "kip", "kip*ft")
-    return {
-        "x": [round((x * ureg.m).to(x_unit).magnitude, 6) for x in xs],
-        "shear": [round((shear * ureg.N).to(shear_unit).magnitude, 6) for shear in shears],
-        "moment": [round((moment * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for moment in moments],
-        "x_unit": x_unit,
-        "shear_unit": shear_unit,
-        "moment_unit": moment_unit,
-    }
+    return Diagram(
+        x=[round((x * ureg.m).to(x_unit).magnitude, 6) for x in xs],
+        shear=[round((shear * ureg.N).to(shear_unit).magnitude, 6) for shear in shears],
+        moment=[round((moment * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for moment in moments],
+        x_unit=x_unit,
+        shear_unit=shear_unit,
+        moment_unit=moment_unit,
+    )
 
 
 def column_buckling(
@@ -317,7 +318,7 @@ def check_structural_integrity(
         },
         formula="σ = m·g/A; safety factor = limit/σ",
         substituted=f"σ = {load_kg:g} kg × {GRAVITY} m/s² / {area_m2:g} m² = {show(stress)}",
-        checks=[Check(name="stress ≤ limit", value=show(stress), limit=show(limit), status="OK" if safe else "NG")],
+        checks=[check("stress ≤ limit", stress, limit)],
         notes=["Simplified limits (concrete 25, steel 250, wood 10 MPa), not a code design check."],
     )
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.calculations import CalcResult
 from tools.beams import diagram_data, stiffness_inputs
-from tools.calc import CalcResult, calc_result
+from tools.calc import calc_result
 from tools.practice import span_warnings
 from tools.units import System, conventional, registry, require, show, system_of
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from tools.calc import CalcResult, calc_result
+from domain.calculations import CalcResult
+from tools.calc import calc_result
 from tools.units import conventional, dimension_name, parse_quantity, parse_unit, registry, require, show, system_of
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from tools.calc import CalcResult, calc_result
+from domain.calculations import CalcResult
+from tools.calc import calc_result
 from tools.units import DIMENSIONS, parse_quantity, show
 
 Code = Literal["ASCE7-LRFD", "EN1990"]

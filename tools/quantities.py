@@ -6,7 +6,8 @@ import math
 import re
 from typing import Literal
 
-from tools.calc import CalcResult, calc_result
+from domain.calculations import CalcResult
+from tools.calc import calc_result
 from tools.units import conventional, registry, require, show, system_of
 
 Shape = Literal["slab", "footing", "wall", "column_rect", "column_round"]

@@ -19,6 +19,8 @@ from typing import Any, Protocol, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from domain.calculations import CalcResult
+
 MAX_OUTPUT_CHARS = 8_000
 
 logger = logging.getLogger(__name__)
@@ -211,7 +213,7 @@ class ToolOutcome:
     output: str
     error: str | None = None
     crashed: bool = False
-    data: dict[str, Any] | None = None  # a calculation's full result (precision, diagram) for the record
+    calculation: CalcResult | None = None  # a calculation's full result (precision, diagram) for the record
 
 
 def _describe_validation_error(spec: ToolSpec, error: ValidationError) -> str:
@@ -269,7 +271,7 @@ def format_output(result: Any) -> str:
     """Tool results as text: strings as they are, everything else as compact JSON."""
     if isinstance(result, str):
         return result
-    if hasattr(result, "for_model"):
+    if isinstance(result, CalcResult):
         return json.dumps(result.for_model(), ensure_ascii=False, separators=(",", ":"))
     if isinstance(result, BaseModel):
         return result.model_dump_json()
@@ -304,8 +306,8 @@ def invoke(spec: ToolSpec, arguments: Mapping[str, Any] | str | None, context: T
     except Exception as error:  # noqa: BLE001 - a tool bug must not end the turn
         logger.exception("tool %s crashed", spec.name)
         return _failure(f"{spec.name} crashed ({type(error).__name__}: {error})", crashed=True)
-    data = result.model_dump() if hasattr(result, "for_model") else None
-    return ToolOutcome(cap_output(format_output(result)), data=data)
+    calculation = result if isinstance(result, CalcResult) else None
+    return ToolOutcome(cap_output(format_output(result)), calculation=calculation)
 
 
 def _failure(message: str, crashed: bool = False) -> ToolOutcome:

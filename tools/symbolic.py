@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.calc import CalcResult
+from domain.calculations import CalcResult
 from tools.expressions import check_symbol_name, parse_checked, split_equation
 from tools.sandbox import worker
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
-from app.formatting import local_stamp, shown_name
+from app.formatting import shown_name
 from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.packages import HELP as PACKAGE_HELP
@@ -18,6 +18,7 @@ from faces.cli.running import EventLoop, ask
 from faces.cli.terminal import (
     Style,
     fit,
+    local_stamp,
     one_line,
     printable,
     printable_lines,

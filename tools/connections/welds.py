@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tools.calc import CalcResult, check, quantities
+from domain.calculations import CalcResult
+from tools.calc import check, quantities
 from tools.connections import aisc360_j, en1993_1_8
 from tools.connections.bolt_data import KSI
 from tools.connections.inputs import Combined, combination_name, combine, count, force
@@ -218,8 +219,8 @@ def _result(run: WeldRun, required: Combined, finding: Finding, code: CodeName) 
     capacity = conventional(finding.design * ureg.N, run.system)
     ratio = required.newtons / finding.design
     weld_check = check(finding.check_name, demand, capacity, finding.clause)
-    shown, full = quantities({"required_strength": demand, "design_strength": capacity})
-    rest, rest_full = quantities({
+    shown, full, amounts = quantities({"required_strength": demand, "design_strength": capacity})
+    rest, rest_full, rest_amounts = quantities({
         "strength_per_length": (finding.per_length * ureg.N / ureg.m).to("kip/in" if us else "kN/mm"),
         "throat": (finding.throat * ureg.m).to("in" if us else "mm"),
     })  # fmt: skip
@@ -227,6 +228,7 @@ def _result(run: WeldRun, required: Combined, finding: Finding, code: CodeName) 
     return CalcResult(
         results={**shown, "ratio": f"{ratio:.3f}", **rest, **plain},
         precise={**full, "ratio": repr(ratio), **rest_full, **plain},
+        amounts={**amounts, **rest_amounts},
         formula=f"{combination_name(code)}; {finding.formula}",
         substituted=f"{required.text}; {finding.substituted} = {show(capacity)}; ratio {ratio:.3f}",
         reference=finding.reference,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.calc import CalcResult
+from domain.calculations import CalcResult
 from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths

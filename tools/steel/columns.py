@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.calc import CalcResult, Check
+from domain.calculations import CalcResult, Check
 from tools.steel import aisc_compression, en_compression
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
 from tools.steel.column_section import ColumnSection, column_section

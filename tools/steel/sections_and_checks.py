@@ -10,8 +10,9 @@ import re
 from functools import cache
 from typing import Any, Literal
 
+from domain.calculations import Amount, CalcResult
 from tools.beams import CASES, beam_diagram
-from tools.calc import CalcResult, calc_result
+from tools.calc import calc_result
 from tools.practice import rolled_span_warnings, span_warnings
 from tools.quantity_text import engineering_units
 from tools.steel.member import i_member
@@ -67,10 +68,12 @@ def section_properties(designation: str) -> CalcResult:
     if shape.metric:
         results["metric_designation"] = shape.metric
     full = dict(results)
+    amounts: dict[str, Amount | list[Amount]] = {}
     for key in keys:  # the table's own units, written directly: a lookup stays well under a millisecond
         value, unit = shape.properties[key], shape.unit(key)
         results[key] = f"{significant(value)} {_unit_text(unit)}"
         full[key] = f"{value!r} {unit}"
+        amounts[key] = Amount(value=value, unit=unit)
     notes = []
     if shape.family in ("HSS", "HSS_R", "PIPE"):
         notes.append("The weight is the table's nominal figure; properties use the design wall thickness (0.93 t).")
@@ -83,7 +86,7 @@ def section_properties(designation: str) -> CalcResult:
         notes.append(
             f"{shape.designation} is also AISC's metric name of {namesake.designation}; this is {shape.designation}."
         )
-    return CalcResult(results=results, precise=full, reference=shape.table, notes=notes)
+    return CalcResult(results=results, precise=full, amounts=amounts, reference=shape.table, notes=notes)
 
 
 @cache
