@@ -13,6 +13,7 @@ from app.service import ServerStatus, SwitchOutcome, WorkspaceService
 from app.settings import Settings, SettingsError, configure_logging, load_settings
 from app.startup import open_service, start
 from store import HistoryError
+from tools import tool_kind
 
 __all__ = [
     "HistoryError",
@@ -31,4 +32,5 @@ __all__ = [
     "load_settings",
     "open_service",
     "start",
+    "tool_kind",
 ]

@@ -21,18 +21,16 @@ from typing import Any
 from app.formatting import pretty_units, result_text, usage_caption
 from domain.calculations import CalcResult, Check
 from domain.records import Chat, ToolCall, Turn
-
-FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})
-# Tools that read, search or remember rather than calculate: neither the report nor the package lists them.
-NOT_CALCULATIONS = FILE_TOOLS | {"search_documents", "memory_add", "memory_search", "memory_remove"}
+from tools import is_calculation
 
 
 def calculations(turns: Iterable[Turn]) -> Iterator[tuple[Turn, ToolCall | None]]:
     """What the report and the package list, in order: each calculation with its turn, and `(turn, None)` for
-    a tool call that ended in an error (left out, and counted). File, search and memory tools are not listed."""
+    a tool call that ended in an error (left out, and counted). File, search and memory tools are not listed
+    (the catalogue says which a tool is: `tools.is_calculation`)."""
     for turn in turns:
         for call in turn.tool_calls:
-            if call.name not in NOT_CALCULATIONS:
+            if is_calculation(call.name):
                 yield turn, None if call.error else call
 
 

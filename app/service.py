@@ -37,7 +37,7 @@ from engine.embeddings import Embedder
 from engine.failures import CallSite
 from engine.ollama_server import ServerStatus, server_status
 from store import ChatHistoryDB, HistoryError
-from tools import tool_specs
+from tools import edits_files, tool_specs
 
 __all__ = ["ServerStatus", "SwitchOutcome", "WorkspaceService"]
 
@@ -78,7 +78,7 @@ class WorkspaceService:
         )
         self.edits = EditApprovals(store, agent.tool_context, file_edits, can_ask)
         if file_edits == "off":
-            agent.tool_names = [name for name in agent.tool_names if name != "edit_file"]
+            agent.tool_names = [name for name in agent.tool_names if not edits_files(name)]
         self.agents = agents if agents is not None else load_agents()
         self._turns = TurnRunner(store, agent, self.edits, self.memory, self.agents)
         self._summaries = SummaryWriter(self.refresh_summary, agent.aclose)

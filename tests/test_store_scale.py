@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.exports import FILE_TOOLS, _calculation, report_pieces, workspace_pieces, write_atomically
+from app.exports import _calculation, report_pieces, workspace_pieces, write_atomically
 from app.formatting import usage_caption
 from app.service import WorkspaceService
 from domain.calculations import CalcResult
@@ -224,6 +224,9 @@ def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
     for number, turn in enumerate(turns, start=1):
         lines += frozen_turn_markdown(number, turn)
     return "\n".join(lines).rstrip() + "\n"
+
+
+FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})  # what the report left out before it streamed
 
 
 def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str:

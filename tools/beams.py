@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from domain.calculations import CalcResult, Check, Diagram
 from tools.calc import calc_result, check
+from tools.catalogue import tool
 from tools.practice import effective_length_warnings, span_warnings
 from tools.units import conventional, registry, require, show, system_of
 
@@ -153,6 +154,7 @@ _REFUSED = {
 }
 
 
+@tool("calculation", words=("beam", "span", "moment", "deflection", "shear", "cantilever", "udl", "reaction", "joist"))
 def beam_analysis(
     span: str,
     load: str,
@@ -253,6 +255,7 @@ def diagram_data(xs: list[float], shears: list[float], moments: list[float], sys
     )
 
 
+@tool("calculation", words=("column", "buckling", "euler", "strut", "compression"))
 def column_buckling(
     length: str, elastic_modulus: str, moment_of_inertia: str, effective_length_factor: float = 1.0
 ) -> CalcResult:
@@ -289,6 +292,7 @@ STRESS_LIMITS_MPA = {"concrete": 25.0, "steel": 250.0, "wood": 10.0}
 GRAVITY = 9.81
 
 
+@tool("calculation")
 def check_structural_integrity(
     material: Literal["concrete", "steel", "wood"], load_kg: float, area_m2: float
 ) -> CalcResult:
@@ -321,6 +325,3 @@ def check_structural_integrity(
         checks=[check("stress ≤ limit", stress, limit)],
         notes=["Simplified limits (concrete 25, steel 250, wood 10 MPa), not a code design check."],
     )
-
-
-TOOLS = [beam_analysis, column_buckling, check_structural_integrity]

@@ -12,6 +12,7 @@ from typing import Any
 from domain.calculations import CalcResult
 from tools.beams import diagram_data, stiffness_inputs
 from tools.calc import calc_result
+from tools.catalogue import tool
 from tools.practice import span_warnings
 from tools.units import System, conventional, registry, require, show, system_of
 
@@ -21,6 +22,7 @@ POINTS_PER_SPAN = 41
 NOMINAL_MODULUS, NOMINAL_INERTIA = 200e9, 1e-4
 
 
+@tool("calculation", words=("continuous", "spans", "support", "two", "three", "hogging", "multi"))
 def continuous_beam(
     spans: list[str], load: str, elastic_modulus: str | None = None, moment_of_inertia: str | None = None
 ) -> CalcResult:
@@ -120,6 +122,3 @@ def _result(
         ],
         diagram=diagram_data(solved["x"], solved["shear"], solved["moment"], system),
     )
-
-
-TOOLS = [continuous_beam]

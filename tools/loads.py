@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from domain.calculations import CalcResult
 from tools.calc import calc_result
+from tools.catalogue import tool
 from tools.units import DIMENSIONS, parse_quantity, show
 
 Code = Literal["ASCE7-LRFD", "EN1990"]
@@ -72,6 +73,7 @@ def _en1990_combinations(present: dict[str, float]) -> list[tuple[str, dict[str,
     return downward + _en1990_set(present, GAMMA_G_INF, -1)
 
 
+@tool("calculation", words=("combination", "factored", "dead", "live", "1.2d", "1.35g", "uls"))
 def load_combination(
     dead: str, live: str, snow: str | None = None, wind: str | None = None, code: Code = "ASCE7-LRFD"
 ) -> CalcResult:
@@ -130,6 +132,3 @@ def _load(text: str, name: str) -> Any:
     if base > MAX_LOAD_BASE_UNITS:
         raise ValueError(f"{name} = {text.strip()} is out of any sensible range; check the number and its unit")
     return load
-
-
-TOOLS = [load_combination]

@@ -20,6 +20,7 @@ from typing import Any, Protocol, get_type_hints
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from domain.calculations import CalcResult
+from tools.catalogue import Declaration, ToolKind, declaration
 
 MAX_OUTPUT_CHARS = 8_000
 
@@ -94,7 +95,7 @@ class ToolDefinitionError(TypeError):
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """Everything the registry derived from one function.
+    """Everything the registry derived from one function, and what its module declared about it.
 
     `pure` tools give the same result for the same arguments within a turn, so a
     repeated call can reuse the first result; a tool that changes files is not pure.
@@ -107,12 +108,9 @@ class ToolSpec:
     arguments_model: type[BaseModel]
     context_parameter: str | None
     pure: bool = True
-
-
-def changes_state(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a tool whose calls change something (a file), so its calls are never reused."""
-    function.__dict__["changes_state"] = True
-    return function
+    kind: ToolKind = "calculation"
+    words: tuple[str, ...] = ()  # engineers' words for it that its name and description do not say
+    always_offered: bool = False
 
 
 _ARGS_HEADER = re.compile(r"^(Args|Arguments|Parameters):\s*$")
@@ -171,7 +169,8 @@ def _context_parameter(function: Callable[..., Any], hints: Mapping[str, Any]) -
 
 
 def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpec:
-    """Derive a tool's validator and schema from its signature and docstring."""
+    """Derive a tool's validator and schema from its signature and docstring, with what its module declared
+    (`tools.catalogue.tool`; an undeclared function is a calculation)."""
     tool_name = name or function.__name__
     if not function.__doc__:
         raise ToolDefinitionError(f"tool {tool_name} has no docstring")
@@ -198,8 +197,19 @@ def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpe
         "properties": {key: _ollama_property(value) for key, value in raw_schema.get("properties", {}).items()},
         "required": list(raw_schema.get("required", [])),
     }
-    pure = not getattr(function, "changes_state", False)
-    return ToolSpec(tool_name, function, description, input_schema, model, context_name, pure)
+    declared = declaration(function) or Declaration("calculation")
+    return ToolSpec(
+        tool_name,
+        function,
+        description,
+        input_schema,
+        model,
+        context_name,
+        pure=not declared.changes_state,
+        kind=declared.kind,
+        words=declared.words,
+        always_offered=declared.always_offered,
+    )
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import streamlit as st
 
+from app import tool_kind
 from app.formatting import pretty_units, usage_caption, visible_bidi_controls
 from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall, Turn
@@ -47,7 +48,7 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
         if call.calculation and not call.error:
             calculation_card(call.calculation)
             st.caption(took)
-        elif call.name == "search_documents" and not call.error:
+        elif tool_kind(call.name) == "documents" and not call.error:
             passages(call.output)
             st.caption(took)
         else:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from domain.calculations import Amount, CalcResult, Check
 from tools.calc import check, quantities
+from tools.catalogue import tool
 from tools.connections import aisc360_j, en1993_1_8
 from tools.connections.bolt_data import Diameter, aisc_grade, aisc_stresses, en_grade, pretension, stress_area
 from tools.connections.bolt_data import diameter as read_diameter
@@ -51,6 +52,7 @@ class Found:
     notes: list[str] = field(default_factory=list)
 
 
+@tool("calculation", words=("bolt", "bolts", "bolted", "connection", "slip", "a325", "a490", "friction", "preloaded"))
 def bolt_check(
     diameter: str,
     grade: str,

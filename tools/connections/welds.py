@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.calculations import CalcResult
 from tools.calc import check, quantities
+from tools.catalogue import tool
 from tools.connections import aisc360_j, en1993_1_8
 from tools.connections.bolt_data import KSI
 from tools.connections.inputs import Combined, combination_name, combine, count, force
@@ -39,6 +40,7 @@ class WeldRun:
     system: System
 
 
+@tool("calculation", words=("weld", "welds", "welded", "fillet", "connection", "throat", "electrode", "e70"))
 def fillet_weld_check(
     size: str,
     length: str,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.calculations import CalcResult
+from tools.catalogue import tool
 from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
@@ -21,6 +22,7 @@ from tools.units import System, registry, require, system_of
 TOOL = "steel_beam_column_check"
 
 
+@tool("calculation", words=("column", "axial", "compression", "combined", "interaction", "biaxial", "h1"))
 def steel_beam_column_check(
     designation: str,
     length: str,

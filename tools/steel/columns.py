@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.calculations import CalcResult, Check
+from tools.catalogue import tool
 from tools.steel import aisc_compression, en_compression
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
 from tools.steel.column_section import ColumnSection, column_section
@@ -41,6 +42,7 @@ class Column:
     load_names: tuple[str, str] = ("D", "L")
 
 
+@tool("calculation", words=("column", "columns", "buckling", "axial", "compression", "strut", "post", "stanchion"))
 def steel_column_check(
     designation: str,
     length: str,

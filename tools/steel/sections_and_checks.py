@@ -13,6 +13,7 @@ from typing import Any, Literal
 from domain.calculations import Amount, CalcResult
 from tools.beams import CASES, beam_diagram
 from tools.calc import calc_result
+from tools.catalogue import tool
 from tools.practice import rolled_span_warnings, span_warnings
 from tools.quantity_text import engineering_units
 from tools.steel.member import i_member
@@ -53,6 +54,7 @@ KSI = 6.894757293168361e6  # Pa
 CodeName = Literal["AISC360-LRFD", "AISC360-ASD", "EN1993"]
 
 
+@tool("calculation", words=("section", "properties", "w", "hss", "ipe", "hea", "heb", "ub", "uc", "shape"))
 def section_properties(designation: str) -> CalcResult:
     """Properties of a standard rolled steel section from the published tables (area, I, S, Z, r, J, weight).
 
@@ -94,6 +96,7 @@ def _unit_text(unit: str) -> str:
     return engineering_units(unit)
 
 
+@tool("calculation", words=("ok", "work", "works", "adequate", "pass", "check", "lrfd", "asd", "eurocode", "ltb"))
 def steel_beam_check(
     designation: str,
     span: str,
