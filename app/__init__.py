@@ -14,8 +14,11 @@ from app.settings import Settings, SettingsError, configure_logging, load_settin
 from app.startup import open_service, start
 from store import HistoryError
 from tools import tool_kind
+from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 
 __all__ = [
+    "DOCUMENT_SUFFIXES",
+    "DOCUMENT_TYPES_NAMED",
     "HistoryError",
     "McpPool",
     "PackageError",

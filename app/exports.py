@@ -2,20 +2,17 @@
 
 Each document is built as an iterator of text pieces, a turn at a time, so a
 workspace of any length can be written to a file in constant memory
-(`write_atomically`); the service joins the pieces for a workspace small enough
-to hold.
+(`tools.atomic_files.write_atomically`); the service joins the pieces for a
+workspace small enough to hold.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from app.formatting import pretty_units, result_text, usage_caption
@@ -258,28 +255,3 @@ def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
         yield ["*No summary yet.*", ""]
     for number, turn in enumerate(turns, start=1):
         yield _turn_markdown(number, turn)
-
-
-def write_atomically(path: Path, pieces: Iterable[str] | bytes) -> None:
-    """Write `pieces` (text, in UTF-8, or bytes) to `path` through a new file beside it, put in place only once
-    complete.
-
-    A reader never sees half a document, and a failure part way leaves any
-    earlier file at `path` as it was.
-    """
-    partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
-    try:
-        if isinstance(pieces, bytes):
-            with partial.open("xb") as binary:  # created new, with the usual permissions
-                binary.write(pieces)
-                binary.flush()
-                os.fsync(binary.fileno())
-        else:
-            with partial.open("x", encoding="utf-8") as out:
-                out.writelines(pieces)
-                out.flush()
-                os.fsync(out.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise

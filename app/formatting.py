@@ -3,7 +3,7 @@ usage captions. (How each face draws a calculation lives with that face; the rep
 
 from __future__ import annotations
 
-from tools.quantity_text import engineering_units
+from tools.units.showing import engineering_units
 
 # Characters that reorder how text is displayed (Trojan Source, CVE-2021-42574): embeddings, overrides, isolates.
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"

@@ -23,7 +23,7 @@ from typing import Literal
 from app.agents import AgentCatalog, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents import DocumentLibrary
-from app.exports import report_pieces, workspace_pieces, write_atomically
+from app.exports import report_pieces, workspace_pieces
 from app.mcp_tools import McpHub
 from app.memory import MemoryBook
 from app.packages import PackageDesk, PackagePdf, PackageStatus
@@ -38,6 +38,7 @@ from engine.failures import CallSite
 from engine.ollama_server import ServerStatus, server_status
 from store import ChatHistoryDB, HistoryError
 from tools import edits_files, tool_specs
+from tools.atomic_files import write_atomically
 
 __all__ = ["ServerStatus", "SwitchOutcome", "WorkspaceService"]
 

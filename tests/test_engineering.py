@@ -14,7 +14,7 @@ import pytest
 
 from domain.calculations import Amount, CalcResult
 from tools import ToolContext, run_tool
-from tools.units import parse_quantity
+from tools.units.reading import parse_quantity
 
 DISPLAY_TOLERANCE = 1e-3
 

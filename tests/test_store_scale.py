@@ -17,13 +17,14 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.exports import _calculation, report_pieces, workspace_pieces, write_atomically
+from app.exports import _calculation, report_pieces, workspace_pieces
 from app.formatting import usage_caption
 from app.service import WorkspaceService
 from domain.calculations import CalcResult
 from domain.records import Chat, ToolCall, Turn
 from history import ChatHistoryDB, HistoryError
 from store.search import NEWEST_MATCHES
+from tools.atomic_files import write_atomically
 
 BEAM = ToolCall(
     name="beam_analysis",

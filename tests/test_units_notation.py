@@ -6,8 +6,8 @@ import pytest
 
 from tests.test_engineering import calculate
 from tools import ToolContext, run_tool
-from tools.quantity_text import engineering_units
-from tools.units import parse_quantity
+from tools.units.reading import parse_quantity
+from tools.units.showing import engineering_units
 
 
 @pytest.mark.parametrize(
@@ -64,6 +64,12 @@ def test_results_in_engineers_notation_are_read_back_by_the_unit_tools() -> None
         ("1/2 kN/m", "0.5 kN/m"),
         ("20 FT 6 IN", "20.5 ft"),
         ("30 Mpa", "30 MPa"),
+        ('3/4"', "0.75 inch"),
+        ("3/4”", "0.75 inch"),  # the curly quote a word processor makes of an inch mark
+        ("5/16″", "0.3125 inch"),  # the double prime
+        ('1-1/8"', "1.125 inch"),
+        ("20′-6″", "20.5 ft"),
+        ("20’-6”", "20.5 ft"),
     ],
 )
 def test_quantities_are_read_as_engineers_type_them(written: str, meant: str) -> None:

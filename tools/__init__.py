@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from tools import beams, continuous_beam, conversions, files, loads, maths, memory, quantities, symbolic
+from tools import beams, continuous_beam, conversions, files, loads, maths, memory, symbolic, take_off
 from tools.catalogue import ToolKind, declaration
 from tools.connections import bolts, welds
 from tools.documents import search
@@ -66,8 +66,8 @@ CATALOGUE: tuple[Callable[..., Any], ...] = (
     welds.fillet_weld_check,
     bolts.bolt_check,
     continuous_beam.continuous_beam,
-    quantities.concrete_volume,
-    quantities.rebar_weight,
+    take_off.concrete_volume,
+    take_off.rebar_weight,
     loads.load_combination,
     files.read_file,
     files.list_files,

@@ -16,7 +16,9 @@ from domain.calculations import CalcResult, Check, Diagram
 from tools.calc import calc_result, check
 from tools.catalogue import tool
 from tools.practice import effective_length_warnings, span_warnings
-from tools.units import conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import conventional, show, system_of
 
 Support = Literal["simply_supported", "cantilever", "fixed_fixed"]
 LoadType = Literal["udl", "point_center", "point_end"]

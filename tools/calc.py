@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.calculations import Amount, CalcResult, Check, Shown, Status
-from tools.units import precise, show
+from tools.units.showing import precise, show
 
 
 def amount(quantity: Any) -> Amount:

@@ -14,7 +14,9 @@ from tools.beams import diagram_data, stiffness_inputs
 from tools.calc import calc_result
 from tools.catalogue import tool
 from tools.practice import span_warnings
-from tools.units import System, conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import System, conventional, show, system_of
 
 MAX_SPANS = 20
 POINTS_PER_SPAN = 41

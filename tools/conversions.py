@@ -7,7 +7,9 @@ import math
 from domain.calculations import CalcResult
 from tools.calc import calc_result
 from tools.catalogue import tool
-from tools.units import conventional, dimension_name, parse_quantity, parse_unit, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import dimension_name, parse_quantity, parse_unit, require
+from tools.units.showing import conventional, show, system_of
 
 
 @tool("calculation", words=("convert", "conversion", "units", "unit", "into"))

@@ -7,7 +7,8 @@ from typing import Any, Literal
 from domain.calculations import CalcResult
 from tools.calc import calc_result
 from tools.catalogue import tool
-from tools.units import DIMENSIONS, parse_quantity, show
+from tools.units.reading import DIMENSIONS, parse_quantity
+from tools.units.showing import show
 
 Code = Literal["ASCE7-LRFD", "EN1990"]
 LOAD_KINDS = ("force", "force per length", "pressure or stress", "moment (force × length)")

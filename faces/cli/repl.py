@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
+from app import DOCUMENT_TYPES_NAMED, HistoryError, SwitchOutcome, WorkspaceService, edit_diff
 from app.formatting import shown_name
 from domain.events import AgentError
 from domain.records import Chat
@@ -335,9 +335,7 @@ class Repl:
         if progress.running:
             self.say(f"Indexing: {progress.done} of {progress.total} files read so far.")
         if not files:
-            self.say(
-                f"No documents indexed in {library.root}; put PDF, Word, Excel, Markdown, text or CSV files there."
-            )
+            self.say(f"No documents indexed in {library.root}; put {DOCUMENT_TYPES_NAMED} files there.")
         for file in files:
             mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
             note = f" · {file.note}" if file.note else ""

@@ -13,7 +13,8 @@ from tools.connections.bolt_data import Diameter, aisc_grade, aisc_stresses, en_
 from tools.connections.bolt_data import diameter as read_diameter
 from tools.connections.inputs import Combined, combination_name, combine, count, force, hole_type
 from tools.steel.sections_and_checks import CodeName, code_key
-from tools.units import System, conventional, registry, show, system_of
+from tools.units import registry
+from tools.units.showing import System, conventional, show, system_of
 
 AISC_NOT_CHECKED = (
     "bearing and tear-out at the holes not checked (J3.11), nor block shear (J4.3), the connected parts, "

@@ -16,7 +16,9 @@ from tools.connections.inputs import Combined, combination_name, combine, count,
 from tools.connections.inputs import angle as read_angle
 from tools.connections.inputs import length as read_length
 from tools.steel.sections_and_checks import CodeName, code_key
-from tools.units import System, conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import System, conventional, show, system_of
 
 ELECTRODES_KSI = (60, 70, 80, 90, 100, 110)  # AWS E60XX … E110XX: FEXX in ksi
 ELECTRODES_MPA = {43: 430, 49: 490, 55: 550, 62: 620, 69: 690, 76: 760}  # AWS A5.1M/A5.5M E43XX … E76XX

@@ -17,7 +17,9 @@ from tools.steel.column_inputs import aisc_grade, en_grade, lengths
 from tools.steel.column_section import column_section
 from tools.steel.readout import Kind, figures_result
 from tools.steel.sections_and_checks import code_key
-from tools.units import System, registry, require, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import System, system_of
 
 TOOL = "steel_beam_column_check"
 

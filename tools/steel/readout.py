@@ -2,7 +2,7 @@
 
 The column and beam-column checks write a few dozen forces, moments, stresses and areas
 for every call; converting each through pint would take most of a call's time. The text is
-the same as `tools.units.show` (4 significant figures, "kip·ft", "in²") and `precise` gives
+the same as `tools.units.showing.show` (4 significant figures, "kip·ft", "in²") and `precise` gives
 ("927.45… kip", "250.0 kip * ft").
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from domain.calculations import Amount, CalcResult, Check, Shown
-from tools.units import System, significant
+from tools.units.showing import System, significant
 
 Kind = Literal["force", "moment", "stress", "area", "length"]
 # (shown, as pint writes it, the size of one unit in SI base units), by kind and system

@@ -15,11 +15,12 @@ from tools.beams import CASES, beam_diagram
 from tools.calc import calc_result
 from tools.catalogue import tool
 from tools.practice import rolled_span_warnings, span_warnings
-from tools.quantity_text import engineering_units
 from tools.steel.member import i_member
 from tools.steel.tables import find_shape, metric_namesake
 from tools.steel.verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
-from tools.units import conventional, registry, require, show, significant, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import conventional, engineering_units, show, significant, system_of
 
 PINNED_KEYS = (
     "area", "depth", "I_major", "I_minor", "S_major", "Z_major", "r_major", "r_minor", "J", "mass_per_length",

@@ -9,7 +9,9 @@ from typing import Literal
 from domain.calculations import CalcResult
 from tools.calc import calc_result
 from tools.catalogue import tool
-from tools.units import conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import conventional, show, system_of
 
 Shape = Literal["slab", "footing", "wall", "column_rect", "column_round"]
 STEEL_DENSITY_KG_M3 = 7850.0
