@@ -16,10 +16,14 @@ from app.summaries import SwitchOutcome
 from app.turns import Consent
 from engine.ollama_server import ServerStatus
 from store import HistoryError
+from tools import tool_kind
+from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 
 __all__ = [
     "Application",
     "Consent",
+    "DOCUMENT_SUFFIXES",
+    "DOCUMENT_TYPES_NAMED",
     "HistoryError",
     "McpPool",
     "PackageError",
@@ -35,4 +39,5 @@ __all__ = [
     "load_settings",
     "open_application",
     "start",
+    "tool_kind",
 ]

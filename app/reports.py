@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from app.exports import report_pieces, workspace_pieces, write_atomically
+from app.exports import report_pieces, workspace_pieces
 from app.packages import PackageDesk, PackagePdf, PackageStatus
 from app.ports import ReportRecords
 from domain.packages import IssuedMatch, ProjectDetails, Signer, SignoffStep
 from domain.records import Chat
+from tools.atomic_files import write_atomically
 
 ExportKind = Literal["calculations", "workspace"]
 

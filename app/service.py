@@ -33,7 +33,7 @@ from app.turns import Turns
 from app.workspaces import Workspaces
 from engine.agent import AIAgent
 from engine.embeddings import Embedder
-from tools import is_file_edit
+from tools import edits_files
 
 __all__ = ["Application"]
 
@@ -69,7 +69,7 @@ class Application:
         context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
         self.approvals = EditApprovals(store, context, file_edits, can_ask)
         catalog = agents if agents is not None else load_agents()
-        tool_names = [name for name in agent.settings.tool_names if file_edits != "off" or not is_file_edit(name)]
+        tool_names = [name for name in agent.settings.tool_names if file_edits != "off" or not edits_files(name)]
         self.agents = Agents(catalog, store, tool_names)
         self.models = Models(agent)
         self.summaries = Summaries(store, agent, self.models)

@@ -7,7 +7,6 @@ import math
 import threading
 from typing import Protocol, TextIO
 
-from app.formatting import call_signature
 from domain.events import (
     AgentEvent,
     ErrorEvent,
@@ -20,6 +19,7 @@ from domain.events import (
 )
 from faces.cli.terminal import Style, colour_wanted, fit, printable, tool_call_lines, width_of
 from faces.cli.waiting import Waiting
+from faces.text import call_signature
 
 MARKDOWN_MODULE = "faces.cli.markdown"  # imports Rich: about 70 ms, kept off the start-up's path
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app import Application, HistoryError, SwitchOutcome, edit_diff
-from app.formatting import local_stamp, shown_name
+from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SwitchOutcome, edit_diff
+from app.formatting import shown_name
 from domain.events import AgentError
 from domain.records import Chat
 from faces.cli.packages import HELP as PACKAGE_HELP
@@ -18,6 +18,7 @@ from faces.cli.running import EventLoop, ask
 from faces.cli.terminal import (
     Style,
     fit,
+    local_stamp,
     one_line,
     printable,
     printable_lines,
@@ -334,9 +335,7 @@ class Repl:
         if progress.running:
             self.say(f"Indexing: {progress.done} of {progress.total} files read so far.")
         if not files:
-            self.say(
-                f"No documents indexed in {library.root}; put PDF, Word, Excel, Markdown, text or CSV files there."
-            )
+            self.say(f"No documents indexed in {library.root}; put {DOCUMENT_TYPES_NAMED} files there.")
         for file in files:
             mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
             note = f" · {file.note}" if file.note else ""

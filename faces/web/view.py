@@ -12,9 +12,11 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from app.formatting import call_signature, pretty_units, usage_caption, visible_bidi_controls
+from app import tool_kind
+from app.formatting import pretty_units, usage_caption, visible_bidi_controls
 from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall, Turn
+from faces.text import call_signature
 from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.documents import passages
@@ -33,7 +35,7 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
     """One collapsible element per tool call: arguments, then the calculation card or the raw result."""
     icons = {"running": "spinner", "cut off": ":material/block:"}
     icon = icons.get(state) or (
-        ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
+        ":material/error:" if call.error else ":material/calculate:" if call.calculation else ":material/build:"
     )
     label = escape_markdown(visible_bidi_controls(call_signature(call.name, call.arguments)))
     with st.expander(label if len(label) < LABEL_LENGTH else label[: LABEL_LENGTH - 3] + "…", icon=icon):
@@ -43,10 +45,10 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
             st.caption("Running…" if state == "running" else "Stopped before this tool finished: no result.")
             return
         took = f"{call.duration_ms:.1f} ms"
-        if call.data and not call.error:
-            calculation_card(call.data)
+        if call.calculation and not call.error:
+            calculation_card(call.calculation)
             st.caption(took)
-        elif call.name == "search_documents" and not call.error:
+        elif tool_kind(call.name) == "documents" and not call.error:
             passages(call.output)
             st.caption(took)
         else:
