@@ -17,7 +17,7 @@ from typing import Any
 
 from app.formatting import pretty_units, result_text, usage_caption
 from domain.calculations import CalcResult, Check
-from domain.records import Chat, ToolCall, Turn
+from domain.records import ToolCall, Turn, Workspace
 from tools import is_calculation
 
 
@@ -110,14 +110,14 @@ def _document(chunks: Iterable[list[str]]) -> Iterator[str]:
 
 
 def report_pieces(
-    chat: Chat, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None = None
+    chat: Workspace, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None = None
 ) -> Iterator[str]:
     """The calculation report in pieces: each calculation in order, with the question that led to it."""
     return _document(_report_chunks(chat, turns, models, generated))
 
 
 def _report_chunks(
-    chat: Chat, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None
+    chat: Workspace, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None
 ) -> Iterator[list[str]]:
     stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
     yield [
@@ -143,7 +143,7 @@ def _report_chunks(
         yield [f"*{skipped} tool calls that ended in an error are not listed.*", ""]
 
 
-def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | None = None) -> str:
+def calculation_report(chat: Workspace, turns: Iterable[Turn], generated: datetime | None = None) -> str:
     """Markdown listing each calculation in order, with the question that led to it."""
     turns = list(turns)
     models = sorted({turn.model for turn in turns if turn.model})
@@ -235,12 +235,12 @@ def _turn_markdown(number: int, turn: Turn) -> list[str]:
     return ["\n".join(parts)]
 
 
-def workspace_pieces(chat: Chat, turns: Iterable[Turn]) -> Iterator[str]:
+def workspace_pieces(chat: Workspace, turns: Iterable[Turn]) -> Iterator[str]:
     """The whole workspace as Markdown, in pieces: summary, then every turn with its tool calls."""
     return _document(_workspace_chunks(chat, turns))
 
 
-def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
+def _workspace_chunks(chat: Workspace, turns: Iterable[Turn]) -> Iterator[list[str]]:
     yield [
         f"# {chat.chat_name}",
         "",

@@ -45,7 +45,7 @@ class Turn(BaseModel):
     tool_calls: list[ToolCall] = []
 
 
-class Chat(BaseModel):
+class Workspace(BaseModel):
     """A workspace and its digital-twin summary."""
 
     chat_id: int

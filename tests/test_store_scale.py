@@ -21,7 +21,7 @@ from app.exports import _calculation, report_pieces, workspace_pieces
 from app.formatting import usage_caption
 from app.service import Application
 from domain.calculations import CalcResult
-from domain.records import Chat, ToolCall, Turn
+from domain.records import ToolCall, Turn, Workspace
 from history import ChatHistoryDB, HistoryError
 from store.search import NEWEST_MATCHES
 from tools.atomic_files import write_atomically
@@ -208,7 +208,7 @@ def frozen_turn_markdown(number: int, turn: Turn) -> list[str]:
     return lines
 
 
-def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
+def whole_list_markdown(chat: Workspace, turns: Iterable[Turn]) -> str:
     """The export as it was built before it streamed: every line in one list, joined once."""
     lines = [
         f"# {chat.chat_name}",
@@ -230,7 +230,7 @@ def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
 FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})  # what the report left out before it streamed
 
 
-def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str:
+def whole_list_report(chat: Workspace, turns: list[Turn], generated: datetime) -> str:
     """The calculation report as it was built before it streamed."""
     models = sorted({turn.model for turn in turns if turn.model})
     lines = [
@@ -257,7 +257,7 @@ def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str
     return "\n".join(lines).rstrip() + "\n"
 
 
-def chat_of(store: ChatHistoryDB, chat_id: int) -> Chat:
+def chat_of(store: ChatHistoryDB, chat_id: int) -> Workspace:
     chat = store.get_chat(chat_id)
     assert chat is not None
     return chat

@@ -10,7 +10,7 @@ from typing import TextIO
 from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SwitchOutcome, edit_diff
 from app.formatting import shown_name
 from domain.events import AgentError
-from domain.records import Chat
+from domain.records import Workspace
 from faces.cli.packages import HELP as PACKAGE_HELP
 from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
@@ -170,13 +170,13 @@ class Repl:
             self.say("")
             return False
 
-    def _current(self, action: str) -> Chat:
+    def _current(self, action: str) -> Workspace:
         chat = self.service.workspaces.current
         if chat is None:
             raise LookupError(f"There is no workspace yet to {action}; your first message creates one.")
         return chat
 
-    def _find(self, wanted: str) -> Chat:
+    def _find(self, wanted: str) -> Workspace:
         try:
             return self.service.workspaces.find(wanted)
         except LookupError as error:

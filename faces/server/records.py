@@ -16,7 +16,7 @@ from domain.events import (
     TurnCompleted,
     WarningEvent,
 )
-from domain.records import Chat, ToolCall, Turn
+from domain.records import ToolCall, Turn, Workspace
 from faces.server.protocol import ErrorCode, Event, error_event, event
 
 # The agent's own failure kinds, as the protocol's codes (the kind goes in `details`).
@@ -62,7 +62,7 @@ def turn(record: Turn) -> dict[str, Any]:
     }
 
 
-def session_entry(chat: Chat, turns: int) -> dict[str, Any]:
+def session_entry(chat: Workspace, turns: int) -> dict[str, Any]:
     return {
         "sessionID": str(chat.chat_id),
         "name": chat.chat_name,
