@@ -197,8 +197,8 @@ class Repl:
         if not pending:
             return
         names = ", ".join(shown_name(chat.chat_name) for chat in pending)
-        self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
-        try:
+        try:  # from the sentence on: a Ctrl-C right after it skips too
+            self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
             self.service.summaries.wait()
         except KeyboardInterrupt:
             self.service.summaries.skip()
