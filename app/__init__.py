@@ -15,6 +15,7 @@ from app.settings import Settings, SettingsError, configure_logging, load_settin
 from app.summaries import SwitchOutcome
 from app.turns import Consent
 from engine.ollama_server import ServerStatus
+from engine.server_pool import ServerPools
 from store import HistoryError
 from tools import tool_kind
 from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
@@ -29,6 +30,7 @@ __all__ = [
     "PackageError",
     "PackagePdf",
     "PackageStatus",
+    "ServerPools",
     "ServerStatus",
     "Settings",
     "SettingsError",

@@ -62,7 +62,7 @@ class Application:
         self._engineer = engineer
         context = agent.settings.tool_context
         if documents is None:
-            embedder = Embedder(agent.server, embed_model) if embed_model else None
+            embedder = Embedder(agent.pool, embed_model) if embed_model else None
             documents = DocumentLibrary(store, context.workspace_root, embedder)
         self.documents = documents
         self.memory = MemoryBook(store)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -213,11 +214,12 @@ def test_143_when_sigterm_comes_at_the_prompt(fake_ollama: FakeOllama, isolated:
 def test_1_without_a_traceback_when_standard_output_closes_early(fake_ollama: FakeOllama) -> None:
     """`python main.py --once … | head -1`: the reader has gone; say nothing more, and exit."""
     fake_ollama.script(Reply.text("".join(f"Line {n} of a long schedule.\n" for n in range(1, 20001)), pieces=50))
-    process = subprocess.Popen(
+    process = subprocess.Popen(  # a context room for more than the pipe holds (64 KB), so writing must fail
         [sys.executable, str(MAIN), "--once", "Schedule?", "--server", fake_ollama.url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "NUM_CTX": "131072"},
     )
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline() == "Line 1 of a long schedule.\n"

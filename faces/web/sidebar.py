@@ -165,8 +165,16 @@ def model_and_status(service: Application) -> None:
     service.models.use(st.selectbox("Model", options, index=options.index(service.models.current), key="model"))
     if status.error:
         st.warning(f"{sentence_markdown(status.error)}  \nYour workspaces stay readable meanwhile.")
+    elif status.not_answering:
+        st.warning(status_line(service, status))
     else:
-        count = len(status.models)
-        st.caption(
-            f"Ollama {status.version} at {escape_markdown(service.models.endpoint)} · {count} model{'s' * (count != 1)}"
-        )
+        st.caption(status_line(service, status))
+
+
+def status_line(service: Application, status: ServerStatus) -> str:
+    """The server's version, address and models; with several, how many answer and which do not."""
+    count = len(status.models)
+    models = f"{count} model{'s' * (count != 1)}"
+    if status.note is None:
+        return f"Ollama {status.version} at {escape_markdown(service.models.endpoint)} · {models}"
+    return f"Ollama {escape_markdown(status.version or '')} · {escape_markdown(status.note)} · {models}"

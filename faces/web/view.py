@@ -14,7 +14,15 @@ import streamlit as st
 
 from app import tool_kind
 from app.formatting import pretty_units, usage_caption, visible_bidi_controls
-from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
+from domain.events import (
+    AgentEvent,
+    ErrorEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    WaitingForServer,
+)
 from domain.records import ToolCall, Turn
 from faces.text import call_signature
 from faces.web.cards import calculation_card
@@ -109,10 +117,13 @@ class LiveView:
         self.running: dict[str, tuple[Any, ToolCall]] = {}
         self.started = time.monotonic()
         self.waiting_shown = ""
+        self.in_line = ""  # while every server with the model is busy: the turn's place in line
 
     def waiting(self) -> None:
-        """Between events: show that the model is still working, redrawn when the shown tenth of a second changes."""
-        shown = f"Waiting for the model… {time.monotonic() - self.started:.1f} s"
+        """Between events: show that the model is still working (or that the turn waits in line for a server),
+        redrawn when the shown tenth of a second changes."""
+        doing = escape_markdown(self.in_line) if self.in_line else "Waiting for the model…"
+        shown = f"{doing} {time.monotonic() - self.started:.1f} s"
         if shown != self.waiting_shown:
             self.waiting_shown = shown
             self.progress.caption(shown)
@@ -137,6 +148,10 @@ class LiveView:
             slot, _ = self.running.pop(event.call.id, None) or (self.tools.empty(), None)
             with slot.container():
                 tool_call(event.call)
+        elif isinstance(event, WaitingForServer):
+            self.in_line = event.message if event.position else ""
+            self.waiting_shown = ""
+            self.waiting()
         elif isinstance(event, ErrorEvent):
             self.notes.error(sentence_markdown(event.message))
         elif event.type == "warning":
