@@ -8,12 +8,14 @@ name (and line, for YAML) and left out; it never stops the application.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app.ports import WorkspaceRecords
 from store import is_store_file
 from tools import tool_specs
 
@@ -103,3 +105,42 @@ def read_agent(path: Path) -> AgentProfile:
     if unknown:
         raise ValueError(f"{path}: tools: no tool named {', '.join(unknown)}")
     return profile
+
+
+class Agents:
+    """The agents a workspace may work with (its prompt, tools, maybe model), and the files that did not load."""
+
+    def __init__(self, catalog: AgentCatalog, store: WorkspaceRecords, tool_names: Sequence[str]) -> None:
+        self._catalog = catalog
+        self._store = store
+        self._tool_names = list(tool_names)
+
+    @property
+    def catalog(self) -> AgentCatalog:
+        return self._catalog
+
+    @property
+    def profiles(self) -> dict[str, AgentProfile]:
+        return self._catalog.profiles
+
+    @property
+    def problems(self) -> list[str]:
+        """A sentence for each agent file that was left out."""
+        return self._catalog.problems
+
+    def of(self, chat_id: int) -> str:
+        """The name of the agent the workspace works with."""
+        chat = self._store.get_chat(chat_id)
+        return self._catalog.get(chat.agent if chat else None).name
+
+    def choose(self, chat_id: int, name: str) -> str:
+        """Let the workspace work with agent `name` from its next turn on; LookupError names the agents."""
+        if name not in self._catalog.profiles:
+            choices = ", ".join(sorted(self._catalog.profiles))
+            raise LookupError(f"There is no agent {name!r}; the agents are: {choices}.")
+        self._store.set_chat_agent(chat_id, name)
+        return name
+
+    def tools(self) -> list[tuple[str, str]]:
+        """(name, description) of each built-in tool the model may be offered."""
+        return [(name, tool_specs[name].description) for name in self._tool_names]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from store import ChatHistoryDB
+from app.ports import DocumentRecords
 
 CANDIDATES = 50  # from each ranking, before fusion
 RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
@@ -23,7 +23,7 @@ def fuse(*rankings: list[int]) -> dict[int, float]:
 class EmbeddingMatrix:
     """Every passage's unit embedding from one model, as one matrix rebuilt only after the index changed."""
 
-    def __init__(self, store: ChatHistoryDB, model: str) -> None:
+    def __init__(self, store: DocumentRecords, model: str) -> None:
         self._store, self.model = store, model
         self._version = 0
         self._cached: tuple[int, Any, list[int]] | None = None  # (index version, matrix, passage ids)

@@ -4,34 +4,29 @@ replacing anything unasked (a link of that name is replaced itself, never what i
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import Literal
 
-from store import ChatHistoryDB
-from tools.documents.readers import KINDS, SUFFIXES
+from app.ports import DocumentRecords
+from tools.atomic_files import write_partial
+from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 
 MAX_FILE_BYTES = 200 * 1024**2
 IfExists = Literal["ask", "replace", "keep both"]
 
 
-def write_upload(root: Path, store: ChatHistoryDB, name: str, data: bytes, if_exists: IfExists) -> str:
+def write_upload(root: Path, store: DocumentRecords, name: str, data: bytes, if_exists: IfExists) -> str:
     """Write `data` into `root` under the base of `name`; the name it was saved under (see `DocumentLibrary`)."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in SUFFIXES:
-        raise ValueError(f"{name!r} cannot be added: give a {KINDS} file")
+    if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in DOCUMENT_SUFFIXES:
+        raise ValueError(f"{name!r} cannot be added: give a {DOCUMENT_TYPES_NAMED} file")
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
     if store.owns(root / base):
         raise ValueError(f"{base} is the chat history's own file; rename the document and add it again")
     root.mkdir(parents=True, exist_ok=True)
-    partial = root / f".{base}.{secrets.token_hex(4)}.part"
-    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    partial = root / write_partial(root / base, data)
     try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
         return _put_in_place(root, partial, base, if_exists)
     finally:
         partial.unlink(missing_ok=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.documents.readers import SUFFIXES
+from tools.documents.readers import DOCUMENT_SUFFIXES
 from tools.workspace_walk import walk_files
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ Follower = weakref.WeakMethod[Callable[[], None]]
 
 def wanted(name: str) -> bool:
     """A document's name: one of the suffixes the index reads."""
-    return Path(name).suffix.lower() in SUFFIXES
+    return Path(name).suffix.lower() in DOCUMENT_SUFFIXES
 
 
 def file_system(path: Path) -> str:

@@ -33,11 +33,11 @@ from app.document_saver import DocumentSaver
 from app.document_scans import NEEDS_TESSERACT, ScanReader, without_ocr
 from app.document_uploads import MAX_FILE_BYTES, IfExists, write_upload
 from app.document_watch import watches
+from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
-from store import ChatHistoryDB
 from tools.documents.ocr import tesseract
-from tools.documents.readers import KINDS, SUFFIXES
+from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
 from tools.workspace_paths import is_protected_file, remove_file
@@ -65,7 +65,7 @@ class IndexProgress:
 class DocumentLibrary:
     """The document index of one workspace folder."""
 
-    def __init__(self, store: ChatHistoryDB, root: Path, embedder: Embedder | None) -> None:
+    def __init__(self, store: DocumentRecords, root: Path, embedder: Embedder | None) -> None:
         self._store = store
         self.root = root
         self.embedder = embedder
@@ -220,7 +220,7 @@ class DocumentLibrary:
         """Documents under the root, as (relative path, (path, its own stat)); walked by descriptor, so no link
         is followed and no name from outside is listed; hidden names and files that vanish meanwhile are skipped."""
         root = self.root.resolve()
-        wanted = walk_files(root, lambda name: Path(name).suffix.lower() in SUFFIXES)
+        wanted = walk_files(root, lambda name: Path(name).suffix.lower() in DOCUMENT_SUFFIXES)
         return [(relative, (root / relative, info)) for relative, info in wanted]
 
     def _is_history_file(self, relative: str, info: os.stat_result) -> bool:
@@ -367,7 +367,7 @@ class DocumentLibrary:
         if pages := self._scans.pages_left():
             notes.append(f"{pages} scanned {'page is' if pages == 1 else 'pages are'} still being read by OCR.")
         if not found and not self._store.document_files():  # only an empty answer asks whether anything is indexed
-            notes.append(f"No documents are indexed: put {KINDS} files in the workspace folder.")
+            notes.append(f"No documents are indexed: put {DOCUMENT_TYPES_NAMED} files in the workspace folder.")
         return " ".join(notes)
 
     def _nearest(self, query: str) -> tuple[list[int] | None, str | None]:

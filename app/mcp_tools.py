@@ -41,11 +41,26 @@ def load_mcp(path: Path | None, idle_seconds: float = IDLE_SECONDS, pool: McpPoo
 class McpHub:
     """One service's view of the MCP servers: their tools, and the consent of this service's user."""
 
-    def __init__(self, servers: McpServers, owns_servers: bool = True) -> None:
+    def __init__(
+        self, servers: McpServers, owns_servers: bool = True, ask: Ask | None = None, approved: set[str] | None = None
+    ) -> None:
         self.servers = servers
         self.owns_servers = owns_servers
-        self.ask: Ask | None = None  # set by a face that can ask the user; None: refuse what needs consent
-        self.approved: set[str] = set()  # `SERVER__tool`s the user allowed in this run (the web app's panel)
+        self._ask = ask  # a turn's way to ask its user; None: refuse what needs consent
+        self._approved = approved if approved is not None else set()  # allowed in this run (the web app's panel)
+
+    def asking(self, ask: Ask | None) -> McpHub:
+        """This hub for one turn, whose user is asked with `ask` (None: nobody can be asked); the servers and
+        what the user allowed are shared."""
+        return McpHub(self.servers, owns_servers=False, ask=ask, approved=self._approved)
+
+    def allowed(self, name: str) -> bool:
+        """Whether the user allowed `name` in this run."""
+        return name in self._approved
+
+    def allow(self, name: str, allowed: bool = True) -> None:
+        """Allow `name` to run without asking in this run (or take that back)."""
+        (self._approved.add if allowed else self._approved.discard)(name)
 
     @property
     def config(self) -> McpConfig:
@@ -70,7 +85,7 @@ class McpHub:
         server, tool = self._split(name)
         if not self.servers.available(server):
             raise ValueError(f"the MCP server {server} is not running")
-        if self.needs_consent(name) and name not in self.approved and not self._allowed(name, arguments):
+        if self.needs_consent(name) and name not in self._approved and not self._asked(name, arguments):
             raise PermissionError(
                 f"{name} needs your approval, and nobody can be asked here; allow it in the web app's Outside "
                 f'tools panel, or add "{tool}" to autoApprove of {server} in MCP_CONFIG to allow it without asking'
@@ -83,10 +98,8 @@ class McpHub:
         if self.owns_servers:
             self.servers.close()
 
-    def _allowed(self, name: str, arguments: dict[str, Any]) -> bool:
-        if self.ask is None:
-            return False
-        return self.ask(name, arguments)
+    def _asked(self, name: str, arguments: dict[str, Any]) -> bool:
+        return self._ask is not None and self._ask(name, arguments)
 
     @staticmethod
     def _split(name: str) -> tuple[str, str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.ports import MemoryRecords
 from domain.records import Memory
-from store import ChatHistoryDB
 
 ALL_IN_PROMPT = 20  # up to this many, every memory goes into the prompt; beyond, the relevant and the newest
 RELEVANT_IN_PROMPT = 10
@@ -16,7 +16,7 @@ NEWEST_IN_PROMPT = 5
 class MemoryBook:
     """The memory tools' `MemoryKeeper`, and the faces' list to read, edit and delete."""
 
-    def __init__(self, store: ChatHistoryDB) -> None:
+    def __init__(self, store: MemoryRecords) -> None:
         self._store = store
 
     def add(self, text: str) -> dict[str, Any]:

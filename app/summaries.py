@@ -17,8 +17,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from app.formatting import shown_name
+from app.models import Models
+from app.ports import SummaryRecords
 from domain.events import AgentError
-from domain.records import Chat
+from domain.records import Workspace
+from engine.agent import AIAgent
+from store import HistoryError
+
+TURNS_PER_SUMMARY = 100  # the most turns one refresh reads: the previous summary keeps the rest
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +36,7 @@ class SwitchOutcome:
     `pending`: its summary is being written in the background.
     """
 
-    left: Chat | None = None
+    left: Workspace | None = None
     summarised: bool = False
     error: AgentError | None = None
     pending: bool = False
@@ -57,13 +63,13 @@ class SummaryWriter:
         self._write = write
         self._close_loop = close_loop
         self._lock = threading.Lock()
-        self._queue: list[Chat] = []
-        self._writing: Chat | None = None
+        self._queue: list[Workspace] = []
+        self._writing: Workspace | None = None
         self._finished: list[SwitchOutcome] = []
         self._thread: threading.Thread | None = None
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[bool]] | None = None
 
-    def submit(self, chat: Chat) -> None:
+    def submit(self, chat: Workspace) -> None:
         """Queue `chat`'s summary (once, however often it is left before the worker gets to it)."""
         with self._lock:
             if all(queued.chat_id != chat.chat_id for queued in self._queue):
@@ -71,7 +77,7 @@ class SummaryWriter:
             if self._thread is None:
                 self._start_worker()
 
-    def pending(self) -> list[Chat]:
+    def pending(self) -> list[Workspace]:
         """The workspaces whose summaries are being written or wait their turn."""
         with self._lock:
             return ([self._writing] if self._writing else []) + list(self._queue)
@@ -98,7 +104,7 @@ class SummaryWriter:
                 return False
             thread.join(remaining)
 
-    def skip(self) -> list[Chat]:
+    def skip(self) -> list[Workspace]:
         """Drop the queued summaries and cancel the one being written; returns the workspaces skipped."""
         with self._lock:
             skipped = ([self._writing] if self._writing else []) + self._queue
@@ -136,12 +142,12 @@ class SummaryWriter:
         finally:
             await self._close_loop()
 
-    def _next(self) -> Chat | None:
+    def _next(self) -> Workspace | None:
         with self._lock:
             self._writing = self._queue.pop(0) if self._queue else None
             return self._writing
 
-    async def _write_one(self, chat: Chat) -> SwitchOutcome | None:
+    async def _write_one(self, chat: Workspace) -> SwitchOutcome | None:
         task = asyncio.ensure_future(self._write(chat.chat_id))
         with self._lock:
             self._running = (asyncio.get_running_loop(), task)
@@ -159,3 +165,74 @@ class SummaryWriter:
         finally:
             with self._lock:
                 self._running = None
+
+
+class Summaries:
+    """The digital twins: which workspaces need a summary, writing them in the background, the user's own edits."""
+
+    def __init__(self, store: SummaryRecords, agent: AIAgent, models: Models) -> None:
+        self._store = store
+        self._agent = agent
+        self._models = models  # summaries are written by the model in use
+        self._writer = SummaryWriter(self.refresh, agent.aclose)
+
+    def needed(self, chat_id: int | None) -> bool:
+        """Whether leaving the workspace would call the model to refresh its summary (never when the history
+        file has gone from under the app: the summary could not be kept)."""
+        if chat_id is None or self._store.count_unsummarised_turns(chat_id) == 0:
+            return False
+        try:
+            self._store.check_writable()
+        except HistoryError:
+            return False
+        return True
+
+    def leave(self, chat_id: int) -> bool:
+        """The user left `chat_id`: queue its summary if it has new turns; whether one is now pending."""
+        chat = self._store.get_chat(chat_id)
+        if chat is None:
+            return False
+        if not self._writer.is_pending(chat_id):
+            if not self.needed(chat_id):
+                return False
+            self._writer.submit(chat)
+        return True
+
+    async def refresh(self, chat_id: int) -> bool:
+        """Summarise the turns the summary does not cover yet; False when there were none.
+
+        Raises `AgentError` when the model cannot summarise; the old summary stays.
+        """
+        chat = self._store.get_chat(chat_id)
+        turns, pending = self._store.turns_since_summary(chat_id, TURNS_PER_SUMMARY)
+        if chat is None or not pending:
+            return False
+        pairs = [(turn.user, turn.assistant) for turn in turns if turn.status != "superseded"]
+        summary = await self._agent.summarize_history(
+            pairs, previous_summary=chat.context_summary, model=self._models.current
+        )
+        self._store.set_context_summary(chat_id, summary, through_turn_id=turns[-1].turn_id)
+        return True
+
+    def set(self, chat_id: int, text: str | None) -> None:
+        """Replace the summary with the user's own text (None or blank clears it)."""
+        self._store.set_context_summary(chat_id, text.strip() if text and text.strip() else None)
+
+    def pending(self) -> list[Workspace]:
+        """The workspaces whose summaries are being written in the background, or wait to be."""
+        return self._writer.pending()
+
+    def is_pending(self, chat_id: int) -> bool:
+        return self._writer.is_pending(chat_id)
+
+    def finished(self) -> list[SwitchOutcome]:
+        """The background summaries written (or failed) since the last call, each reported once."""
+        return self._writer.finished()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the background summaries are written; False if `timeout` ran out first."""
+        return self._writer.wait(timeout)
+
+    def skip(self) -> list[Workspace]:
+        """Give up the background summaries (they are written the next time those workspaces are left)."""
+        return self._writer.skip()

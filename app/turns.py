@@ -8,22 +8,27 @@ way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as st
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import replace
+from typing import Any
 
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
-from app.formatting import shortened
+from app.mcp_tools import McpHub
 from app.memory import MemoryBook
+from app.models import Models
+from app.ports import TurnRecords
+from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
-from domain.records import TurnStatus
-from engine.agent import AIAgent
+from domain.records import Turn, TurnStatus
+from engine.agent import AIAgent, StopSignal, TurnRequest
+from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
-from store import ChatHistoryDB
+from tools import ToolContext
 
-DEFAULT_WORKSPACE_NAME = "New workspace"
-NAME_LENGTH = 64
+Consent = Callable[[str, dict[str, Any]], bool]  # (tool, arguments) -> may it run?
+
 RECENT_TURNS_IN_MEMORY = 50
 _TURN_STATUS: dict[StopReason, TurnStatus] = {
     "end_turn": "complete",
@@ -33,93 +38,138 @@ _TURN_STATUS: dict[StopReason, TurnStatus] = {
 }
 
 
-def name_from_message(message: str) -> str:
-    """A workspace name from its first message: the first line, at most 64 characters, a longer one cut at a
-    word boundary and ended with "…"."""
-    lines = message.strip().splitlines()
-    first_line = " ".join(lines[0].split()) if lines else ""
-    return shortened(first_line, NAME_LENGTH) or DEFAULT_WORKSPACE_NAME
-
-
-class TurnRunner:
-    """Asks the agent in one workspace at a time, with that workspace's context, and records the turn."""
+class Turns:
+    """Questions asked in a workspace and their answers: run with that workspace's context, stored however they
+    end, and read back. One view (a tab, a terminal) runs one turn at a time; `stop` ends it."""
 
     def __init__(
-        self, store: ChatHistoryDB, agent: AIAgent, edits: EditApprovals, memory: MemoryBook, agents: AgentCatalog
+        self,
+        store: TurnRecords,
+        agent: AIAgent,
+        context: ToolContext,
+        tool_names: Sequence[str],
+        approvals: EditApprovals,
+        memory: MemoryBook,
+        agents: AgentCatalog,
+        models: Models,
+        workspaces: Workspaces,
+        asked_by: str = "",
     ) -> None:
-        self.store = store
-        self.agent = agent
-        self.edits = edits
-        self.memory = memory
-        self.agents = agents
-        self.model = agent.model  # the model chosen for the application; an agent file may name its own
-        self._base = (agent.system_prompt, list(agent.tool_names), agent.select_tools)
+        self._store = store
+        self._workspaces = workspaces  # the view's open workspace, where a question without one is asked
+        self._agent = agent
+        self._context = context  # the tools' context every turn starts from
+        self._approvals = approvals
+        self._memory = memory
+        self._agents = agents
+        self._models = models
+        self._asked_by = asked_by.strip()  # who asks in this view: the preparer of its calculations
+        self._tools = list(tool_names)  # the built-in tools a turn may offer (an agent profile may narrow them)
+        self._running: StopSignal | None = None
 
-    async def run(
-        self, chat_id: int, question: str, regenerate: bool = False, asked_by: str = ""
+    def ask(
+        self, question: str, chat_id: int | None = None, regenerate: bool = False, consent: Consent | None = None
     ) -> AsyncGenerator[AgentEvent, None]:
-        """Stream the turn's events; the last, `TurnCompleted`, carries the stored turn's id.
+        """Run one turn in `chat_id` (default: the open workspace, made if there is none) and store it; the events
+        stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
+        however it ends, in the workspace it was asked in even if the user has moved on.
 
-        When `regenerate`, the workspace's last turn is marked superseded first: it
-        stays in the record, but the model no longer sees it. `asked_by` is kept with
-        the turn: the preparer of its calculations.
+        When `regenerate`, the workspace's last turn is marked superseded first: it stays in the record, but the
+        model no longer sees it. `consent` asks the user before an outside tool runs (None: nobody can be asked).
         """
-        self._prepare(chat_id, regenerate, question)
+        target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
+        return self._run(target, self._request(target, question, regenerate, consent))
+
+    def stop(self) -> None:
+        """Stop the turn in progress (safe from a signal handler or another thread)."""
+        if self._running is not None:
+            self._running.stop()
+
+    def of(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
+        """A workspace's turns with their tool calls, oldest first (the newest `limit`, before `before_turn_id`)."""
+        return self._store.get_turns(chat_id, limit=limit, before_turn_id=before_turn_id)
+
+    def count(self, chat_id: int) -> int:
+        return self._store.count_turns(chat_id)
+
+    def has_earlier(self, chat_id: int, before_turn_id: int) -> bool:
+        """Whether the workspace has turns older than `before_turn_id` (one index lookup)."""
+        return self._store.has_turns_before(chat_id, before_turn_id)
+
+    def last_question(self, chat_id: int) -> str | None:
+        """The workspace's last question, for "Regenerate"."""
+        turns = self._store.get_turns(chat_id, limit=1)
+        return turns[-1].user if turns else None
+
+    # Running ---------------------------------------------------------------------------------
+
+    async def _run(self, chat_id: int, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
+        self._running = request.stop
         turn = TurnState()
         stored = False
         try:
-            async with aclosing(self.agent.stream(question, turn)) as events:
+            async with aclosing(self._agent.stream(request, turn)) as events:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         stored = True
-                        event = event.model_copy(update={"turn_id": self.record(chat_id, question, event, asked_by)})
+                        event = event.model_copy(update={"turn_id": self.record(chat_id, request.question, event)})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished: keep what arrived
-                self.record(chat_id, question, turn.completed(self.agent.model, "stopped"), asked_by)
+                self.record(chat_id, request.question, turn.completed(request.model, "stopped"))
 
-    def _prepare(self, chat_id: int, regenerate: bool, question: str) -> None:
-        """Load the workspace fresh from the store (another window may have added turns) into the agent."""
-        self.store.check_writable()  # a history file gone from under the app is said before the model is asked
-        chat = self.store.get_chat(chat_id)
+    def _request(self, chat_id: int, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
+        """The turn as the workspace stands now in the store (another window may have added turns): its summary,
+        recent turns and agent, the user's memory, the tools and their approvers."""
+        self._store.check_writable()  # a history file gone from under the app is said before the model is asked
+        chat = self._store.get_chat(chat_id)
         if chat is None:
             raise LookupError("That workspace no longer exists (it was deleted in another window); choose another.")
-        if regenerate and (turns := self.store.get_turns(chat_id, limit=1)):
-            self.store.supersede_turn(turns[-1].turn_id)
-        self.agent.set_context(
-            chat.context_summary,
-            self.store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY),
+        if regenerate and (turns := self._store.get_turns(chat_id, limit=1)):
+            self._store.supersede_turn(turns[-1].turn_id)
+        recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
+        profile = self._agents.get(chat.agent)
+        external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
+        context = replace(self._context, edits=self._approvals.for_workspace(chat_id), external=external)
+        settings = self._agent.settings
+        return TurnRequest(
+            question=question,
+            model=profile.model or self._models.current,
+            system_prompt=f"{settings.system_prompt}\n\n{profile.prompt}" if profile.prompt else settings.system_prompt,
+            summary=chat.context_summary,
+            history=tuple(self._store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY)),
+            memory=tuple(self._memory.for_prompt(question)),
+            tools=self._offer(question, profile, recent, external),
+            tool_context=context,
+            temperature=profile.temperature,
+            think=settings.think,
             workspace_key=chat_id,
         )
-        self.agent.tool_context = replace(self.agent.tool_context, edits=self.edits.for_workspace(chat_id))
-        self.agent.memory = self.memory.for_prompt(question)
-        self._apply(self.agents.get(chat.agent))
-        recent = self.store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
-        self.agent.tools_in_use = {call.name for turn in recent for call in turn.tool_calls}
 
-    def _apply(self, profile: AgentProfile) -> None:
-        """The workspace's agent: its prompt after the application's, its tools (only they are sent and run),
-        its model and temperature."""
-        prompt, tools, select = self._base
-        external = self.agent.tool_context.external
-        tools = tools + (external.names() if external is not None else [])  # MCP servers start on first need
-        self.agent.system_prompt = f"{prompt}\n\n{profile.prompt}" if profile.prompt else prompt
-        self.agent.tool_names = tools if profile.tools is None else [name for name in tools if name in profile.tools]
-        self.agent.select_tools = select and profile.tools is None
-        self.agent.model = profile.model or self.model
-        self.agent.temperature = profile.temperature
+    def _offer(self, question: str, profile: AgentProfile, recent: list[Turn], external: McpHub | None) -> ToolOffer:
+        """The workspace's agent's tools (only they are sent and run; MCP servers start on first need): the
+        question's described when the agent has them all, or all of the agent's own."""
+        tools = self._tools + (external.names() if external is not None else [])
+        allowed = tools if profile.tools is None else [name for name in tools if name in profile.tools]
+        used = {call.name for turn in recent for call in turn.tool_calls}
+        select = self._agent.settings.select_tools and profile.tools is None
+        return offer_tools(question, allowed, used=used, select=select, external=external)
 
-    def record(self, chat_id: int, question: str, completed: TurnCompleted, asked_by: str = "") -> int:
+    def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
         """Store a finished (or stopped, or failed) turn; the first answered message names a new workspace.
 
         A turn that failed (Ollama down, an empty answer) names nothing: the
         workspace keeps its default name until a question is answered.
         """
         answered = completed.stop_reason != "error" and bool(completed.content.strip())
-        chat = self.store.get_chat(chat_id) if answered else None
-        if chat is not None and chat.chat_name == DEFAULT_WORKSPACE_NAME and not self.store.has_answered_turns(chat_id):
-            self.store.rename_chat(chat_id, name_from_message(question))
-        return self.store.add_to_history(
+        chat = self._store.get_chat(chat_id) if answered else None
+        if (
+            chat is not None
+            and chat.chat_name == DEFAULT_WORKSPACE_NAME
+            and not self._store.has_answered_turns(chat_id)
+        ):
+            self._store.rename_chat(chat_id, name_from_message(question))
+        return self._store.add_to_history(
             chat_id,
             question,
             completed.content,
@@ -131,5 +181,5 @@ class TurnRunner:
             duration_ms=completed.duration_ms,
             error=completed.error,
             thinking=completed.thinking,
-            asked_by=asked_by.strip() or None,
+            asked_by=self._asked_by or None,
         )

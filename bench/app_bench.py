@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from bench.agent_bench import fake_server_process
 from bench.harness import Result, single, summarise, timed_ms
 from bench.store_bench import workspace_of
@@ -79,10 +79,10 @@ def prompt_sizes(quick: bool) -> list[Result]:
         for size in [10, 1_000] if quick else [10, 1_000, 10_000]:
             path = Path(folder) / f"p{size}.sqlite"
             chat_id = workspace_of(path, "Tower A", size)
-            service = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "s", select_tools=True))
+            service = Application(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "s", select_tools=True))
 
-            async def ask(service: WorkspaceService = service, chat_id: int = chat_id) -> None:
-                async for _ in service.ask("And the deflection?", chat_id):
+            async def ask(service: Application = service, chat_id: int = chat_id) -> None:
+                async for _ in service.turns.ask("And the deflection?", chat_id):
                     pass
 
             asyncio.run(ask())

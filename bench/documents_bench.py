@@ -20,7 +20,7 @@ from engine.embeddings import Embedder
 from fakes.documents import DESIGN_BASIS, ROOF_ROWS, write_docx, write_glyph_pdf, write_pdf, write_xlsx
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
-from store.documents import match_expression
+from store.words import match_expression
 
 WORDS = "beam column slab footing rebar splice anchor bolt weld plate girder joist deck shear moment".split()
 DIMENSIONS = 768  # nomic-embed-text's

@@ -38,6 +38,8 @@ def _number(value: float) -> str:
         return f"{value:,.0f}"
     if value >= 10:
         return f"{value:.1f}"
+    if abs(value) < 0.1:  # microseconds, shown as such rather than as 0.00 ms
+        return f"{value:.3f}"
     return f"{value:.2f}"
 
 

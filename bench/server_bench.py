@@ -22,7 +22,7 @@ from typing import Any
 import ollama
 
 from agent import AIAgent
-from app import WorkspaceService
+from app import Application
 from bench.agent_bench import captured_requests, fake_server_process, raw_request
 from bench.harness import Result, single, summarise
 from faces.server.server import ProtocolServer
@@ -39,10 +39,10 @@ class Outcome:
     failure: str | None = None
 
 
-async def in_process(service: WorkspaceService, chat_id: int) -> Outcome:
+async def in_process(service: Application, chat_id: int) -> Outcome:
     started = time.perf_counter()
     failure = None
-    async for event in service.ask(QUESTION, chat_id):
+    async for event in service.turns.ask(QUESTION, chat_id):
         if event.type == "error":
             failure = event.message
         elif event.type == "turn_completed" and event.stop_reason != "end_turn":
@@ -137,10 +137,13 @@ def concurrency_rows(
 
 async def measure(url: str, folder: Path, runs: int, sessions: int, rounds: int, body: dict[str, Any]) -> list[Result]:
     store = ChatHistoryDB(folder / "bench.sqlite")
-    service = WorkspaceService(store, AIAgent("qwen3:4b", url, "You are an engineering assistant."))
+    service = Application(store, AIAgent("qwen3:4b", url, "You are an engineering assistant."))
     server = ProtocolServer(service)
     _, port = await server.start("127.0.0.1", 0)
-    local, remote = service.create("in-process").chat_id, service.create("over the protocol").chat_id
+    local, remote = (
+        service.workspaces.create("in-process").chat_id,
+        service.workspaces.create("over the protocol").chat_id,
+    )
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     for n in range(3):  # warm both paths
         await in_process(service, local)
@@ -167,7 +170,7 @@ async def measure(url: str, folder: Path, runs: int, sessions: int, rounds: int,
     service.close()
     return [
         failures_row("one turn at a time, in-process and over the protocol", direct + served),
-        summarise("turn asked in-process (WorkspaceService.ask, stored)", [d.ms for d in direct], "ms",
+        summarise("turn asked in-process (Application.turns.ask, stored)", [d.ms for d in direct], "ms",
                   "(reference)", None),
         summarise("the same turn over the protocol (TCP, NDJSON, 64 events)", [s.ms for s in served], "ms",
                   "(reference)", None),

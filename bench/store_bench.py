@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from app.turns import RECENT_TURNS_IN_MEMORY
 from bench.harness import Result, single, summarise, timed_ms
 from domain.records import ToolCall
@@ -99,12 +99,12 @@ def switching(folder: Path, runs: int) -> list[Result]:
         for size in [10, 100, 1_000, 10_000]:
             path = folder / f"switch-{size}.sqlite"
             tower = workspace_of(path, "Tower A", size)
-            spaces = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
-            other = spaces.create("Other").chat_id
-            spaces.open(tower)
+            spaces = Application(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
+            other = spaces.workspaces.create("Other").chat_id
+            spaces.workspaces.open(tower)
             before = len(fake.chat_requests)
-            asyncio.run(spaces.switch(other))
-            spaces.wait_for_summaries(60)  # written in the background
+            asyncio.run(spaces.workspaces.switch(other))
+            spaces.summaries.wait(60)  # written in the background
             summaries = [r for r in fake.chat_requests[before:] if is_summary_request(r)]
             size_chars = sum(len(m["content"]) for m in summaries[0]["messages"]) if summaries else 0
             results.append(
@@ -117,8 +117,8 @@ def switching(folder: Path, runs: int) -> list[Result]:
                 )
             )
             if size == 10_000:
-                asyncio.run(spaces.switch(tower))
-                spaces.wait_for_summaries(60)
+                asyncio.run(spaces.workspaces.switch(tower))
+                spaces.summaries.wait(60)
                 quiet = timed_ms(partial(_back_and_forth, spaces, tower, other), runs // 4)
                 calls = len(fake.chat_requests) - before - 1
                 results.append(
@@ -133,13 +133,13 @@ def switching(folder: Path, runs: int) -> list[Result]:
     return results
 
 
-def _back_and_forth(spaces: WorkspaceService, first: int, second: int) -> None:
+def _back_and_forth(spaces: Application, first: int, second: int) -> None:
     asyncio.run(_switch_twice(spaces, first, second))
 
 
-async def _switch_twice(spaces: WorkspaceService, first: int, second: int) -> None:
-    await spaces.switch(second)
-    await spaces.switch(first)
+async def _switch_twice(spaces: Application, first: int, second: int) -> None:
+    await spaces.workspaces.switch(second)
+    await spaces.workspaces.switch(first)
 
 
 # At scale: search, the earlier-turns check and export, 1,000 to 1,000,000 turns ----------------------------
@@ -162,9 +162,9 @@ import hashlib, json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from history import ChatHistoryDB
-service = WorkspaceService(ChatHistoryDB(sys.argv[2]), AIAgent("m", "http://127.0.0.1:9", "s"))
+service = Application(ChatHistoryDB(sys.argv[2]), AIAgent("m", "http://127.0.0.1:9", "s"))
 started = time.perf_counter()
 WRITE_DOCUMENT
 seconds = time.perf_counter() - started
@@ -180,11 +180,11 @@ with open(sys.argv[4], "rb") as written:
 print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024, "sha256": digest.hexdigest()}))
 """
 DOCUMENTS = {
-    "export to Markdown": "service.write_export(int(sys.argv[3]), Path(sys.argv[4]))",
+    "export to Markdown": "service.reports.write_export(int(sys.argv[3]), Path(sys.argv[4]))",
     "export floor (one streaming query, the same Markdown)": (
         "from bench.export_floor import write_floor; write_floor(sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]))"
     ),
-    "calculation report": "service.write_report(int(sys.argv[3]), Path(sys.argv[4]))",
+    "calculation report": "service.reports.write_report(int(sys.argv[3]), Path(sys.argv[4]))",
 }
 
 
@@ -288,7 +288,7 @@ def at_scale(quick: bool) -> list[Result]:
     for size in sizes:
         path, tower = filled(size)
         store = ChatHistoryDB(path)
-        spaces = WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+        spaces = Application(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
         results += searching(spaces, size, 3 if size >= 1_000_000 else 5 if quick else 20)
         results += earlier_turns(spaces, tower, size, 3 if size >= 1_000_000 else 20 if quick else 100)
         results += counting(spaces, tower, size, 20 if quick else 100)
@@ -302,35 +302,35 @@ def at_scale(quick: bool) -> list[Result]:
 def spread_out(turns_each: int, runs: int) -> Result:
     """A word in many turns of three workspaces among 500: the others are asked, 50 at a time."""
     path = cached(f"many-{turns_each}", partial(_fill_many, turns_each=turns_each))
-    spaces = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
-    samples = timed_ms(partial(spaces.search, "girder"), runs)
+    spaces = Application(ChatHistoryDB(path), AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+    samples = timed_ms(partial(spaces.workspaces.search, "girder"), runs)
     spaces.close()
     total = MANY_WORKSPACES * turns_each
     return summarise(f"search, a word in 3 of 500 workspaces ({total:,} turns)", samples, "ms", "≤ 50 ms", 50)
 
 
-def searching(spaces: WorkspaceService, size: int, runs: int) -> list[Result]:
+def searching(spaces: Application, size: int, runs: int) -> list[Result]:
     """Each kind of word; the common word's line, and the slowest kind's."""
     medians = {}
     for kind, text in SEARCHES.items():
-        samples = timed_ms(partial(spaces.search, text), runs)
+        samples = timed_ms(partial(spaces.workspaces.search, text), runs)
         medians[kind] = summarise(f"search, {kind} ({text!r}), {size:,} turns", samples, "ms", "≤ 50 ms", 50)
     slowest = max(medians.values(), key=lambda result: result.median)
     worst = replace(slowest, name=f"search, slowest of {len(SEARCHES)} kinds: " + slowest.name.removeprefix("search, "))
     return [medians["a common word"], worst]
 
 
-def earlier_turns(spaces: WorkspaceService, tower: int, size: int, runs: int) -> list[Result]:
+def earlier_turns(spaces: Application, tower: int, size: int, runs: int) -> list[Result]:
     """What every rerun of the page asks: are there turns before the 50 shown?"""
-    first_shown = spaces.turns(tower, limit=50)[0].turn_id
-    samples = timed_ms(partial(spaces.has_earlier_turns, tower, first_shown), runs)
+    first_shown = spaces.turns.of(tower, limit=50)[0].turn_id
+    samples = timed_ms(partial(spaces.turns.has_earlier, tower, first_shown), runs)
     return [summarise(f"earlier turns to show? (has_earlier_turns), {size:,} turns", samples, "ms", "≤ 1 ms", 1)]
 
 
-def counting(spaces: WorkspaceService, tower: int, size: int, runs: int) -> list[Result]:
+def counting(spaces: Application, tower: int, size: int, runs: int) -> list[Result]:
     """What the delete dialog and /switch ask (one workspace's turns), and list-sessions (every workspace's)."""
-    one = timed_ms(partial(spaces.count_turns, tower), runs)
-    every = timed_ms(lambda: [spaces.count_turns(chat.chat_id) for chat in spaces.workspaces()], runs)
+    one = timed_ms(partial(spaces.turns.count, tower), runs)
+    every = timed_ms(lambda: [spaces.turns.count(chat.chat_id) for chat in spaces.workspaces.recent()], runs)
     return [
         summarise(f"turns of a workspace (count_turns), {size:,} turns", one, "ms", "≤ 1 ms", 1),
         summarise(f"every workspace's turns, as list-sessions asks, {size:,} turns", every, "ms", "≤ 5 ms", 5),

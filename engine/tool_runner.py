@@ -11,18 +11,11 @@ from typing import Any
 
 from domain.events import AgentEvent, ErrorEvent, ToolCallFinished, ToolCallStarted
 from domain.records import ToolCall
+from engine.text_calls.requested import RequestedCall
 from tools import ToolContext, ToolOutcome, run_tool, tool_specs
 from tools.registry import arguments_for_display, validated_arguments
 
 REUSED_NOTE = "\n[same call as earlier in this turn; result reused]"
-
-
-@dataclass(frozen=True)
-class RequestedCall:
-    """A call the model asked for, in `tool_calls` or written in its text."""
-
-    name: str
-    arguments: dict[str, Any] | str
 
 
 @dataclass
@@ -59,7 +52,7 @@ class TurnToolRunner:
             output=output,
             error=outcome.error,
             duration_ms=duration_ms,
-            data=outcome.data,
+            calculation=outcome.calculation,
         )
         self.records.append(record)
         yield ToolCallFinished(call=record, repeated=repeated)

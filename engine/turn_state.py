@@ -17,8 +17,8 @@ from ollama import ChatResponse
 
 from domain.events import AgentEvent, StopReason, TextDelta, ThinkingDelta, TurnCompleted, Usage
 from domain.records import ToolCall
-from engine.text_call_filter import TextCallFilter
-from engine.tool_runner import RequestedCall
+from engine.text_calls.filter import TextCallFilter
+from engine.text_calls.requested import RequestedCall
 from tools.registry import arguments_for_display
 
 MAX_ANSWER_CHARS = 2_000_000  # of answer and thinking in one turn: megabytes more are a model gone wrong

@@ -2,39 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Iterable
 
 from domain.records import DocumentFile, Passage
 from store.base import StoreBase
 from store.schema import timestamp
-from store.words import fold
+from store.words import any_of, query_words, quoted
 
-MAX_QUERY_WORDS = 24
 RANKED_MATCHES = 10_000  # passages ranked by BM25 at most; past it, the newest matches (see search_passages)
-# Words that say nothing about which passage is meant; BM25 would weigh them lightly anyway.
-_QUIET_WORDS = frozenset(
-    "a an and are as at be by did do does for from has have how in is it of on or our the this to was we what "
-    "when where which who why will with".split()
-)
 _FILE_COLUMNS = "path, size, mtime_ns, sha256, status, note, passages, indexed_at"
 _PASSAGE_COLUMNS = "passages.id AS passage_id, passages.path, passages.page, passages.location, passages.text"
-
-
-def query_words(query: str) -> list[str]:
-    """The question's telling words, folded, each once, at most MAX_QUERY_WORDS."""
-    words = [w for w in re.findall(r"[^\W_]+", fold(query)) if w not in _QUIET_WORDS][:MAX_QUERY_WORDS]
-    return list(dict.fromkeys(words))
-
-
-def match_expression(query: str) -> str | None:
-    """The question as an FTS5 query: its telling words, each quoted, any of them (BM25 ranks the best)."""
-    return _any_of(query_words(query))
-
-
-def _any_of(words: list[str]) -> str | None:
-    return " OR ".join(f'"{word}"' for word in words) or None
 
 
 class DocumentStore(StoreBase):
@@ -133,11 +111,11 @@ def _telling(db: sqlite3.Connection, words: list[str]) -> tuple[str | None, int]
     total = db.execute("SELECT COALESCE(SUM(passages), 0) FROM documents").fetchone()[0]
     found = {}
     for word in words:  # counting a word's passages reads its postings, without ranking them
-        count = db.execute("SELECT COUNT(*) FROM passage_search WHERE passage_search MATCH ?", (f'"{word}"',))
+        count = db.execute("SELECT COUNT(*) FROM passage_search WHERE passage_search MATCH ?", (quoted([word]),))
         if (passages := int(count.fetchone()[0])) > 0:
             found[word] = passages
     telling = [word for word, passages in found.items() if passages * 2 <= total] or list(found)
-    return _any_of(telling), sum(found[word] for word in telling)
+    return any_of(telling), sum(found[word] for word in telling)
 
 
 def _newest_window(db: sqlite3.Connection, expression: str) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain.records import Memory
 from store.base import StoreBase
-from store.documents import match_expression
 from store.schema import timestamp
+from store.words import match_expression
 
 _COLUMNS = "memories.id AS memory_id, memories.text, memories.created_at, memories.updated_at"
 

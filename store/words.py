@@ -1,4 +1,5 @@
-"""Words as the full-text index holds them, and the user's search text as a bounded FTS5 query.
+"""Words as the full-text indexes hold them, and search text as bounded FTS5 queries: a user's search of the
+turns (`words_query`), and a question's telling words for the documents and the memory (`match_expression`).
 
 The index (`turn_search`, FTS5 with `unicode61 remove_diacritics 2`) folds case
 and strips diacritics; `index_words` does the same in Python closely enough to
@@ -16,6 +17,12 @@ import sqlite3
 import unicodedata
 
 EXPANSIONS_PER_WORD = 32  # a prefix is matched through at most this many of the words it begins
+MAX_QUERY_WORDS = 24
+# Words that say nothing about which passage or memory is meant; BM25 would weigh them lightly anyway.
+_QUIET_WORDS = frozenset(
+    "a an and are as at be by did do does for from has have how in is it of on or our the this to was we what "
+    "when where which who why will with".split()
+)
 _TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits are word characters, the rest separate words
 _LAST_CHARACTER = "\U0010ffff"
 
@@ -33,8 +40,25 @@ def index_words(text: str) -> set[str]:
     return set(_TOKEN.findall(fold(text)))
 
 
-def _quoted(tokens: list[str]) -> str:
+def quoted(tokens: list[str]) -> str:
+    """Tokens as one FTS5 phrase: quoted, so that operators in them are plain text."""
     return '"' + " ".join(token.replace('"', '""') for token in tokens) + '"'
+
+
+def query_words(query: str) -> list[str]:
+    """The question's telling words, folded, each once, at most MAX_QUERY_WORDS."""
+    words = [word for word in _TOKEN.findall(fold(query)) if word not in _QUIET_WORDS][:MAX_QUERY_WORDS]
+    return list(dict.fromkeys(words))
+
+
+def any_of(words: list[str]) -> str | None:
+    """An FTS5 query for any of `words`, each quoted (BM25 ranks the best); None without words."""
+    return " OR ".join(quoted([word]) for word in words) or None
+
+
+def match_expression(query: str) -> str | None:
+    """The question as an FTS5 query: its telling words, any of them."""
+    return any_of(query_words(query))
 
 
 def _expansions(db: sqlite3.Connection, prefix: str) -> list[str]:
@@ -49,7 +73,7 @@ def _word_query(db: sqlite3.Connection, tokens: list[str]) -> str:
     """One typed word: its tokens as a phrase, the last one as typed or as any indexed word it begins."""
     *leading, last = tokens
     endings = dict.fromkeys([last, *_expansions(db, last)])
-    return "(" + " OR ".join(_quoted([*leading, ending]) for ending in endings) + ")"
+    return "(" + " OR ".join(quoted([*leading, ending]) for ending in endings) + ")"
 
 
 def words_query(db: sqlite3.Connection, text: str) -> str | None:

@@ -10,12 +10,17 @@ from domain.records import ToolCall
 from fakes.ollama import FakeOllama
 
 
-def make_agent(fake: FakeOllama, **options: Any) -> AIAgent:
-    return AIAgent("qwen3:4b", fake.url, "You are an engineering assistant.", **options)
+def make_agent(fake: FakeOllama, model: str = "qwen3:4b", **options: Any) -> AIAgent:
+    return AIAgent(model, fake.url, "You are an engineering assistant.", **options)
 
 
 async def run(agent: AIAgent, text: str) -> list[Any]:
-    return [event async for event in agent.stream(text)]
+    return [event async for event in agent.stream(agent.request(text))]
+
+
+async def chat(agent: AIAgent, text: str) -> list[str]:
+    """The first version's way: the answer's chunks, the turn remembered by the agent."""
+    return [chunk async for chunk in agent.chat(text)]
 
 
 def of_type(events: list[Any], kind: type) -> list[Any]:

@@ -10,7 +10,7 @@ import pypdfium2
 import pypdfium2.raw as pdfium
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 
@@ -36,19 +36,19 @@ BEAM = (
 RED = (192, 57, 43)
 
 
-def service(fake: FakeOllama, folder: Path, engineer: str = PREPARER) -> WorkspaceService:
+def service(fake: FakeOllama, folder: Path, engineer: str = PREPARER) -> Application:
     agent = AIAgent("qwen3:4b", fake.url, "system", tool_context=None)
-    return WorkspaceService(ChatHistoryDB(folder / "chat_history.sqlite"), agent, engineer=engineer)
+    return Application(ChatHistoryDB(folder / "chat_history.sqlite"), agent, engineer=engineer)
 
 
-async def ask(spaces: WorkspaceService, question: str) -> None:
-    async for _ in spaces.ask(question):
+async def ask(spaces: Application, question: str) -> None:
+    async for _ in spaces.turns.ask(question):
         pass
 
 
-async def three_calculations(spaces: WorkspaceService, fake: FakeOllama) -> int:
+async def three_calculations(spaces: Application, fake: FakeOllama) -> int:
     """A beam check that fails, a load combination and a continuous beam, asked in a new workspace."""
-    chat = spaces.create(WORKSPACE)
+    chat = spaces.workspaces.create(WORKSPACE)
     fake.script(
         Reply.tool_calls(STEEL),
         Reply.text("No: it fails in lateral-torsional buckling."),

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.service import WorkspaceService
+from app.service import Application
 from domain.events import (
     ErrorEvent,
     TextDelta,
@@ -19,7 +19,7 @@ from domain.events import (
 )
 from fakes.ollama import FakeOllama, Reply, is_summary_request
 from history import ChatHistoryDB
-from tests.agent_helpers import calls, completed, make_agent, of_type, run, tool_messages
+from tests.agent_helpers import calls, chat, completed, make_agent, of_type, run, tool_messages
 
 
 async def test_streamed_answer(fake_ollama: FakeOllama) -> None:
@@ -214,10 +214,8 @@ async def test_think_is_off_by_default_and_never_sent_to_models_that_cannot(fake
     fake_ollama.capabilities = {"llama3.2:3b": ["completion", "tools"]}
     fake_ollama.script(Reply.text("a"), Reply.text("b"))
     agent = make_agent(fake_ollama, think=True)
-    agent.think = False
-    await run(agent, "one")
-    agent.model, agent.think = "llama3.2:3b", True
-    events = await run(agent, "two")
+    await run(agent.configured(think=False), "one")
+    events = await run(agent.configured(model="llama3.2:3b", think=True), "two")
     assert completed(events).content == "b"
     assert fake_ollama.chat_requests[0]["think"] is False and "think" not in fake_ollama.chat_requests[1]
 
@@ -226,9 +224,8 @@ def test_one_agent_serves_turns_under_different_event_loops(fake_ollama: FakeOll
     agent = make_agent(fake_ollama)
     for answer in ("first", "second", "third"):
         fake_ollama.script(Reply.text(answer))
-        events = asyncio.run(run(agent, "q"))
-        assert completed(events).content == answer
-    assert [pair[1] for pair in agent.history] == ["first", "second", "third"]
+        chunks = asyncio.run(chat(agent, "q"))
+        assert "".join(chunks) == answer
     assert [m["content"] for m in fake_ollama.chat_requests[2]["messages"][1:5]] == ["q", "first", "q", "second"]
 
 
@@ -301,8 +298,8 @@ async def test_a_read_after_an_edit_in_the_same_turn_reads_the_file_again(
         Reply.tool_calls(("read_file", {"path": "n.txt"})),
         Reply.text("Updated."),
     )
-    service = WorkspaceService(ChatHistoryDB(isolated / "h.sqlite"), make_agent(fake_ollama), file_edits="auto")
-    events = [event async for event in service.ask("change the span to 7.5 m")]
+    service = Application(ChatHistoryDB(isolated / "h.sqlite"), make_agent(fake_ollama), file_edits="auto")
+    events = [event async for event in service.turns.ask("change the span to 7.5 m")]
     reads = [f for f in of_type(events, ToolCallFinished) if f.call.name == "read_file"]
     assert "Span: 6 m" in reads[0].call.output and "Span: 7.5 m" in reads[1].call.output and not reads[1].repeated
 

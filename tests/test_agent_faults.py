@@ -33,8 +33,7 @@ async def test_server_down_is_one_clear_sentence() -> None:
 
 async def test_model_not_pulled_names_the_pulled_models(fake_ollama: FakeOllama) -> None:
     fake_ollama.models = ["llama3.2:3b", "qwen3:4b"]
-    agent = make_agent(fake_ollama)
-    agent.model = "qwen3:30b"
+    agent = make_agent(fake_ollama, model="qwen3:30b")
     events = await run(agent, "hi")
     error = of_type(events, ErrorEvent)[0]
     assert error.code == "MODEL_NOT_FOUND" and not error.recoverable
@@ -93,7 +92,7 @@ async def test_stop_ends_the_reply_and_keeps_the_partial_text(fake_ollama: FakeO
     agent = make_agent(fake_ollama)
     events: list[Any] = []
     started = time.monotonic()
-    async for event in agent.stream("long question"):
+    async for event in agent.stream(agent.request("long question")):
         events.append(event)
         if isinstance(event, TextDelta) and "answer" in "".join(e.text for e in of_type(events, TextDelta)):
             agent.stop()

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
 from app.agents import load_agents
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.cli_helpers import run_cli
@@ -33,15 +33,15 @@ def test_an_agent_limits_the_tools_and_adds_its_prompt(fake_ollama: FakeOllama, 
     (folder / "beam-only.md").write_text(BEAM_ONLY)
     agents = load_agents(folder)
     assert agents.problems == [] and set(agents.profiles) >= {"assistant", "steel-designer", "beam-only"}
-    spaces = WorkspaceService(
+    spaces = Application(
         ChatHistoryDB(isolated / "chat_history.sqlite"), AIAgent("qwen3:4b", fake_ollama.url, "Base."), agents=agents
     )
-    chat = spaces.create("Beams").chat_id
-    spaces.set_agent(chat, "beam-only")
+    chat = spaces.workspaces.create("Beams").chat_id
+    spaces.agents.choose(chat, "beam-only")
     fake_ollama.script(Reply.tool_calls(("sqrt", {"x": 4})), Reply.text("I can only do beams."))
 
     async def ask() -> list[Any]:
-        return [event async for event in spaces.ask("Square root of 4?", chat)]
+        return [event async for event in spaces.turns.ask("Square root of 4?", chat)]
 
     import asyncio
 
@@ -52,7 +52,7 @@ def test_an_agent_limits_the_tools_and_adds_its_prompt(fake_ollama: FakeOllama, 
     assert request["options"]["temperature"] == 0.2
     refused = [e.call for e in events if getattr(e, "call", None)]
     assert refused and refused[0].error and "no tool named 'sqrt'" in refused[0].error
-    assert spaces.agent_of(chat) == "beam-only"
+    assert spaces.agents.of(chat) == "beam-only"
 
 
 def test_bad_agent_files_are_reported_with_their_names_and_lines(isolated: Path) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.service import WorkspaceService
+from app.service import Application
 from domain.events import ErrorEvent, TextDelta, WarningEvent
 from engine.context_window import json_chars, request_chars
 from engine.prompt import answer_reserve
@@ -48,8 +48,7 @@ async def test_num_predict_lowers_the_bound_and_a_summary_is_bounded_too(fake_ol
     assert answer["options"]["num_predict"] == 300
     assert is_summary_request(summary) and summary["options"]["num_predict"] == 300
     fake_ollama.script(Reply.text("- Tower A"))
-    agent.num_predict = 0
-    await agent.summarize_history([("hi", "ok")])
+    await agent.configured(num_predict=0).summarize_history([("hi", "ok")])
     assert fake_ollama.chat_requests[-1]["options"]["num_predict"] == answer_reserve(8192)
 
 
@@ -78,15 +77,15 @@ async def test_an_answer_of_megabytes_is_cut_at_the_cap_and_stored_so(fake_ollam
     steps: list[Step] = [chunk(content=piece) for _ in range(150)]
     fake_ollama.script(Reply([*steps, final("stop", 42, 1_000_000)]))
     db = ChatHistoryDB(isolated / "history.sqlite")
-    service = WorkspaceService(db, make_agent(fake_ollama, num_ctx=1_048_576))
-    events = [event async for event in service.ask("Write it all out.")]
+    service = Application(db, make_agent(fake_ollama, num_ctx=1_048_576))
+    events = [event async for event in service.turns.ask("Write it all out.")]
     (warning,) = of_type(events, WarningEvent)
     assert warning.code == "ANSWER_CUT"
     assert warning.message == f"The answer passed {MAX_ANSWER_CHARS:,} characters and was cut there; ask for the rest."
     shown = "".join(d.text for d in of_type(events, TextDelta))
     assert len(shown) == MAX_ANSWER_CHARS and completed(events).content == shown.strip()
-    assert service.current_id is not None
-    (stored,) = db.get_turns(service.current_id)
+    assert service.workspaces.current_id is not None
+    (stored,) = db.get_turns(service.workspaces.current_id)
     assert stored.status == "complete" and len(stored.assistant) <= MAX_ANSWER_CHARS
 
 

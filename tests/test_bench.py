@@ -11,7 +11,7 @@ from pathlib import Path
 import ollama
 
 from agent import AIAgent
-from app import WorkspaceService
+from app import Application
 from bench.server_bench import Outcome, concurrency_rows, concurrent
 from faces.server.server import ProtocolServer
 from fakes.ollama import Drop, FakeOllama, Reply
@@ -42,7 +42,7 @@ def test_fifty_clients_connecting_at_once_are_all_answered() -> None:
 
 def test_the_server_bench_counts_a_turn_that_broke_off_as_failed(tmp_path: Path) -> None:
     async def dispatch_all(url: str) -> tuple[float, list[Outcome]]:
-        service = WorkspaceService(ChatHistoryDB(tmp_path / "h.sqlite"), AIAgent("qwen3:4b", url, "system"))
+        service = Application(ChatHistoryDB(tmp_path / "h.sqlite"), AIAgent("qwen3:4b", url, "system"))
         server = ProtocolServer(service)
         _, port = await server.start("127.0.0.1", 0)
         try:

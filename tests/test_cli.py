@@ -129,8 +129,8 @@ def test_ctrl_c_stops_the_reply_not_the_program(fake_ollama: FakeOllama, isolate
 
 def test_start_up_does_not_import_the_heavy_libraries(isolated: Path) -> None:
     code = (
-        "import sys, main; from app import open_service, load_settings; "
-        "service = open_service(load_settings(env_file=None)); "
+        "import sys, main; from app import open_application, load_settings; "
+        "service = open_application(load_settings(env_file=None)); "
         "print(sorted({'sympy', 'pint', 'streamlit', 'rich', 'pygments', 'markdown_it'} & set(sys.modules)))"
     )
     env = {**os.environ, "PYTHONPATH": str(MAIN.parent)}

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from agent import AIAgent
 from app.agents import load_agents
 from app.exports import calculation_report
-from app.service import WorkspaceService
+from app.service import Application
 from engine.tool_selection import offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
@@ -95,14 +95,14 @@ def test_the_cli_prints_the_column_and_beam_column_checks(fake_ollama: FakeOllam
 
 async def test_the_report_lists_the_checks_with_their_clauses(fake_ollama: FakeOllama, isolated: Path) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", select_tools=True)  # as the application's agent
-    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    spaces.create("Level 1 columns")
+    spaces = Application(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    spaces.workspaces.create("Level 1 columns")
     fake_ollama.script(Reply.tool_calls(COLUMN, BEAM_COLUMN), Reply.text("Both work."))
-    async for _ in spaces.ask(COLUMN_QUESTION):
+    async for _ in spaces.turns.ask(COLUMN_QUESTION):
         pass
-    chat = spaces.current
+    chat = spaces.workspaces.current
     assert chat is not None
-    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
+    report = calculation_report(chat, spaces.turns.of(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
     assert "## 1. `steel_column_check`" in report and "## 2. `steel_beam_column_check`" in report
     assert "| required_axial | 840 kip |" in report and "| interaction_ratio | 0.929 |" in report
     assert "| 840 kip | 927.5 kip | 0.906 | OK | AISC 360-22 E3 (E3-4, E3-2) |" in report

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from agent import AIAgent
 from app.agents import load_agents
 from app.exports import calculation_report
-from app.service import WorkspaceService
+from app.service import Application
 from engine.tool_selection import offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
@@ -68,14 +68,14 @@ async def test_the_report_lists_the_connection_checks_with_their_clauses(
     fake_ollama: FakeOllama, isolated: Path
 ) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=None)
-    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    spaces.create("Bracing connections")
+    spaces = Application(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    spaces.workspaces.create("Bracing connections")
     fake_ollama.script(Reply.tool_calls(WELD, BOLT), Reply.text("Both work."))
-    async for _ in spaces.ask("Check the gusset's welds and the bolt."):
+    async for _ in spaces.turns.ask("Check the gusset's welds and the bolt."):
         pass
-    chat = spaces.current
+    chat = spaces.workspaces.current
     assert chat is not None
-    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
+    report = calculation_report(chat, spaces.turns.of(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
     assert "## 1. `fillet_weld_check`" in report and "## 2. `bolt_check`" in report
     assert (
         "| Pu ≤ φRn: weld shear rupture | 199.6 kip | 205.7 kip | 0.970 | OK | "

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
 from app.approvals import EditApprovals, FileEditMode
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.agent_helpers import run
@@ -128,7 +128,7 @@ def test_an_edit_in_another_workspace_cannot_be_decided_here(folder: Path) -> No
     gate = gate_for(folder, "confirm")
     propose(gate)
     (edit_id,) = gate.pending()
-    other = gate.approvals.store.create_chat("other")
+    other = ChatHistoryDB(folder.parent / "chat_history.sqlite").create_chat("other")
     with pytest.raises(LookupError, match=f"no edit #{edit_id} in this workspace"):
         gate.approvals.approve(other, edit_id)
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
@@ -136,12 +136,12 @@ def test_an_edit_in_another_workspace_cannot_be_decided_here(folder: Path) -> No
 
 def test_off_removes_the_tool_and_refuses_edits(folder: Path, fake_ollama: FakeOllama) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=ToolContext(workspace_root=folder))
-    service = WorkspaceService(ChatHistoryDB(folder.parent / "h.sqlite"), agent, "off")
-    chat = service.create("w")
-    assert "edit_file" not in agent.tool_names
-    assert service.edits.for_workspace(chat.chat_id) is None
+    service = Application(ChatHistoryDB(folder.parent / "h.sqlite"), agent, "off")
+    chat = service.workspaces.create("w")
+    assert "edit_file" not in [name for name, _ in service.agents.tools()]
+    assert service.approvals.for_workspace(chat.chat_id) is None
     with pytest.raises(PermissionError, match="switched off"):
-        service.edits.propose(chat.chat_id, "contract.txt", ORIGINAL, b"changed")
+        service.approvals.propose(chat.chat_id, "contract.txt", ORIGINAL, b"changed")
     assert (folder / "contract.txt").read_bytes() == ORIGINAL
 
 

@@ -387,15 +387,15 @@ def test_earlier_turns_are_known_without_counting_them(db: ChatHistoryDB) -> Non
 
 def test_a_turn_that_failed_before_any_answer_is_no_change_to_summarise(db: ChatHistoryDB) -> None:
     from agent import AIAgent
-    from app.service import WorkspaceService
+    from app.service import Application
 
-    service = WorkspaceService(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))  # no model to reach
+    service = Application(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))  # no model to reach
     chat = db.create_chat("w")
     assert not db.has_answered_turns(chat)
     answered = db.add_to_history(chat, "How tall?", "45 m.")
     db.set_context_summary(chat, "45 m tower", through_turn_id=answered)
     db.add_to_history(chat, "And the footing?", "", status="error", error="Ollama cannot be reached.")
-    assert not service.needs_summary(chat) and db.count_unsummarised_turns(chat) == 0
+    assert not service.summaries.needed(chat) and db.count_unsummarised_turns(chat) == 0
     assert db.turns_since_summary(chat, 10) == ([], 0)
     assert db.has_answered_turns(chat)
     assert db.count_turns(chat) == 2, "the failed turn stays in the record"
@@ -403,19 +403,19 @@ def test_a_turn_that_failed_before_any_answer_is_no_change_to_summarise(db: Chat
     stopped = db.add_to_history(chat, "Piles?", "", status="stopped")
     turns, pending = db.turns_since_summary(chat, 10)
     assert pending == 2 and [t.turn_id for t in turns] == [partial, stopped], "an answer begun, or a stop, is content"
-    assert service.needs_summary(chat)
+    assert service.summaries.needed(chat)
 
 
 def test_a_workspace_of_failed_turns_only_has_no_answered_turns(tmp_path: Path) -> None:
     import asyncio
 
     from agent import AIAgent
-    from app.service import WorkspaceService
+    from app.service import Application
 
     db = ChatHistoryDB(tmp_path / "h.sqlite")
-    service = WorkspaceService(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+    service = Application(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
     chat = db.create_chat("New workspace")
     db.add_to_history(chat, "Hello?", "", status="error", error="Ollama cannot be reached.")
-    assert not db.has_answered_turns(chat) and not service.needs_summary(chat)
-    assert asyncio.run(service.refresh_summary(chat)) is False, "no model call for nothing to summarise"
+    assert not db.has_answered_turns(chat) and not service.summaries.needed(chat)
+    assert asyncio.run(service.summaries.refresh(chat)) is False, "no model call for nothing to summarise"
     db.close()

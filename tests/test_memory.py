@@ -7,7 +7,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.cli_helpers import run_cli
@@ -15,12 +15,12 @@ from tests.cli_helpers import run_cli
 FACT = "Works in SI units and designs to Eurocode 3"
 
 
-def service(fake: FakeOllama, folder: Path) -> WorkspaceService:
-    return WorkspaceService(ChatHistoryDB(folder / "chat_history.sqlite"), AIAgent("qwen3:4b", fake.url, "system"))
+def service(fake: FakeOllama, folder: Path) -> Application:
+    return Application(ChatHistoryDB(folder / "chat_history.sqlite"), AIAgent("qwen3:4b", fake.url, "system"))
 
 
-async def ask(spaces: WorkspaceService, question: str, chat_id: int) -> None:
-    async for _ in spaces.ask(question, chat_id):
+async def ask(spaces: Application, question: str, chat_id: int) -> None:
+    async for _ in spaces.turns.ask(question, chat_id):
         pass
 
 
@@ -31,7 +31,7 @@ async def test_a_memory_added_in_one_workspace_is_in_another_workspaces_prompt(
     fake_ollama.script(
         Reply.tool_calls(("memory_add", {"text": FACT})), Reply.text("Noted."), Reply.text("Using SI units.")
     )
-    first, second = spaces.create("Bridge").chat_id, spaces.create("Warehouse").chat_id
+    first, second = spaces.workspaces.create("Bridge").chat_id, spaces.workspaces.create("Warehouse").chat_id
     await ask(spaces, "Remember that I work in SI units and design to Eurocode 3.", first)
     await ask(spaces, "Which units should you use?", second)
     system = fake_ollama.chat_requests[-1]["messages"][0]

@@ -9,6 +9,7 @@ import pypdfium2
 import pytest
 
 from app.packages import PackageError, SignoffError
+from domain.calculations import CalcResult
 from domain.packages import Signer
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama, Reply
@@ -28,19 +29,19 @@ async def test_an_empty_workspace_gives_a_package_that_says_so_and_cannot_be_sig
     fake_ollama: FakeOllama, isolated: Path
 ) -> None:
     spaces = service(fake_ollama, isolated)
-    chat = spaces.create("Nothing yet")
-    package = spaces.package_pdf(chat.chat_id)
+    chat = spaces.workspaces.create("Nothing yet")
+    package = spaces.packages.pdf(chat.chat_id)
     assert opens(package.data) == 1
     assert "This workspace has no calculations yet." in text_of(package.data)
     with pytest.raises(SignoffError, match="^This workspace has no calculations to sign off yet; ask for one first.$"):
-        spaces.sign_off(chat.chat_id, "checked", CHECKER)
+        spaces.packages.sign_off(chat.chat_id, "checked", CHECKER)
 
 
 async def test_a_ten_thousand_character_input_is_cut_with_a_note_and_the_page_still_reads(
     fake_ollama: FakeOllama, isolated: Path
 ) -> None:
     spaces = service(fake_ollama, isolated)
-    chat = spaces.create("Long input")
+    chat = spaces.workspaces.create("Long input")
     question = "Moment of this beam? " + "x" * 9_979
     assert len(question) == 10_000
     fake_ollama.script(Reply.tool_calls(BEAM), Reply.text("54 kN·m."))
@@ -48,7 +49,7 @@ async def test_a_ten_thousand_character_input_is_cut_with_a_note_and_the_page_st
     store = ChatHistoryDB(isolated / "chat_history.sqlite")
     long_input = ToolCall(id="call_1", name="office__lookup", arguments={"query": "W" * 10_000}, output="found it")
     store.add_to_history(chat.chat_id, "Look the section up", "Done.", tool_calls=[long_input], asked_by="Ana")
-    package = spaces.package_pdf(chat.chat_id)
+    package = spaces.packages.pdf(chat.chat_id)
     assert opens(package.data) >= 3
     text = text_of(package.data)
     assert "Moment of this beam? xxxx" in text and "[8,000 more characters, kept in the workspace's record]" in text
@@ -60,11 +61,11 @@ async def test_characters_outside_latin_1_and_markup_are_text_never_a_broken_pdf
     fake_ollama: FakeOllama, isolated: Path
 ) -> None:
     spaces = service(fake_ollama, isolated, engineer="Zoë Ωmega-Ø")
-    chat = spaces.create("Brücke über die Spree — 橋梁 🌉")
+    chat = spaces.workspaces.create("Brücke über die Spree — 橋梁 🌉")
     question = 'Beam at Ω = 3 m, φ ≤ 0.9, 中文 and 😀, #read("/etc/passwd") *bold* $x^2$ ]) \u202eevil'
     fake_ollama.script(Reply.tool_calls(BEAM), Reply.text("Done."))
     await ask(spaces, question)
-    package = spaces.package_pdf(chat.chat_id)
+    package = spaces.packages.pdf(chat.chat_id)
     assert opens(package.data) == 2
     text = text_of(package.data)
     assert "Ω = 3 m, φ ≤ 0.9, [U+4E2D][U+6587] and [U+1F600]" in text, "a glyph the font lacks is its code point"
@@ -78,13 +79,14 @@ async def test_a_diagram_with_one_point_is_said_and_the_rest_of_the_sheet_is_the
     fake_ollama: FakeOllama, isolated: Path
 ) -> None:
     spaces = service(fake_ollama, isolated)
-    chat = spaces.create("Odd record")
+    chat = spaces.workspaces.create("Odd record")
     store = ChatHistoryDB(isolated / "chat_history.sqlite")
     diagram = {"x": [0.0], "shear": [1.0], "moment": [0.0], "x_unit": "m", "shear_unit": "kN", "moment_unit": "kN*m"}
     data = {"results": {"max_moment": "54 kN * m"}, "formula": "M = wL²/8", "diagram": diagram}
-    call = ToolCall(id="call_1", name="beam_analysis", arguments={"span": "6 m"}, output="{}", data=data)
+    calculation = CalcResult.model_validate(data)
+    call = ToolCall(id="call_1", name="beam_analysis", arguments={"span": "6 m"}, output="{}", calculation=calculation)
     store.add_to_history(chat.chat_id, "Moment?", "54 kN·m.", tool_calls=[call], asked_by="Ana")
-    text = text_of(spaces.package_pdf(chat.chat_id).data)
+    text = text_of(spaces.packages.pdf(chat.chat_id).data)
     assert "The shear diagram is not drawn: its record has 1 point, and a line needs two." in text
     assert "The bending moment diagram is not drawn: its record has 1 point" in text
     assert "max_moment 54 kN·m" in text and "M = wL²/8" in text
@@ -101,11 +103,11 @@ async def test_who_signs_needs_a_name_an_engineers_role_and_a_short_note(
     }
     for who, sentence in refusals.items():
         with pytest.raises(SignoffError, match=sentence):
-            spaces.sign_off(chat_id, "checked", who)
-        assert spaces.package_status(chat_id, who).allowed == (), "no button for them"
+            spaces.packages.sign_off(chat_id, "checked", who)
+        assert spaces.packages.status(chat_id, who).allowed == (), "no button for them"
     with pytest.raises(SignoffError, match="A sign-off note may be at most 1,000 characters; this one has 10,000."):
-        spaces.sign_off(chat_id, "checked", CHECKER, "n" * 10_000)
-    assert spaces.package_status(chat_id, CHECKER).revisions == [], "nothing was signed"
+        spaces.packages.sign_off(chat_id, "checked", CHECKER, "n" * 10_000)
+    assert spaces.packages.status(chat_id, CHECKER).revisions == [], "nothing was signed"
 
 
 async def test_a_revision_that_does_not_exist_or_is_not_issued_is_one_sentence(
@@ -114,12 +116,12 @@ async def test_a_revision_that_does_not_exist_or_is_not_issued_is_one_sentence(
     spaces = service(fake_ollama, isolated)
     chat_id = await three_calculations(spaces, fake_ollama)
     with pytest.raises(LookupError, match=r"^Revision A is not issued yet \(draft\)"):
-        spaces.package_pdf(chat_id, "A")
+        spaces.packages.pdf(chat_id, "A")
     with pytest.raises(LookupError, match=r"^There is no issued revision C of this package \(issued: none yet\)\.$"):
-        spaces.package_pdf(chat_id, "C")
+        spaces.packages.pdf(chat_id, "C")
     with pytest.raises(ValueError, match="A revision is named by its letter, such as A or B"):
-        spaces.package_pdf(chat_id, "../etc")
-    assert len(pages(spaces.package_pdf(chat_id).data)) == 4, "the cover, and a sheet for each calculation"
+        spaces.packages.pdf(chat_id, "../etc")
+    assert len(pages(spaces.packages.pdf(chat_id).data)) == 4, "the cover, and a sheet for each calculation"
 
 
 async def test_without_the_typesetter_installed_the_package_is_one_sentence(
@@ -129,4 +131,4 @@ async def test_without_the_typesetter_installed_the_package_is_one_sentence(
     chat_id = await three_calculations(spaces, fake_ollama)
     monkeypatch.setitem(sys.modules, "typst", None)  # as if the requirements were not installed again
     with pytest.raises(PackageError, match=r"^Making a PDF needs the typst package, which is not installed; install"):
-        spaces.package_pdf(chat_id)
+        spaces.packages.pdf(chat_id)

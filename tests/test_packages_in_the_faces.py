@@ -20,10 +20,10 @@ def cli(fake: FakeOllama, engineer: str, typed: str) -> tuple[int, str]:
 async def issued_revision_a(fake: FakeOllama, folder: Path) -> Path:
     spaces = service(fake, folder)
     chat_id = await three_calculations(spaces, fake)
-    spaces.sign_off(chat_id, "checked", spaces.signer().model_copy(update={"name": "Ben Checker"}))
-    spaces.sign_off(chat_id, "approved", spaces.signer().model_copy(update={"name": "Cara Approver"}))
+    spaces.packages.sign_off(chat_id, "checked", spaces.packages.signer().model_copy(update={"name": "Ben Checker"}))
+    spaces.packages.sign_off(chat_id, "approved", spaces.packages.signer().model_copy(update={"name": "Cara Approver"}))
     issued = folder / "issued.pdf"
-    spaces.write_package(chat_id, issued)
+    spaces.packages.write(chat_id, issued)
     spaces.close()
     return issued
 
@@ -123,8 +123,8 @@ async def test_the_web_menu_shows_only_the_sign_off_its_user_may_take(
     assert signoff_buttons(at) == [] and any("already approved" in c.value for c in at.caption)
     assert any(d.label == "Revision A as issued (PDF)" for d in at.get("download_button"))
     reopened = service(fake_ollama, isolated)
-    status = reopened.package_status(chat_id, reopened.signer())
+    status = reopened.packages.status(chat_id, reopened.packages.signer())
     assert [(r.letter, r.status, r.checked_by, r.checked_note) for r in status.revisions] == [
         ("A", "approved", "Ben Checker", "Checked against S-301")
     ]
-    assert reopened.project_details(chat_id).client == "Harbour Ltd"
+    assert reopened.packages.project_details(chat_id).client == "Harbour Ltd"

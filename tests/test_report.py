@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
 from app.exports import calculation_report
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 
@@ -25,21 +25,21 @@ BEAM = (
 COMBINATION = ("load_combination", {"dead": "10 kN/m", "live": "5 kN/m"})
 
 
-async def ask(spaces: WorkspaceService, question: str) -> None:
-    async for _ in spaces.ask(question):
+async def ask(spaces: Application, question: str) -> None:
+    async for _ in spaces.turns.ask(question):
         pass
 
 
 @pytest.fixture
-def spaces(fake_ollama: FakeOllama, isolated: Path) -> WorkspaceService:
+def spaces(fake_ollama: FakeOllama, isolated: Path) -> Application:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=None)
-    service = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    service.create("Tower A — transfer beam TB3")
+    service = Application(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    service.workspaces.create("Tower A — transfer beam TB3")
     return service
 
 
 async def test_report_lists_each_calculation_in_order_with_its_question(
-    spaces: WorkspaceService, fake_ollama: FakeOllama
+    spaces: Application, fake_ollama: FakeOllama
 ) -> None:
     fake_ollama.script(
         Reply.tool_calls(COMBINATION),
@@ -52,9 +52,9 @@ async def test_report_lists_each_calculation_in_order_with_its_question(
     await ask(spaces, "Factored load on TB3 for D = 10, L = 5 kN/m?")
     await ask(spaces, "Moment and deflection of TB3 over 6 m?")
     await ask(spaces, "Read nothing.txt")
-    chat = spaces.current
+    chat = spaces.workspaces.current
     assert chat is not None
-    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 22, tzinfo=UTC))
+    report = calculation_report(chat, spaces.turns.of(chat.chat_id), generated=datetime(2026, 11, 22, tzinfo=UTC))
     assert report.startswith("# Calculation report: Tower A — transfer beam TB3")
     assert "generated 2026-11-22 00:00 UTC · model qwen3:4b" in report
     first, second = report.index("## 1. `load_combination`"), report.index("## 2. `beam_analysis`")

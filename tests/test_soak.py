@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 
@@ -24,12 +24,12 @@ def resident_bytes() -> int:
 
 
 def session(fake: FakeOllama, path: Path, name: str, turns: int, errors: list[str]) -> None:
-    service = WorkspaceService(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
-    service.create(name)
+    service = Application(ChatHistoryDB(path), AIAgent("qwen3:4b", fake.url, "system"))
+    service.workspaces.create(name)
 
     async def run() -> None:
         for i in range(turns):
-            events = [event async for event in service.ask(f"{name} question {i}")]
+            events = [event async for event in service.turns.ask(f"{name} question {i}")]
             errors.extend(e.message for e in events if e.type == "error")
 
     asyncio.run(run())
@@ -66,6 +66,6 @@ def _soak(fake_ollama: FakeOllama, isolated: Path) -> None:
     store = ChatHistoryDB(path)
     counts = [store.count_turns(chat_id) for chat_id, _, _ in store.list_chats()]
     assert sorted(counts) == [10, TURNS_PER_SESSION, TURNS_PER_SESSION]
-    assert all(turn.tool_calls[0].data for turn in store.get_turns(2, limit=5))
+    assert all(turn.tool_calls[0].calculation for turn in store.get_turns(2, limit=5))
     print(f"resident memory growth: {growth / 2**20:.1f} MB")
     assert growth < MAX_GROWTH_BYTES, f"resident memory grew by {growth / 2**20:.1f} MB"

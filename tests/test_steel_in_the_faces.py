@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
 from app.exports import calculation_report
-from app.service import WorkspaceService
+from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.cli_helpers import run_cli
@@ -78,14 +78,14 @@ def test_a_continuous_beam_prints_its_lists_in_support_order(fake_ollama: FakeOl
 
 async def test_the_report_lists_each_check_with_its_ratio_and_clause(fake_ollama: FakeOllama, isolated: Path) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=None)
-    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    spaces.create("Level 3 framing")
+    spaces = Application(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    spaces.workspaces.create("Level 3 framing")
     fake_ollama.script(Reply.tool_calls(CHECK), Reply.text("It works."))
-    async for _ in spaces.ask(QUESTION):
+    async for _ in spaces.turns.ask(QUESTION):
         pass
-    chat = spaces.current
+    chat = spaces.workspaces.current
     assert chat is not None
-    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
+    report = calculation_report(chat, spaces.turns.of(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
     assert "## 1. `steel_beam_check`" in report
     assert "| check | value | limit | ratio | status | clause |" in report
     assert "| Mu ≤ φMn: yielding | 266.4 kip·ft | 378.7 kip·ft | 0.703 | OK | AISC 360-22 F2.1 eq. F2-1 |" in report
@@ -129,12 +129,12 @@ def test_the_cli_prints_the_warning(fake_ollama: FakeOllama) -> None:
 
 async def test_the_report_carries_the_warning(fake_ollama: FakeOllama, isolated: Path) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", tool_context=None)
-    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    spaces.create("Long span")
+    spaces = Application(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    spaces.workspaces.create("Long span")
     fake_ollama.script(Reply.tool_calls(LONG), Reply.text("It fails."))
-    async for _ in spaces.ask("Is a W18x50 OK over 500 m?"):
+    async for _ in spaces.turns.ask("Is a W18x50 OK over 500 m?"):
         pass
-    chat = spaces.current
+    chat = spaces.workspaces.current
     assert chat is not None
-    report = calculation_report(chat, spaces.turns(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
+    report = calculation_report(chat, spaces.turns.of(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
     assert f"**Warning:** {LONG_SPAN_WARNING}" in report

@@ -17,19 +17,23 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.exports import FILE_TOOLS, _calculation, report_pieces, workspace_pieces, write_atomically
+from app.exports import _calculation, report_pieces, workspace_pieces
 from app.formatting import usage_caption
-from app.service import WorkspaceService
-from domain.records import Chat, ToolCall, Turn
+from app.service import Application
+from domain.calculations import CalcResult
+from domain.records import ToolCall, Turn, Workspace
 from history import ChatHistoryDB, HistoryError
 from store.search import NEWEST_MATCHES
+from tools.atomic_files import write_atomically
 
 BEAM = ToolCall(
     name="beam_analysis",
     arguments={"span": "6 m", "load": "12 kN/m"},
     output='{"max_moment": "54 kN·m"}',
     duration_ms=1.5,
-    data={"formula": "M = wL²/8", "results": {"max_moment": "54 kN * m"}, "checks": [], "notes": ["simply supported"]},
+    calculation=CalcResult(
+        formula="M = wL²/8", results={"max_moment": "54 kN * m"}, checks=[], notes=["simply supported"]
+    ),
 )
 FAILED = ToolCall(name="divide", arguments={"a": 1, "b": 0}, output="Error: division by zero", error="division by zero")
 
@@ -42,8 +46,8 @@ def store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
 
 
 @pytest.fixture
-def service(store: ChatHistoryDB) -> WorkspaceService:
-    return WorkspaceService(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+def service(store: ChatHistoryDB) -> Application:
+    return Application(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
 
 
 def girder_store(store: ChatHistoryDB) -> dict[str, int]:
@@ -204,7 +208,7 @@ def frozen_turn_markdown(number: int, turn: Turn) -> list[str]:
     return lines
 
 
-def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
+def whole_list_markdown(chat: Workspace, turns: Iterable[Turn]) -> str:
     """The export as it was built before it streamed: every line in one list, joined once."""
     lines = [
         f"# {chat.chat_name}",
@@ -223,7 +227,10 @@ def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str:
+FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})  # what the report left out before it streamed
+
+
+def whole_list_report(chat: Workspace, turns: list[Turn], generated: datetime) -> str:
     """The calculation report as it was built before it streamed."""
     models = sorted({turn.model for turn in turns if turn.model})
     lines = [
@@ -250,7 +257,7 @@ def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str
     return "\n".join(lines).rstrip() + "\n"
 
 
-def chat_of(store: ChatHistoryDB, chat_id: int) -> Chat:
+def chat_of(store: ChatHistoryDB, chat_id: int) -> Workspace:
     chat = store.get_chat(chat_id)
     assert chat is not None
     return chat
@@ -269,13 +276,13 @@ def long_workspace(store: ChatHistoryDB) -> int:
 
 
 def test_the_export_streams_byte_for_byte_what_the_whole_list_gave(
-    store: ChatHistoryDB, service: WorkspaceService, tmp_path: Path
+    store: ChatHistoryDB, service: Application, tmp_path: Path
 ) -> None:
     chat = long_workspace(store)
     expected = whole_list_markdown(chat_of(store, chat), store.get_turns(chat))
-    written = service.write_export(chat, tmp_path / "export.md")
+    written = service.reports.write_export(chat, tmp_path / "export.md")
     assert written.read_bytes() == expected.encode("utf-8")
-    assert service.export_markdown(chat) == expected
+    assert service.reports.markdown(chat) == expected
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [], "no partial file left"
 
 
@@ -306,7 +313,7 @@ def varied_workspace(store: ChatHistoryDB) -> int:
             ToolCall(name=f"tool_{j}", arguments=ODD_ARGUMENTS[(i + j) % len(ODD_ARGUMENTS)],
                      output=texts[(i + 2 * j) % len(texts)], error="failed: `x`" if (i + j) % 5 == 0 else None,
                      duration_ms=[0.0, 0.04, 0.05, 1234.5678, 1e9][(i + j) % 5],
-                     data={"formula": "M = wL²/8"} if j == 1 else None)
+                     calculation=CalcResult(results={}, formula="M = wL²/8") if j == 1 else None)
             for j in range(i % 4)
         ]  # fmt: skip
         store.add_to_history(
@@ -328,14 +335,14 @@ def varied_workspace(store: ChatHistoryDB) -> int:
 
 @pytest.mark.parametrize("batch", [1, 7, 500])
 def test_the_export_of_a_varied_workspace_is_byte_for_byte_the_first_version_s(
-    store: ChatHistoryDB, service: WorkspaceService, tmp_path: Path, batch: int
+    store: ChatHistoryDB, service: Application, tmp_path: Path, batch: int
 ) -> None:
     chat = varied_workspace(store)
     expected = whole_list_markdown(chat_of(store, chat), store.get_turns(chat))
     assert "``````json\n{" in expected and "```````\n``````six" in expected and "NaN" in expected
-    written = service.write_export(chat, tmp_path / "export.md")
+    written = service.reports.write_export(chat, tmp_path / "export.md")
     assert written.read_bytes() == expected.encode("utf-8")
-    assert service.export_markdown(chat) == expected
+    assert service.reports.markdown(chat) == expected
     pieces = workspace_pieces(chat_of(store, chat), store.iter_turns(chat, batch=batch))
     assert "".join(pieces) == expected
 
@@ -375,11 +382,11 @@ def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
 
 
-def test_the_export_refuses_the_store_files(service: WorkspaceService, store: ChatHistoryDB, tmp_path: Path) -> None:
+def test_the_export_refuses_the_store_files(service: Application, store: ChatHistoryDB, tmp_path: Path) -> None:
     chat = store.create_chat("w")
     for own in ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm"):
         with pytest.raises(PermissionError, match="chat history itself"):
-            service.write_export(chat, tmp_path / own)
+            service.reports.write_export(chat, tmp_path / own)
     with pytest.raises(LookupError):
-        service.write_export(999, tmp_path / "nothing.md")
+        service.reports.write_export(999, tmp_path / "nothing.md")
     assert not (tmp_path / "nothing.md").exists()

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from app.service import WorkspaceService
+from app.service import Application
 from domain.events import TextDelta, ToolCallStarted
-from engine.text_tool_calls import extract_text_tool_calls
-from engine.tool_runner import RequestedCall
+from engine.text_calls.formats import extract_text_tool_calls
+from engine.text_calls.requested import RequestedCall
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.agent_helpers import calls, completed, make_agent, of_type, run, tool_messages
@@ -59,9 +59,9 @@ WRITTEN_CALLS = {
 async def ask_through_the_service(fake: FakeOllama, folder: Path, question: str) -> tuple[list[Any], str]:
     """Run one turn as the faces do; the events, and the answer as stored."""
     db = ChatHistoryDB(folder / "history.sqlite")
-    service = WorkspaceService(db, make_agent(fake))
-    events = [event async for event in service.ask(question)]
-    chat_id = service.current_id
+    service = Application(db, make_agent(fake))
+    events = [event async for event in service.turns.ask(question)]
+    chat_id = service.workspaces.current_id
     assert chat_id is not None
     (stored,) = db.get_turns(chat_id)
     assert stored.status == "complete"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from agent import AIAgent
-from app.service import WorkspaceService
+from app.service import Application
 from engine.tool_selection import MAX_OFFERED, offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
@@ -34,8 +34,8 @@ def test_questions_bring_their_tools() -> None:
 
 async def test_the_request_carries_the_selection_and_a_used_tool_stays(fake_ollama: FakeOllama, isolated: Path) -> None:
     agent = AIAgent("qwen3:4b", fake_ollama.url, "system", select_tools=True)
-    spaces = WorkspaceService(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
-    chat = spaces.create("Level 2").chat_id
+    spaces = Application(ChatHistoryDB(isolated / "chat_history.sqlite"), agent)
+    chat = spaces.workspaces.create("Level 2").chat_id
     fake_ollama.script(
         Reply.tool_calls(
             ("column_buckling", {"length": "4 m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2770 cm**4"})
@@ -44,11 +44,11 @@ async def test_the_request_carries_the_selection_and_a_used_tool_stays(fake_olla
         Reply.tool_calls(("sqrt", {"x": 144})),  # not described this turn, but the agent's own: it runs
         Reply.text("12."),
     )
-    async for _ in spaces.ask("Buckling load of a 4 m pinned column, I = 2770 cm4?", chat):
+    async for _ in spaces.turns.ask("Buckling load of a 4 m pinned column, I = 2770 cm4?", chat):
         pass
     first = offered(fake_ollama.chat_requests[0])
     assert "column_buckling" in first and "read_file" not in first and len(first) <= MAX_OFFERED
-    events = [e async for e in spaces.ask("And what is the square root of 144?", chat)]
+    events = [e async for e in spaces.turns.ask("And what is the square root of 144?", chat)]
     second = offered(fake_ollama.chat_requests[2])
     assert "column_buckling" in second, "a tool the workspace used is always described"
     assert any(getattr(e, "call", None) and e.call.name == "sqrt" and not e.call.error for e in events)
@@ -60,11 +60,11 @@ async def test_a_bare_agent_describes_every_tool_unless_they_would_crowd_out_the
     question = "Moment of a 6 m simply supported beam under 12 kN/m?"
     fake_ollama.script(Reply.text("54 kN·m."), Reply.text("54 kN·m."))
     roomy = AIAgent("qwen3:4b", fake_ollama.url, "system", num_ctx=32_768)
-    async for _ in roomy.stream(question):
+    async for _ in roomy.stream(roomy.request(question)):
         pass
     assert offered(fake_ollama.chat_requests[0]) == ALL
     tight = AIAgent("qwen3:4b", fake_ollama.url, "system", num_ctx=6144)  # every schema: over 5,000 tokens
-    async for _ in tight.stream(question):
+    async for _ in tight.stream(tight.request(question)):
         pass
     described = offered(fake_ollama.chat_requests[1])
     assert "beam_analysis" in described and "read_file" not in described and len(described) <= MAX_OFFERED

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.service import WorkspaceService
+from app.service import Application
 from domain.events import ErrorEvent, TextDelta, WarningEvent
 from fakes.ollama import FakeOllama, Hang, Reply
 from history import ChatHistoryDB
@@ -86,12 +86,12 @@ def test_the_cli_exits_0_with_the_results_when_the_model_only_repeats_a_call(fak
 
 async def test_an_empty_answer_is_stored_as_not_answered(fake_ollama: FakeOllama, isolated: Path) -> None:
     db = ChatHistoryDB(isolated / "history.sqlite")
-    service = WorkspaceService(db, make_agent(fake_ollama))
+    service = Application(db, make_agent(fake_ollama))
     fake_ollama.script(Reply.text(""))
-    events = [event async for event in service.ask("Moment of a 6 m beam?")]
+    events = [event async for event in service.turns.ask("Moment of a 6 m beam?")]
     error = assert_empty_answer(events)
-    assert service.current_id is not None
-    (stored,) = db.get_turns(service.current_id)
+    assert service.workspaces.current_id is not None
+    (stored,) = db.get_turns(service.workspaces.current_id)
     assert (stored.status, stored.assistant, stored.error) == ("error", "", error.message)
 
 

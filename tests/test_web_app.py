@@ -28,7 +28,7 @@ def messages(at: AppTest, role: str) -> list[str]:
 
 def summaries_written(at: AppTest) -> AppTest:
     """Wait for the summaries the tab's service writes in the background, then rerun to show what happened."""
-    assert at.session_state["service"].wait_for_summaries(20)
+    assert at.session_state["service"].summaries.wait(20)
     return at.run()
 
 

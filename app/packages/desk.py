@@ -19,6 +19,7 @@ from app.packages.rendering import package_content
 from app.packages.revisions import CurrentRevision, current_revision
 from app.packages.signoff import refusal
 from app.packages.typeset import render_pdf
+from app.ports import PackageRecords
 from domain.packages import (
     SIGNOFF_STEPS,
     IssuedMatch,
@@ -29,8 +30,7 @@ from domain.packages import (
     Signer,
     SignoffStep,
 )
-from domain.records import Chat
-from store import ChatHistoryDB
+from domain.records import Workspace
 
 _LETTER = re.compile(r"^[A-Z]{1,3}$")
 LONGEST_DETAIL = 500
@@ -100,7 +100,7 @@ def now_utc() -> datetime:
 class PackageDesk:
     """Packages of the workspaces in one store."""
 
-    def __init__(self, store: ChatHistoryDB, audit: AuditTrail | None = None, clock: Callable[[], datetime] = now_utc):
+    def __init__(self, store: PackageRecords, audit: AuditTrail | None = None, clock: Callable[[], datetime] = now_utc):
         self._store = store
         self.audit = audit
         self._clock = clock
@@ -125,7 +125,7 @@ class PackageDesk:
             return seen[1]
         return self._calculations(chat_id)[1]
 
-    def _chat(self, chat_id: int) -> Chat:
+    def _chat(self, chat_id: int) -> Workspace:
         chat = self._store.get_chat(chat_id)
         if chat is None:
             raise LookupError(f"There is no workspace with id {chat_id}.")
@@ -200,7 +200,7 @@ class PackageDesk:
 
     def _render(
         self,
-        chat: Chat,
+        chat: Workspace,
         found: list[Calculation],
         records: _Records,
         current: CurrentRevision,
@@ -254,7 +254,7 @@ class PackageDesk:
 
     def _approve(
         self,
-        chat: Chat,
+        chat: Workspace,
         found: list[Calculation],
         records: _Records,
         current: CurrentRevision,

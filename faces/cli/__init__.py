@@ -13,19 +13,19 @@ import os
 import sys
 from typing import TextIO
 
-from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
+from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import HistoryError, WorkspaceService
+from app import Application, HistoryError
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, Terminated, ask, sigterm_ends_the_run
 from faces.cli.waiting import Waiting
-from faces.starting import start_or_exit
 
 # README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+from faces.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
+from faces.opening import start_or_exit
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -49,9 +49,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def run_once(
-    service: WorkspaceService, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool
-) -> int:
+def run_once(service: Application, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool) -> int:
     if question == "-":
         question = sys.stdin.read()
     if not question.strip():
@@ -70,7 +68,8 @@ def run_once(
     except (HistoryError, LookupError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
-    if service.current_id is not None and (pending := service.edits.pending(service.current_id)):
+    current = service.workspaces.current_id
+    if current is not None and (pending := service.approvals.pending(current)):
         stderr.write(
             f"{len(pending)} proposed file edit(s) wait for your approval: run `python main.py` here to review them.\n"
         )
@@ -86,16 +85,16 @@ def once_exit_code(completed: TurnCompleted | None) -> int:
     return EXIT_OK
 
 
-def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService | int:
+def open_application(args: argparse.Namespace, stderr: TextIO) -> Application | int:
     """The service the settings and flags describe, with the wanted workspace open; or an exit code."""
     service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
     if isinstance(service, int):
         return service
     try:
         if args.workspace:
-            service.open_or_create(args.workspace)
+            service.workspaces.open_or_create(args.workspace)
         else:
-            service.open_latest()
+            service.workspaces.open_latest()
     except (HistoryError, LookupError) as error:
         service.close()
         stderr.write(f"{error} `python main.py` then /list shows the workspaces.\n")
@@ -104,7 +103,7 @@ def open_service(args: argparse.Namespace, stderr: TextIO) -> WorkspaceService |
         stderr.write(f"Agent file skipped: {problem}\n")
     if args.agent:
         try:
-            service.set_agent(service.ensure_current().chat_id, args.agent)
+            service.agents.choose(service.workspaces.ensure_current().chat_id, args.agent)
         except LookupError as error:
             service.close()
             stderr.write(f"{error}\n")
@@ -142,7 +141,7 @@ def silence(stream: TextIO) -> None:
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if markdown_wanted(stdout, args.plain):
         load_markdown_in_background()
-    service = open_service(args, stderr)
+    service = open_application(args, stderr)
     if isinstance(service, int):
         return service
     loop = EventLoop()

@@ -1,6 +1,6 @@
 """The calculation package at the prompt: `/report FILE.pdf [REV]`, `/signoff`, `/revisions` and `/project`.
 
-Who signs is ENGINEER_NAME, as the service was started with it (`service.signer()`).
+Who signs is ENGINEER_NAME, as the service was started with it (`service.packages.signer()`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from app import WorkspaceService
+from app import Application
 from domain.packages import SIGNOFF_STEPS, PackageRevision
 from faces.cli.terminal import printable
 
@@ -32,14 +32,14 @@ def report_arguments(argument: str) -> tuple[str, str | None]:
 class PackageCommands:
     """The package's commands, for the current workspace of `service`."""
 
-    def __init__(self, service: WorkspaceService, say: Callable[[str], None], current: Callable[[str], int]) -> None:
+    def __init__(self, service: Application, say: Callable[[str], None], current: Callable[[str], int]) -> None:
         self.service, self.say, self.current = service, say, current
 
     def commands(self) -> dict[str, Callable[[str], None]]:
         return {"/signoff": self.signoff, "/revisions": self.revisions, "/project": self.project}
 
     def write_pdf(self, path: Path, revision: str | None) -> None:
-        package = self.service.write_package(self.current("write a package of"), path, revision)
+        package = self.service.packages.write(self.current("write a package of"), path, revision)
         if package.issued:
             self.say(f"Wrote revision {package.letter} as issued to {path} (SHA-256 {package.sha256}).")
         else:
@@ -51,10 +51,10 @@ class PackageCommands:
         if step is None:
             raise ValueError("Use /signoff checked [NOTE] or /signoff approved [NOTE].")
         chat_id = self.current("sign off")
-        self.say(printable(self.service.sign_off(chat_id, step, self.service.signer(), note)))
+        self.say(printable(self.service.packages.sign_off(chat_id, step, self.service.packages.signer(), note)))
 
     def revisions(self, _: str) -> None:
-        status = self.service.package_status(self.current("list the revisions of"), self.service.signer())
+        status = self.service.packages.status(self.current("list the revisions of"), self.service.packages.signer())
         for revision in status.revisions:
             stale = revision.status == "checked" and status.status == "draft"
             self.say(printable(self._line(revision, stale)))
@@ -63,7 +63,7 @@ class PackageCommands:
             self.say(printable(f"* {status.label} · {count} calculation{'s' * (count != 1)}"))
         if status.allowed:
             steps = " or ".join(f"/signoff {step}" for step in status.allowed)
-            self.say(f"You ({printable(self.service.engineer)}) may sign it off now: {steps}.")
+            self.say(f"You ({printable(self.service.packages.engineer)}) may sign it off now: {steps}.")
         elif status.refusals:
             self.say(printable(next(iter(status.refusals.values()))))
 
@@ -83,9 +83,9 @@ class PackageCommands:
         if field:
             if field.lower() not in PROJECT_FIELDS:
                 raise ValueError("Use /project name|number|client|description TEXT, or /project to see them.")
-            details = self.service.project_details(chat_id)
+            details = self.service.packages.project_details(chat_id)
             changed = details.model_copy(update={PROJECT_FIELDS[field.lower()]: text})
-            self.service.project_details(chat_id, changed)
-        details = self.service.project_details(chat_id)
+            self.service.packages.project_details(chat_id, changed)
+        details = self.service.packages.project_details(chat_id)
         for label, name in PROJECT_FIELDS.items():
             self.say(printable(f"  {label:<12} {getattr(details, name) or '—'}"))

@@ -8,7 +8,6 @@ import threading
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from app.formatting import call_signature
 from domain.events import (
     AgentEvent,
     ErrorEvent,
@@ -17,10 +16,12 @@ from domain.events import (
     ToolCallFinished,
     ToolCallStarted,
     TurnCompleted,
+    WaitingForServer,
     WarningEvent,
 )
 from faces.cli.terminal import Style, colour_wanted, fit, printable, tool_call_lines, width_of
 from faces.cli.waiting import Waiting
+from faces.text import call_signature
 
 MARKDOWN_MODULE = "faces.cli.markdown"  # imports Rich: about 70 ms, kept off the start-up's path
 
@@ -128,10 +129,12 @@ class Renderer:
         self.activity = activity
         self._tool_label: str | None = None  # the running tool's spinner label
         self._activity_said = False
+        self._said_in_line = False
 
     def begin(self, model: str) -> None:
         """The question is on its way: wait for the model's first word."""
         self._model = printable(model)
+        self._said_in_line = False
         self._wait_for_model()
 
     def _wait_for_model(self) -> None:
@@ -163,12 +166,25 @@ class Renderer:
             self._wait_for_model()
         elif isinstance(event, WarningEvent):
             self._note("33", f"! {printable(event.message)}")
+        elif isinstance(event, WaitingForServer):
+            self._in_line(event)
         elif isinstance(event, ErrorEvent):
             self.waiting.stop()
             self._note("31", printable(event.message))
         elif isinstance(event, TurnCompleted):
             self.waiting.stop()
             self._completed(event)
+
+    def _in_line(self, event: WaitingForServer) -> None:
+        """Every server with the model is busy: the spinner says the turn's place in line (off a terminal, one
+        line says it the first time); when the wait is over, the model is thinking again."""
+        if not event.position:
+            self._wait_for_model()
+        elif self.waiting.animate:
+            self.waiting.relabel(printable(event.message))
+        elif not self._said_in_line:
+            self._said_in_line = True
+            self._note("2", printable(event.message))
 
     def _completed(self, event: TurnCompleted) -> None:
         self.completed = event
@@ -188,7 +204,9 @@ class Renderer:
         if doing is not None and not self.waiting.animate and not self._activity_said:
             self._activity_said = True
             self._note("2", doing)
-        self.waiting.relabel(printable(doing) if doing is not None else self._tool_label or "")
+        label = printable(doing) if doing is not None else self._tool_label or ""
+        if label != self.waiting.label:
+            self.waiting.relabel(label)
 
     def finish(self) -> None:
         """The turn is over, however it ended: nothing left moving, the cursor at the start of a line."""

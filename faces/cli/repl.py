@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app import HistoryError, SwitchOutcome, WorkspaceService, edit_diff
-from app.formatting import local_stamp, shown_name
+from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SwitchOutcome, edit_diff
+from app.formatting import shown_name
 from domain.events import AgentError
-from domain.records import Chat
+from domain.records import Workspace
 from faces.cli.packages import HELP as PACKAGE_HELP
 from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
@@ -18,6 +18,7 @@ from faces.cli.running import EventLoop, ask
 from faces.cli.terminal import (
     Style,
     fit,
+    local_stamp,
     one_line,
     printable,
     printable_lines,
@@ -26,8 +27,8 @@ from faces.cli.terminal import (
     width_of,
 )
 from faces.cli.waiting import Waiting
+from faces.exit_codes import EXIT_OK
 
-EXIT_OK = 0
 HELP = f"""Commands:
   /new NAME          start a new workspace
   /list              list workspaces (most recent first)
@@ -55,7 +56,7 @@ class Repl:
     """Reads lines, runs them as questions or commands, and says what happened in one line."""
 
     def __init__(
-        self, service: WorkspaceService, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool = False
+        self, service: Application, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool = False
     ) -> None:
         self.service, self.loop = service, loop
         self.out, self.err = stdout, stderr
@@ -84,8 +85,6 @@ class Repl:
         }
         self.packages = PackageCommands(service, self.say, lambda action: self._current(action).chat_id)
         self.commands.update(self.packages.commands())
-        if service.mcp is not None:
-            service.mcp.ask = self.approve_tool  # the prompt can ask; --once cannot, so there it is refused
 
     def approve_tool(self, name: str, arguments: dict[str, object]) -> bool:
         """Asked from the tool's thread while a turn runs: may this MCP tool run with these arguments?"""
@@ -110,11 +109,11 @@ class Repl:
     def run(self) -> int:
         if sys.stdin.isatty():
             import readline  # noqa: F401 - line editing and history for input()
-        current = self.service.current
+        current = self.service.workspaces.current
         where = "a new workspace (your first message names it)"
         if current is not None:
             where = f"workspace '{shown_name(current.chat_name)}'"
-        self.say(f"{self.service.model} at {self.service.endpoint} · {where} · /help for commands", "2")
+        self.say(f"{self.service.models.current} at {self.service.models.endpoint} · {where} · /help for commands", "2")
         self.review_edits()
         while True:
             self._report_summaries()
@@ -130,13 +129,14 @@ class Repl:
                 break
             if line:
                 self.handle(line)
-        if self.service.current_id is not None:  # leaving the CLI leaves the workspace: its summary is refreshed
-            self.service.leave(self.service.current_id)
+        left = self.service.workspaces.current_id
+        if left is not None:  # leaving the CLI leaves the workspace: its summary is refreshed
+            self.service.workspaces.leave(left)
         self._finish_summaries()
         return EXIT_OK
 
     def _prompt(self) -> str:
-        current = self.service.current
+        current = self.service.workspaces.current
         return f"{printable(one_line(current.chat_name, 24)) if current else 'new'} > "
 
     def handle(self, line: str) -> None:
@@ -161,7 +161,7 @@ class Repl:
     def ask(self, question: str) -> None:
         answer = answer_view(self.out, self.plain)
         renderer = Renderer(self.out, self.out, True, Waiting(self.err), answer, self.service.documents.index_wait)
-        ask(self.service, question, renderer, self.loop)
+        ask(self.service, question, renderer, self.loop, consent=self.approve_tool)  # --once cannot ask
 
     def _confirm(self, question: str) -> bool:
         try:
@@ -170,15 +170,15 @@ class Repl:
             self.say("")
             return False
 
-    def _current(self, action: str) -> Chat:
-        chat = self.service.current
+    def _current(self, action: str) -> Workspace:
+        chat = self.service.workspaces.current
         if chat is None:
             raise LookupError(f"There is no workspace yet to {action}; your first message creates one.")
         return chat
 
-    def _find(self, wanted: str) -> Chat:
+    def _find(self, wanted: str) -> Workspace:
         try:
-            return self.service.find(wanted)
+            return self.service.workspaces.find(wanted)
         except LookupError as error:
             raise LookupError(f"{error} /list shows them.") from None
 
@@ -188,79 +188,79 @@ class Repl:
 
     def _report_summaries(self) -> None:
         """Say what happened to the summaries written in the background since the last prompt."""
-        for outcome in self.service.finished_summaries():
+        for outcome in self.service.summaries.finished():
             self._report_switch(outcome)
 
     def _finish_summaries(self) -> None:
         """Before leaving, wait for the summaries still being written; Ctrl-C skips them."""
-        pending = self.service.summaries_pending()
+        pending = self.service.summaries.pending()
         if not pending:
             return
         names = ", ".join(shown_name(chat.chat_name) for chat in pending)
-        self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
-        try:
-            self.service.wait_for_summaries()
+        try:  # from the sentence on: a Ctrl-C right after it skips too
+            self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
+            self.service.summaries.wait()
         except KeyboardInterrupt:
-            self.service.skip_summaries()
+            self.service.summaries.skip()
             self.say(f"\nSkipped the summary of {names}; it is written the next time you leave it.")
         self._report_summaries()
 
     def review_edits(self) -> None:
         """Show each file edit the model proposed and apply it only if the user says yes."""
-        chat_id = self.service.current_id
-        for edit in self.service.edits.pending(chat_id) if chat_id is not None else []:
+        chat_id = self.service.workspaces.current_id
+        for edit in self.service.approvals.pending(chat_id) if chat_id is not None else []:
             self.say(f"The model proposes this edit to {shown_name(edit.path)}:", "1")
             for line in printable_lines(edit_diff(edit)):  # a diff's lines as they are: never rewrapped
                 self.say(line, "32" if line.startswith("+") else "31" if line.startswith("-") else "2", wrap=False)
             if self._confirm(f"Apply this edit to {shown_name(edit.path)}?"):
-                self.say(self.service.edits.approve(edit.chat_id, edit.edit_id))
+                self.say(self.service.approvals.approve(edit.chat_id, edit.edit_id))
             else:
-                self.say(self.service.edits.reject(edit.chat_id, edit.edit_id))
+                self.say(self.service.approvals.reject(edit.chat_id, edit.edit_id))
 
     def undo(self, _: str) -> None:
-        self.say(self.service.edits.undo_last(self._current("undo an edit in").chat_id))
+        self.say(self.service.approvals.undo_last(self._current("undo an edit in").chat_id))
 
     def help(self, _: str) -> None:
         self.say(HELP)
 
     def new(self, name: str) -> None:
-        chat, outcome = self.loop.run(self.service.start_new(name))
+        chat, outcome = self.loop.run(self.service.workspaces.start_new(name))
         self._report_switch(outcome)
         self.say(f"Started workspace {chat.chat_id}: {shown_name(chat.chat_name)}")
 
     def list(self, _: str) -> None:
-        chats = self.service.workspaces()
+        chats = self.service.workspaces.recent()
         if not chats:
             self.say("No workspaces yet; your first message creates one.")
         for chat in chats:
-            marker = "*" if chat.chat_id == self.service.current_id else " "
+            marker = "*" if chat.chat_id == self.service.workspaces.current_id else " "
             created = self.style("2", f"(created {local_stamp(chat.created_at)})")
             self._line(f"{marker} {chat.chat_id:>4}  {shown_name(chat.chat_name)}  {created}")
 
     def switch(self, wanted: str) -> None:
         chat = self._find(wanted)
-        if chat.chat_id == self.service.current_id:
+        if chat.chat_id == self.service.workspaces.current_id:
             self.say(f"Already in {shown_name(chat.chat_name)}.")
             return
-        self._report_switch(self.loop.run(self.service.switch(chat.chat_id)))
-        turns = self.service.count_turns(chat.chat_id)
+        self._report_switch(self.loop.run(self.service.workspaces.switch(chat.chat_id)))
+        turns = self.service.turns.count(chat.chat_id)
         summary = ", with a summary" if chat.context_summary else ""
         self.say(f"Switched to {shown_name(chat.chat_name)} ({turns} turn{'s' * (turns != 1)}{summary}).")
 
     def rename(self, name: str) -> None:
         if not name:
             raise ValueError("Give the new name: /rename NAME")
-        renamed = self.service.rename(self.service.ensure_current().chat_id, name)
+        renamed = self.service.workspaces.rename(self.service.workspaces.ensure_current().chat_id, name)
         self.say(f"Renamed to {shown_name(renamed)}.")
 
     def delete(self, wanted: str) -> None:
         chat = self._find(wanted)
-        turns = self.service.count_turns(chat.chat_id)
+        turns = self.service.turns.count(chat.chat_id)
         if not self._confirm(f"Delete workspace '{shown_name(chat.chat_name)}' and its {turns} turns?"):
             self.say("Nothing deleted.")
             return
-        was_current = chat.chat_id == self.service.current_id
-        now_in = self.service.delete(chat.chat_id)
+        was_current = chat.chat_id == self.service.workspaces.current_id
+        now_in = self.service.workspaces.delete(chat.chat_id)
         self.say(f"Deleted {shown_name(chat.chat_name)}.")
         if was_current and now_in is not None:
             self.say(f"Now in {shown_name(now_in.chat_name)}.")
@@ -268,18 +268,18 @@ class Repl:
     def clear(self, _: str) -> None:
         chat = self._current("clear")
         if self._confirm(f"Delete the turns of '{shown_name(chat.chat_name)}'? Its summary stays."):
-            self.service.clear(chat.chat_id)
+            self.service.workspaces.clear(chat.chat_id)
             self.say("Cleared.")
 
     def summary(self, argument: str) -> None:
         chat = self._current("summarise")
-        if self.service.summary_pending(chat.chat_id):
+        if self.service.summaries.is_pending(chat.chat_id):
             self.say("The summary is being written… (Ctrl-C stops waiting)", "2")
-            self.service.wait_for_summaries()
+            self.service.summaries.wait()
             self._report_summaries()
             chat = self._current("summarise")
         if argument == "update":
-            updated = self.loop.run(self.service.refresh_summary(chat.chat_id))
+            updated = self.loop.run(self.service.summaries.refresh(chat.chat_id))
             self.say("Summary updated." if updated else "The summary already covers every turn.")
             chat = self._current("summarise")
         if chat.context_summary:
@@ -290,44 +290,44 @@ class Repl:
 
     def model(self, name: str) -> None:
         if not name:
-            self.say(f"Using {self.service.model}; /models lists the others.")
+            self.say(f"Using {self.service.models.current}; /models lists the others.")
             return
         try:
-            pulled = self.loop.run(self.service.list_models())
+            pulled = self.loop.run(self.service.models.available())
         except AgentError as error:
-            self.service.model = name
+            self.service.models.use(name)
             self.say(f"Using {name} (not checked: {error.message})")
             return
         if name not in pulled and f"{name}:latest" not in pulled:
             raise LookupError(
-                f"{name} is not among the chat models on {self.service.endpoint} (/models lists them; "
-                f"`ollama pull {name}` fetches a missing one), so {self.service.model} stays in use."
+                f"{name} is not among the chat models on {self.service.models.endpoint} (/models lists them; "
+                f"`ollama pull {name}` fetches a missing one), so {self.service.models.current} stays in use."
             )
-        self.service.model = name
+        self.service.models.use(name)
         self.say(f"Using {name}.")
 
     def models(self, _: str) -> None:
-        for name in self.loop.run(self.service.list_models()):
-            self.say(f"{'*' if name == self.service.model else ' '} {name}")
+        for name in self.loop.run(self.service.models.available()):
+            self.say(f"{'*' if name == self.service.models.current else ' '} {name}")
 
     def report(self, argument: str) -> None:
         chat = self._current("report on")
         name, revision = report_arguments(argument)
-        path = Path(name).expanduser() if name else self.service.export_path(chat.chat_id, "calculations")
+        path = Path(name).expanduser() if name else self.service.reports.default_path(chat.chat_id, "calculations")
         if path.suffix.lower() == ".pdf":
             self.packages.write_pdf(path, revision)
             return
-        self.say(f"Wrote the calculation report to {self.service.write_report(chat.chat_id, path)}.")
+        self.say(f"Wrote the calculation report to {self.service.reports.write_report(chat.chat_id, path)}.")
 
     def export(self, argument: str) -> None:
         chat = self._current("export")
-        path = Path(argument).expanduser() if argument else self.service.export_path(chat.chat_id, "workspace")
-        self.say(f"Wrote the workspace to {self.service.write_export(chat.chat_id, path)}.")
+        path = Path(argument).expanduser() if argument else self.service.reports.default_path(chat.chat_id, "workspace")
+        self.say(f"Wrote the workspace to {self.service.reports.write_export(chat.chat_id, path)}.")
 
     def backup(self, argument: str) -> None:
         if not argument:
             raise ValueError("Give the backup's file name: /backup FILE")
-        self.say(f"Copied every workspace into {self.service.backup(Path(argument).expanduser())}.")
+        self.say(f"Copied every workspace into {self.service.reports.backup(Path(argument).expanduser())}.")
 
     def docs(self, _: str) -> None:
         library = self.service.documents
@@ -337,10 +337,7 @@ class Repl:
         elif progress.running and progress.current:
             self.say(f"Indexing: {shown_name(progress.current)}.")
         if not files:
-            self.say(
-                f"No documents indexed in {library.root}; "
-                "put PDF, Word, Excel, Markdown, text, CSV, DXF or IFC files there."
-            )
+            self.say(f"No documents indexed in {library.root}; put {DOCUMENT_TYPES_NAMED} files there.")
         for file in files:
             mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
             note = f" · {file.note}" if file.note else ""
@@ -351,11 +348,11 @@ class Repl:
             self.say(f"The folder is followed: {following}.")
 
     def agent(self, name: str) -> None:
-        chat = self.service.ensure_current()
+        chat = self.service.workspaces.ensure_current()
         if name:
-            self.say(f"This workspace now works with the agent {self.service.set_agent(chat.chat_id, name)}.")
+            self.say(f"This workspace now works with the agent {self.service.agents.choose(chat.chat_id, name)}.")
             return
-        current = self.service.agent_of(chat.chat_id)
+        current = self.service.agents.of(chat.chat_id)
         rows = [
             (f"{'*' if profile.name == current else ' '} {profile.name}", profile.description)
             for profile in self.service.agents.profiles.values()
@@ -387,5 +384,5 @@ class Repl:
         self.say("Reading new and changed documents in the background; /docs shows how far it got.")
 
     def tools(self, _: str) -> None:
-        for line in two_columns(self.service.tools(), terminal_width()):
+        for line in two_columns(self.service.agents.tools(), terminal_width()):
             self.say(line)

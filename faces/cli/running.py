@@ -13,7 +13,7 @@ from contextlib import aclosing, contextmanager
 from types import FrameType
 from typing import Any, TypeVar
 
-from app import WorkspaceService
+from app import Application, Consent
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer
 
@@ -30,7 +30,7 @@ class EventLoop:
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self._runner.run(coroutine)
 
-    def close(self, service: WorkspaceService) -> None:
+    def close(self, service: Application) -> None:
         try:
             self._runner.run(service.aclose())
         finally:
@@ -64,16 +64,18 @@ def sigterm_ends_the_run() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-async def _answer(service: WorkspaceService, question: str, renderer: Renderer) -> TurnCompleted | None:
-    """Stream one turn to `renderer`; Ctrl-C or SIGTERM stops the reply (the service stores what arrived),
-    and after SIGTERM, `Terminated` is raised."""
+async def _answer(
+    service: Application, question: str, renderer: Renderer, consent: Consent | None
+) -> TurnCompleted | None:
+    """Stream one turn in the open workspace (made if there is none) to `renderer`; Ctrl-C or SIGTERM stops the
+    reply (the service stores what arrived), and after SIGTERM, `Terminated` is raised."""
     loop = asyncio.get_running_loop()
     terminated: list[int] = []
-    previous = _stop_on_signals(loop, service.stop, terminated)
-    renderer.begin(service.model)
+    previous = _stop_on_signals(loop, service.turns.stop, terminated)
+    renderer.begin(service.models.current)
     ticker = asyncio.create_task(_tick(renderer))
     try:
-        async with aclosing(service.ask(question)) as events:
+        async with aclosing(service.turns.ask(question, consent=consent)) as events:
             async for event in events:
                 renderer.render(event)
     finally:
@@ -125,10 +127,13 @@ async def _tick(renderer: Renderer) -> None:
         renderer.tick()
 
 
-def ask(service: WorkspaceService, question: str, renderer: Renderer, loop: EventLoop) -> TurnCompleted | None:
-    """Answer one turn; None when Ctrl-C cut it off before it completed (it is stored as stopped)."""
+def ask(
+    service: Application, question: str, renderer: Renderer, loop: EventLoop, consent: Consent | None = None
+) -> TurnCompleted | None:
+    """Answer one turn; None when Ctrl-C cut it off before it completed (it is stored as stopped). `consent`
+    asks the user before an outside tool runs (None: nobody can be asked, so such a call is refused)."""
     try:
-        return loop.run(_answer(service, question, renderer))
+        return loop.run(_answer(service, question, renderer, consent))
     except KeyboardInterrupt:
         renderer.note("[stopped]")
         return None

@@ -12,9 +12,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from faces.starting import EXIT_FAILED, EXIT_USAGE, start_or_exit
-
-EXIT_OK = 0
+from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from faces.opening import start_or_exit
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -40,7 +39,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     if isinstance(service, int):
         return service
     try:
-        match = service.verify_package(data)
+        match = service.packages.verify(data)
     finally:
         service.close()
     digest = hashlib.sha256(data).hexdigest()

@@ -56,14 +56,22 @@ class Waiting:
         self._label, self._plain, self._since = label, plain, self._clock()
         self.tick()
 
+    @property
+    def label(self) -> str | None:
+        """What the wait under way says (None when there is none)."""
+        return self._label
+
+    def relabel(self, label: str) -> None:
+        """Say `label` for the wait in progress, its seconds still counted from its start (a new wait if none)."""
+        if self._label is None:
+            self.start(label)
+            return
+        self._label = label
+        self.tick()
+
     def stop(self) -> None:
         self.clear()
         self._label = None
-
-    def relabel(self, label: str) -> None:
-        """Say something else about the wait under way (its seconds go on); nothing when there is no wait."""
-        if self._label is not None:
-            self._label = label
 
     def clear(self) -> None:
         """Take the spinner off the screen for a moment (the next tick draws it again while the wait goes on)."""

@@ -10,10 +10,12 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from faces import lean_start  # noqa: F401 - first, before `app` imports httpx
+from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import WorkspaceService
+from app import Application
+from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from faces.opening import start_or_exit
 from faces.server.limits import (
     IDLE_SECONDS,
     LINE_SECONDS,
@@ -24,9 +26,7 @@ from faces.server.limits import (
     raise_open_files_limit,
 )
 from faces.server.server import ProtocolServer
-from faces.starting import EXIT_FAILED, EXIT_USAGE, start_or_exit
 
-EXIT_OK = 0
 DEFAULT_PORT = 60100
 
 
@@ -104,7 +104,7 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         service.close()
 
 
-async def _serve(service: WorkspaceService, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+async def _serve(service: Application, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     raise_open_files_limit()
     quiet_accept_errors(asyncio.get_running_loop())
     server = ProtocolServer(service, args.token, limits_of(args))

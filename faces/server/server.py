@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from app import HistoryError, WorkspaceService
+from app import Application, HistoryError
 from faces.server.connection import Connection, Sink, read_lines
 from faces.server.limits import BACKLOG, ConnectionGuard, Limits
 from faces.server.protocol import (
@@ -40,17 +40,17 @@ class Flight:
     """A dispatch in progress: its task, and once its turn has started, the service running it."""
 
     task: asyncio.Task[Any]
-    service: WorkspaceService | None = None
+    service: Application | None = None
 
 
 class ProtocolServer:
-    """Serves the protocol for one store and workspace folder (one `WorkspaceService` and its siblings)."""
+    """Serves the protocol for one store and workspace folder (one `Application` and its siblings)."""
 
-    def __init__(self, service: WorkspaceService, token: str | None = None, limits: Limits | None = None) -> None:
+    def __init__(self, service: Application, token: str | None = None, limits: Limits | None = None) -> None:
         self.root = service
         self.token = token
         self.guard = ConnectionGuard(limits or Limits())  # the TCP and the HTTP face's connections
-        self._services: dict[int, WorkspaceService] = {}
+        self._services: dict[int, Application] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._flights: dict[tuple[Sink, str], Flight] = {}  # request ids are their connection's own
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -70,7 +70,7 @@ class ProtocolServer:
             self._server.close()
         for flight in list(self._flights.values()):
             if flight.service is not None:
-                flight.service.stop()
+                flight.service.turns.stop()
             else:
                 flight.task.cancel()
         if self._tasks:
@@ -79,9 +79,9 @@ class ProtocolServer:
             connection.closed = True
             connection.writer.close()
         for service in self._services.values():  # a summary not yet begun is written next time
-            service.skip_summaries()
+            service.summaries.skip()
         for service in self._services.values():
-            await asyncio.to_thread(service.wait_for_summaries, SHUTDOWN_SECONDS)
+            await asyncio.to_thread(service.summaries.wait, SHUTDOWN_SECONDS)
             await service.aclose()
         await self.guard.stop()
 
@@ -155,12 +155,12 @@ class ProtocolServer:
             message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
             raise RequestError(request.id, "INVALID_REQUEST", message)
         chat_id = request.session_id(required=False)
-        if chat_id is not None and self.root.get(chat_id) is None:
+        if chat_id is not None and self.root.workspaces.get(chat_id) is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         if chat_id is None:
-            chat_id = self.root.create().chat_id  # named by its first answered question, as in the faces
+            chat_id = self.root.workspaces.create().chat_id  # named by its first answered question, as in the faces
         sink.sessions.add(chat_id)
-        self.root.set_agent(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
+        self.root.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         current = asyncio.current_task()
         assert current is not None
         flight = self._flights[key] = Flight(current)
@@ -175,7 +175,7 @@ class ProtocolServer:
         finally:
             self._flights.pop(key, None)
 
-    async def _run_turn(self, request: Request, sink: Sink, service: WorkspaceService, chat_id: int) -> None:
+    async def _run_turn(self, request: Request, sink: Sink, service: Application, chat_id: int) -> None:
         """The turn's events, `turn-completed` last whatever happens (the store failing, a bug): then its
         stopReason is `error`, after an `error` event saying why."""
         turn_id = f"turn-{uuid.uuid4().hex[:12]}"
@@ -183,7 +183,8 @@ class ProtocolServer:
         await sink.send(event("turn-started", request.id, turnID=turn_id, agentID=agent, sessionID=str(chat_id)))
         so_far = TurnSoFar(request.id, turn_id, str(chat_id))
         try:
-            async for item in turn_events(service.ask(_question(request), chat_id), request.id, turn_id, str(chat_id)):
+            events = service.turns.ask(_question(request), chat_id)
+            async for item in turn_events(events, request.id, turn_id, str(chat_id)):
                 so_far.saw(item)
                 await sink.send(item)
         except HistoryError as error:  # e.g. the disk is full: the turn could not be stored
@@ -202,12 +203,12 @@ class ProtocolServer:
             message = f"no dispatch {shown(target)} of this connection is in progress"
             raise RequestError(request.id, "INVALID_REQUEST", message)
         if flight.service is not None:
-            flight.service.stop()  # the turn ends now, what arrived is stored, and turn-completed says "cancelled"
+            flight.service.turns.stop()  # ends now, keeps what arrived: turn-completed says "cancelled"
         else:
             flight.task.cancel()
         await sink.send(event("cancel-accepted", request.id, target=target))
 
-    def _service(self, chat_id: int) -> WorkspaceService:
+    def _service(self, chat_id: int) -> Application:
         if chat_id not in self._services:
             self._services[chat_id] = self.root.sibling(can_ask=False)
         return self._services[chat_id]
@@ -216,33 +217,33 @@ class ProtocolServer:
         lock = self._locks.get(chat_id)
         if chat_id in self._services and not (lock and lock.locked()):
             with contextlib.suppress(HistoryError):
-                self._services[chat_id].leave(chat_id)
+                self._services[chat_id].workspaces.leave(chat_id)
 
     # Sessions ---------------------------------------------------------------------------
 
     async def _list_sessions(self, request: Request, sink: Sink) -> None:
         wanted = request.text("agentID")
-        chats = [c for c in self.root.workspaces() if wanted is None or self.root.agent_of(c.chat_id) == wanted]
-        sessions = [session_entry(chat, self.root.count_turns(chat.chat_id)) for chat in chats]
+        chats = [c for c in self.root.workspaces.recent() if wanted is None or self.root.agents.of(c.chat_id) == wanted]
+        sessions = [session_entry(chat, self.root.turns.count(chat.chat_id)) for chat in chats]
         await sink.send(event("sessions", request.id, sessions=sessions))
 
     async def _get_session(self, request: Request, sink: Sink) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
-        chat = self.root.get(chat_id)
+        chat = self.root.workspaces.get(chat_id)
         if chat is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
-        turns = [turn(record) for record in self.root.turns(chat_id)]
+        turns = [turn(record) for record in self.root.turns.of(chat_id)]
         body = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
         await sink.send(event("session", request.id, **body))
 
     async def _delete_session(self, request: Request, sink: Sink) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
-        if self.root.get(chat_id) is None:
+        if self.root.workspaces.get(chat_id) is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
-            self.root.delete(chat_id)
+            self.root.workspaces.delete(chat_id)
         await sink.send(event("session-deleted", request.id, sessionID=str(chat_id)))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app import WorkspaceService
+from app import Application
 from app.formatting import shown_name
 from faces.web.state import loop, notify, reset_window, state
 from faces.web.sync_bridge import run_sync
@@ -55,7 +55,7 @@ def cancel_edit() -> None:
     state.pop("editing_last", None)
 
 
-def next_question(service: WorkspaceService, typed: str | None) -> tuple[str | None, bool]:
+def next_question(service: Application, typed: str | None) -> tuple[str | None, bool]:
     """The question this run is to answer, and whether it replaces the last turn (Regenerate, an edit)."""
     if typed and typed.strip():
         return typed.strip(), False
@@ -63,20 +63,20 @@ def next_question(service: WorkspaceService, typed: str | None) -> tuple[str | N
         return edited, True
     if (example := state.pop("example_question", None)) is not None:
         return example, False
-    if state.pop("regenerate_requested", False) and (chat := service.current) is not None:
-        return service.last_question(chat.chat_id), True
+    if state.pop("regenerate_requested", False) and (chat := service.workspaces.current) is not None:
+        return service.turns.last_question(chat.chat_id), True
     return None, False
 
 
-def workspace_for_question(service: WorkspaceService, shown: int | None) -> int | None:
+def workspace_for_question(service: Application, shown: int | None) -> int | None:
     """The workspace a question belongs to: the one on the screen when it was sent (if it still exists)."""
-    if shown is not None and service.get(shown) is None:
+    if shown is not None and service.workspaces.get(shown) is None:
         notify("warning", "The workspace you asked in was deleted meanwhile; the question was asked here instead.")
-        return service.current_id
+        return service.workspaces.current_id
     return shown
 
 
-def run_action(service: WorkspaceService) -> None:
+def run_action(service: Application) -> None:
     """Carry out what a button asked for: switch, new, delete, or decide a file edit."""
     kind, target = state.pop("action", (None, None))
     try:
@@ -88,35 +88,35 @@ def run_action(service: WorkspaceService) -> None:
             decide_edit(service, kind, target)
     except LookupError:  # deleted meanwhile, in another window
         notify("warning", "That workspace no longer exists (it was deleted in another window).")
-        service.open_latest()
+        service.workspaces.open_latest()
 
 
-def delete(service: WorkspaceService, chat_id: int) -> None:
-    chat = service.get(chat_id)
-    service.delete(chat_id)
+def delete(service: Application, chat_id: int) -> None:
+    chat = service.workspaces.get(chat_id)
+    service.workspaces.delete(chat_id)
     notify("success", f"Deleted {shown_name(chat.chat_name) if chat else 'the workspace'}.")
     reset_window()
 
 
-def switch(service: WorkspaceService, target: int | None) -> None:
+def switch(service: Application, target: int | None) -> None:
     """Open another workspace at once (`target` None starts a new one); the summary of the one left is
     written in the background, and the sidebar says so until it is done."""
     if target is None:
-        run_sync(service.start_new(), loop())
+        run_sync(service.workspaces.start_new(), loop())
     else:
-        run_sync(service.switch(target), loop())
+        run_sync(service.workspaces.switch(target), loop())
     reset_window()
 
 
-def decide_edit(service: WorkspaceService, kind: ActionKind, edit_id: int | None) -> None:
-    chat = service.current
+def decide_edit(service: Application, kind: ActionKind, edit_id: int | None) -> None:
+    chat = service.workspaces.current
     if chat is None:
         return
     try:
         if kind == "undo":
-            notify("success", service.edits.undo_last(chat.chat_id))
+            notify("success", service.approvals.undo_last(chat.chat_id))
         elif edit_id is not None:
-            decision = service.edits.approve if kind == "approve" else service.edits.reject
+            decision = service.approvals.approve if kind == "approve" else service.approvals.reject
             notify("success", decision(chat.chat_id, edit_id))
     except (LookupError, ValueError, OSError) as error:
         notify("warning", str(error))

@@ -22,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import WorkspaceService
+from app import Application
 from faces.web.timers import redraw_when
 
 logger = logging.getLogger(__name__)
@@ -143,10 +143,10 @@ def watch_answer(chat_id: int) -> None:
     )
 
 
-def watch_summaries(service: WorkspaceService) -> None:
+def watch_summaries(service: Application) -> None:
     """While digital-twin summaries are written in the background, draw the page again when they are done,
     so their note appears without a click."""
-    if not service.summaries_pending():
+    if not service.summaries.pending():
         return
 
-    redraw_when(lambda: not service.summaries_pending(), WATCH_SECONDS)
+    redraw_when(lambda: not service.summaries.pending(), WATCH_SECONDS)

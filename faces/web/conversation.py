@@ -8,7 +8,7 @@ from collections.abc import Callable
 import streamlit as st
 from streamlit.runtime.scriptrunner import StopException
 
-from app import WorkspaceService, edit_diff
+from app import Application, edit_diff
 from app.formatting import visible_bidi_controls
 from domain.records import FileEdit, Turn
 from faces.web import actions
@@ -32,11 +32,11 @@ EXAMPLE_QUESTIONS = (
 )
 
 
-def conversation(service: WorkspaceService) -> None:
-    chat = service.current
+def conversation(service: Application) -> None:
+    chat = service.workspaces.current
     state.shown_chat_id = chat.chat_id if chat else None
     st.subheader(escape_name(chat.chat_name) if chat else "New workspace", anchor=False)
-    turns = service.turns(chat.chat_id, limit=state.turn_window) if chat else []
+    turns = service.turns.of(chat.chat_id, limit=state.turn_window) if chat else []
     writing = chat is not None and live_replies().writing(chat.chat_id)
     if not turns:
         if chat is not None and writing:
@@ -44,12 +44,12 @@ def conversation(service: WorkspaceService) -> None:
         else:
             empty_workspace()
         return
-    if service.has_earlier_turns(turns[0].chat_id, turns[0].turn_id):
+    if service.turns.has_earlier(turns[0].chat_id, turns[0].turn_id):
         st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
     for turn in turns[:-1]:
         past_turn(turn)
     last_turn(turns[-1])
-    for edit in service.edits.pending(turns[-1].chat_id):
+    for edit in service.approvals.pending(turns[-1].chat_id):
         proposed_edit(edit)
     if writing:
         watch_answer(turns[-1].chat_id)
@@ -110,7 +110,7 @@ def proposed_edit(edit: FileEdit) -> None:
         right.button("Reject", key=f"reject-{edit.edit_id}", on_click=actions.ask, args=("reject", edit.edit_id))
 
 
-def live_turn(service: WorkspaceService, question: str, chat_id: int | None, regenerating: bool = False) -> None:
+def live_turn(service: Application, question: str, chat_id: int | None, regenerating: bool = False) -> None:
     """Stream one turn into the page; the service stores it however it ends.
 
     `chat_id` is the workspace that was on the screen when the question was sent
@@ -118,10 +118,12 @@ def live_turn(service: WorkspaceService, question: str, chat_id: int | None, reg
     A click (Stop, or any other: a rerun) ends the reply at once, stored with what had
     arrived; if the tab goes away instead, the reply is finished without it and stored whole.
     """
-    chat = service.open(chat_id) if chat_id is not None else service.ensure_current()
+    chat = service.workspaces.open(chat_id) if chat_id is not None else service.workspaces.ensure_current()
     sync_url(service)
-    events = iterate_sync(service.ask(question, chat.chat_id, regenerating), heartbeat=WAIT_TICK_SECONDS, loop=loop())
-    reply = LiveReply(events, chat.chat_id, service.stop, turn_finished(), live_replies())
+    events = iterate_sync(
+        service.turns.ask(question, chat.chat_id, regenerating), heartbeat=WAIT_TICK_SECONDS, loop=loop()
+    )
+    reply = LiveReply(events, chat.chat_id, service.turns.stop, turn_finished(), live_replies())
     state.reply_without_tab = False
     try:
         show_reply(question, reply, service.documents.index_wait)

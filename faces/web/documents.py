@@ -9,18 +9,18 @@ from typing import Any
 
 import streamlit as st
 
-from app import WorkspaceService
+from app import DOCUMENT_SUFFIXES, Application
 from domain.records import DocumentFile
 from faces.web.markdown import escape_markdown, escape_name
 from faces.web.state import service as tab_service
 
-UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv", "dxf", "ifc"]
+UPLOAD_TYPES = [suffix.removeprefix(".") for suffix in DOCUMENT_SUFFIXES]  # the types the index reads
 REFRESH_SECONDS = 1.0
 CONFLICTS = "upload_conflicts"  # uploads whose name is taken, waiting for Replace / Keep both / Cancel
 REMOVING = "removing_document"  # the document whose Remove waits for its confirmation
 
 
-def documents_panel(service: WorkspaceService) -> None:
+def documents_panel(service: Application) -> None:
     """In the sidebar: the uploader and the list, redrawn every second while indexing runs."""
     running = service.documents.progress.running
     page_run = True  # the page's own run is never started again from here: only the timer's runs are
@@ -62,7 +62,7 @@ def documents_panel(service: WorkspaceService) -> None:
     panel()
 
 
-def save_upload(service: WorkspaceService, name: str, data: bytes, upload_id: str) -> bool:
+def save_upload(service: Application, name: str, data: bytes, upload_id: str) -> bool:
     """Save each uploaded file once (the uploader keeps offering it on every rerun); whether this one was new.
 
     A name already in the folder is not replaced unasked: the upload waits for Replace, Keep both or Cancel.
@@ -83,7 +83,7 @@ def save_upload(service: WorkspaceService, name: str, data: bytes, upload_id: st
     return True
 
 
-def name_taken(service: WorkspaceService, number: int, name: str) -> None:
+def name_taken(service: Application, number: int, name: str) -> None:
     """An upload whose name is taken: replace the file, keep both (the upload under a new name), or cancel."""
     with st.container(border=True):
         st.warning(f"{escape_name(name)} is already in the workspace folder.", icon=":material/warning:")
@@ -98,7 +98,7 @@ def name_taken(service: WorkspaceService, number: int, name: str) -> None:
                 )
 
 
-def settle_conflict(service: WorkspaceService, number: int, choice: str | None) -> None:
+def settle_conflict(service: Application, number: int, choice: str | None) -> None:
     """Button callback: save the waiting upload as chosen (None: drop it); the panel says what happened."""
     conflicts: list[tuple[str, bytes]] = st.session_state.get(CONFLICTS, [])
     if number >= len(conflicts):
@@ -114,7 +114,7 @@ def settle_conflict(service: WorkspaceService, number: int, choice: str | None) 
     st.toast(f"Added {escape_name(stored)}; indexing it now.", icon=":material/upload_file:")
 
 
-def document_row(service: WorkspaceService, number: int, file: DocumentFile) -> None:
+def document_row(service: Application, number: int, file: DocumentFile) -> None:
     """A document, indexed or skipped and why, with Remove (which asks first: the file is deleted)."""
     if file.status == "indexed":
         line = f":material/check: {escape_name(file.path)} · {escape_markdown(file.note)}"
@@ -147,7 +147,7 @@ def cancel_remove() -> None:
     st.session_state.pop(REMOVING, None)
 
 
-def remove(service: WorkspaceService) -> None:
+def remove(service: Application) -> None:
     """Button callback: delete the document waiting for its confirmation, and drop it from the index."""
     path = st.session_state.pop(REMOVING, None)
     if path is None:

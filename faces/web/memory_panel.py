@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import WorkspaceService
+from app import Application
 from faces.web.markdown import escape_markdown
 
 
-def memory_panel(service: WorkspaceService) -> None:
+def memory_panel(service: Application) -> None:
     """One label whatever it holds (a label that changed would close the panel after each Add or Forget)."""
     book = service.memory
     memories = book.all()

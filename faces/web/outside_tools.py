@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import WorkspaceService
+from app import Application
 from faces.web.markdown import escape_markdown
 
 
-def outside_tools_panel(service: WorkspaceService) -> None:
-    hub = service.mcp
-    if hub is None:
+def outside_tools_panel(service: Application) -> None:
+    tools = service.outside_tools
+    if not tools.configured:
         return
-    names = hub.names()
+    names = tools.names()
     with st.expander(f"Outside tools ({len(names)})", icon=":material/extension:"):
         st.caption("Tools of the MCP servers in MCP_CONFIG. Those marked need your approval before they run.")
         for name in names:
-            if not hub.needs_consent(name):
+            if not tools.needs_consent(name):
                 st.caption(f":material/check: {escape_markdown(name)} · approved in MCP_CONFIG")
                 continue
-            allowed = st.checkbox(f"Allow {escape_markdown(name)}", value=name in hub.approved, key=f"allow-{name}")
-            (hub.approved.add if allowed else hub.approved.discard)(name)
-        for problem in hub.problems:
+            allowed = st.checkbox(f"Allow {escape_markdown(name)}", value=tools.allowed(name), key=f"allow-{name}")
+            tools.allow(name, allowed)
+        for problem in tools.problems:
             st.caption(f":material/warning: {escape_markdown(problem)}")

@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from app import HistoryError, WorkspaceService
+from app import Application, HistoryError
 from domain.packages import ProjectDetails, SignoffStep
 from faces.web.markdown import escape_markdown
 from faces.web.state import notify, state
@@ -25,7 +25,7 @@ DETAIL_LABELS = {"project_name": "Project", "project_number": "Project number", 
                  "description": "Description"}  # fmt: skip
 
 
-def package_section(service: WorkspaceService, chat_id: int) -> None:
+def package_section(service: Application, chat_id: int) -> None:
     if state.get(OPEN) != chat_id:
         st.button(
             "Calculation package…",
@@ -36,7 +36,7 @@ def package_section(service: WorkspaceService, chat_id: int) -> None:
             width="stretch",
         )
         return
-    status = service.package_status(chat_id, service.signer())
+    status = service.packages.status(chat_id, service.packages.signer())
     count = status.calculations
     st.caption(escape_markdown(f"{status.label} · {count} calculation{'s' * (count != 1)}"))
     st.download_button(
@@ -67,13 +67,11 @@ def package_section(service: WorkspaceService, chat_id: int) -> None:
     st.button("Close package", key=f"package-closed-{chat_id}", on_click=state.pop, args=(OPEN, None))
 
 
-def pdf_bytes(service: WorkspaceService, chat_id: int, letter: str | None) -> bytes:
-    return service.package_pdf(chat_id, letter).data
+def pdf_bytes(service: Application, chat_id: int, letter: str | None) -> bytes:
+    return service.packages.pdf(chat_id, letter).data
 
 
-def signoff_steps(
-    service: WorkspaceService, chat_id: int, allowed: tuple[SignoffStep, ...], why_not: str | None
-) -> None:
+def signoff_steps(service: Application, chat_id: int, allowed: tuple[SignoffStep, ...], why_not: str | None) -> None:
     """A note and a button for each step the signer may take now; otherwise the sentence that says why not."""
     if not allowed:
         if why_not:
@@ -86,26 +84,26 @@ def signoff_steps(
                   args=(service, chat_id, step), width="stretch")  # fmt: skip
 
 
-def sign_off(service: WorkspaceService, chat_id: int, step: SignoffStep) -> None:
+def sign_off(service: Application, chat_id: int, step: SignoffStep) -> None:
     note = str(state.pop(f"signoff-note-{chat_id}", "") or "")
     try:
-        notify("success", service.sign_off(chat_id, step, service.signer(), note))
+        notify("success", service.packages.sign_off(chat_id, step, service.packages.signer(), note))
     except (ValueError, LookupError, HistoryError) as error:
         notify("warning", str(error))
 
 
-def project_form(service: WorkspaceService, chat_id: int) -> None:
+def project_form(service: Application, chat_id: int) -> None:
     """The project details printed on the package's cover, edited in place."""
-    details = service.project_details(chat_id)
+    details = service.packages.project_details(chat_id)
     with st.form(f"project-form-{chat_id}", border=False):
         for name, label in DETAIL_LABELS.items():
             st.text_input(label, value=getattr(details, name), max_chars=500, key=f"project-{name}-{chat_id}")
         st.form_submit_button("Save project details", on_click=save_details, args=(service, chat_id))
 
 
-def save_details(service: WorkspaceService, chat_id: int) -> None:
+def save_details(service: Application, chat_id: int) -> None:
     fields = {name: str(state.get(f"project-{name}-{chat_id}", "")) for name in DETAIL_LABELS}
     try:
-        service.project_details(chat_id, ProjectDetails.model_validate(fields))
+        service.packages.project_details(chat_id, ProjectDetails.model_validate(fields))
     except (ValueError, HistoryError) as error:
         notify("warning", str(error))

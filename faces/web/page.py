@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from app import HistoryError, WorkspaceService
+from app import Application, HistoryError
 from faces.web import actions
 from faces.web.background import watch_summaries
 from faces.web.conversation import conversation, live_turn, replying, wait_for_interrupted_turn
@@ -25,9 +25,9 @@ def show_notices() -> None:
     state.notices = []
 
 
-def report_summaries(spaces: WorkspaceService) -> None:
+def report_summaries(spaces: Application) -> None:
     """Tell the user about the digital twins written in the background since the last run."""
-    for outcome in spaces.finished_summaries():
+    for outcome in spaces.summaries.finished():
         if outcome.notice is None:
             continue
         if outcome.error is not None:
@@ -78,6 +78,6 @@ def main() -> None:
             with history:
                 conversation(spaces)
             return
-        target = spaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
+        target = spaces.workspaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
         live_turn(spaces, question, target, regenerating)
         st.rerun()

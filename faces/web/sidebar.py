@@ -6,9 +6,9 @@ from datetime import date, tzinfo
 
 import streamlit as st
 
-from app import ServerStatus, WorkspaceService
+from app import Application, ServerStatus
 from app.formatting import shown_name
-from domain.records import Chat
+from domain.records import Workspace
 from faces.web import actions
 from faces.web.dates import group_of, hover_time, today_in, zone_named
 from faces.web.documents import documents_panel
@@ -24,7 +24,7 @@ LISTED_WORKSPACES = 30
 STATUS_SECONDS = 15
 
 
-def sidebar(service: WorkspaceService) -> None:
+def sidebar(service: Application) -> None:
     with st.sidebar:
         st.button(
             "New workspace",
@@ -39,7 +39,7 @@ def sidebar(service: WorkspaceService) -> None:
             workspace_hits(service, query)
         else:
             workspace_list(service)
-        if (chat := service.current) is not None:
+        if (chat := service.workspaces.current) is not None:
             st.divider()
             agent_picker(service, chat)
             digital_twin(service, chat)
@@ -50,10 +50,10 @@ def sidebar(service: WorkspaceService) -> None:
         model_and_status(service)
 
 
-def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, query: str | None = None) -> None:
+def workspace_row(service: Application, chat_id: int, name: str, key: str, query: str | None = None) -> None:
     """The workspace's button (the open one highlighted) and its "⋮" menu, on one row: a long name is
     shortened to fit, whole in the tooltip; with `query`, the words searched for are in bold."""
-    current = chat_id == service.current_id
+    current = chat_id == service.workspaces.current_id
     whole = shown_name(name)  # a line break or a bidi control in it is written out
     shown = row_label(whole)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
@@ -70,26 +70,26 @@ def workspace_row(service: WorkspaceService, chat_id: int, name: str, key: str, 
         workspace_menu(service, chat_id, name)
 
 
-def listed_workspaces(service: WorkspaceService) -> tuple[list[Chat], int]:
+def listed_workspaces(service: Application) -> tuple[list[Workspace], int]:
     """The most recent workspaces (and the open one, however old), and how many more there are."""
-    chats = service.workspaces(limit=LISTED_WORKSPACES + 1)
-    more = service.count_workspaces() - LISTED_WORKSPACES if len(chats) > LISTED_WORKSPACES else 0
+    chats = service.workspaces.recent(limit=LISTED_WORKSPACES + 1)
+    more = service.workspaces.count() - LISTED_WORKSPACES if len(chats) > LISTED_WORKSPACES else 0
     chats = chats[:LISTED_WORKSPACES]
-    if (current := service.current) is not None and all(chat.chat_id != current.chat_id for chat in chats):
+    if (current := service.workspaces.current) is not None and all(chat.chat_id != current.chat_id for chat in chats):
         chats.append(current)
         more -= 1
     return chats, more
 
 
-def by_activity_date(chats: list[Chat], today: date, zone: tzinfo | None) -> dict[str, list[Chat]]:
+def by_activity_date(chats: list[Workspace], today: date, zone: tzinfo | None) -> dict[str, list[Workspace]]:
     """Workspaces under Today, Yesterday, Previous 7 days, Previous 30 days, then by month, in the order given."""
-    groups: dict[str, list[Chat]] = {}
+    groups: dict[str, list[Workspace]] = {}
     for chat in chats:
         groups.setdefault(group_of(chat.last_active_at, today, zone), []).append(chat)
     return groups
 
 
-def workspace_list(service: WorkspaceService) -> None:
+def workspace_list(service: Application) -> None:
     chats, more = listed_workspaces(service)
     zone = zone_named(st.context.timezone)
     for group, members in by_activity_date(chats, today_in(zone), zone).items():
@@ -100,8 +100,8 @@ def workspace_list(service: WorkspaceService) -> None:
         st.caption(f"{more} older workspace{'s' * (more != 1)}: use the search box.")
 
 
-def workspace_hits(service: WorkspaceService, query: str) -> None:
-    hits = service.search(query)
+def workspace_hits(service: Application, query: str) -> None:
+    hits = service.workspaces.search(query)
     if not hits:
         st.caption("No workspace mentions that.")
     for hit in hits:
@@ -110,11 +110,11 @@ def workspace_hits(service: WorkspaceService, query: str) -> None:
             st.caption(snippet)
 
 
-def agent_picker(service: WorkspaceService, chat: Chat) -> None:
+def agent_picker(service: Application, chat: Workspace) -> None:
     """The agent this workspace works with: its prompt, its tools, maybe its model."""
     profiles = service.agents.profiles
     names = list(profiles)
-    current = service.agent_of(chat.chat_id)
+    current = service.agents.of(chat.chat_id)
     chosen = st.selectbox(
         "Agent",
         names,
@@ -124,15 +124,15 @@ def agent_picker(service: WorkspaceService, chat: Chat) -> None:
         help=escape_markdown(profiles[current].description),
     )
     if chosen != current:
-        service.set_agent(chat.chat_id, chosen)
+        service.agents.choose(chat.chat_id, chosen)
     for problem in service.agents.problems:
         st.caption(f":material/warning: Agent file skipped: {escape_markdown(problem)}")
 
 
-def digital_twin(service: WorkspaceService, chat: Chat) -> None:
+def digital_twin(service: Application, chat: Workspace) -> None:
     """The summary, when it was written in the reader's own time, and its editor (one label: it stays open)."""
     with st.expander("Digital twin", expanded=False, key=f"twin-{chat.chat_id}"):
-        if service.summary_pending(chat.chat_id):
+        if service.summaries.is_pending(chat.chat_id):
             st.caption("Being updated in the background…")
         elif when := hover_time(chat.context_updated_at, zone_named(st.context.timezone)):
             st.caption(f"Updated {when}")
@@ -142,31 +142,39 @@ def digital_twin(service: WorkspaceService, chat: Chat) -> None:
                     "Summary", value=chat.context_summary or "", height=220, key=f"summary-{chat.chat_id}"
                 )
                 if st.form_submit_button("Save summary"):
-                    service.set_summary(chat.chat_id, text)
+                    service.summaries.set(chat.chat_id, text)
                     st.rerun()
         elif chat.context_summary:
             st.markdown(keep_line_breaks(safe_markdown(chat.context_summary)))
         else:
             st.caption("No summary yet: it is written when you leave this workspace after new turns.")
         if chat.context_summary and st.button("Clear summary", key=f"clear-summary-{chat.chat_id}"):
-            service.set_summary(chat.chat_id, None)
+            service.summaries.set(chat.chat_id, None)
             st.rerun()
 
 
 @st.cache_data(ttl=STATUS_SECONDS, show_spinner=False)
-def ollama_status(endpoint: str, _service: WorkspaceService) -> ServerStatus:
+def ollama_status(endpoint: str, _service: Application) -> ServerStatus:
     """The server's status, asked at most every 15 s per endpoint (reruns are frequent)."""
-    return run_sync(_service.server_status())
+    return run_sync(_service.models.status())
 
 
-def model_and_status(service: WorkspaceService) -> None:
-    status = ollama_status(service.endpoint, service)
-    options = list(dict.fromkeys([service.model, *status.models]))
-    service.model = st.selectbox("Model", options, index=options.index(service.model), key="model")
+def model_and_status(service: Application) -> None:
+    status = ollama_status(service.models.endpoint, service)
+    options = list(dict.fromkeys([service.models.current, *status.models]))
+    service.models.use(st.selectbox("Model", options, index=options.index(service.models.current), key="model"))
     if status.error:
         st.warning(f"{sentence_markdown(status.error)}  \nYour workspaces stay readable meanwhile.")
+    elif status.not_answering:
+        st.warning(status_line(service, status))
     else:
-        count = len(status.models)
-        st.caption(
-            f"Ollama {status.version} at {escape_markdown(service.endpoint)} · {count} model{'s' * (count != 1)}"
-        )
+        st.caption(status_line(service, status))
+
+
+def status_line(service: Application, status: ServerStatus) -> str:
+    """The server's version, address and models; with several, how many answer and which do not."""
+    count = len(status.models)
+    models = f"{count} model{'s' * (count != 1)}"
+    if status.note is None:
+        return f"Ollama {status.version} at {escape_markdown(service.models.endpoint)} · {models}"
+    return f"Ollama {escape_markdown(status.version or '')} · {escape_markdown(status.note)} · {models}"

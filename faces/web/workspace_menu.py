@@ -9,7 +9,7 @@ from functools import partial
 
 import streamlit as st
 
-from app import WorkspaceService
+from app import Application
 from faces.web import actions
 from faces.web.markdown import escape_name
 from faces.web.package_menu import package_section
@@ -18,13 +18,13 @@ from faces.web.state import state
 RENAMING = "renaming_workspace"  # the workspace whose menu shows its name to edit
 
 
-def workspace_menu(service: WorkspaceService, chat_id: int, name: str) -> None:
+def workspace_menu(service: Application, chat_id: int, name: str) -> None:
     with st.popover("⋮", type="tertiary", key=f"menu-{chat_id}"):
         rename_step(service, chat_id, name)
-        if chat_id == service.current_id:
+        if chat_id == service.workspaces.current_id:
             downloads(service, chat_id)
             package_section(service, chat_id)
-            if service.edits.has_applied(chat_id):
+            if service.approvals.has_applied(chat_id):
                 st.button(
                     "Undo last file edit",
                     key="undo-edit",
@@ -36,7 +36,7 @@ def workspace_menu(service: WorkspaceService, chat_id: int, name: str) -> None:
         delete_step(service, chat_id, name)
 
 
-def rename_step(service: WorkspaceService, chat_id: int, name: str) -> None:
+def rename_step(service: Application, chat_id: int, name: str) -> None:
     """ "Rename…", then, in the same menu, the name to edit (drawn only then: text inputs are costly)."""
     if state.get(RENAMING) != chat_id:
         st.button(
@@ -62,15 +62,15 @@ def cancel_rename() -> None:
     state.pop(RENAMING, None)
 
 
-def rename(service: WorkspaceService, chat_id: int, old_name: str) -> None:
+def rename(service: Application, chat_id: int, old_name: str) -> None:
     """Form callback: the new name is in place before the sidebar is drawn again (blank or unchanged: nothing)."""
     cancel_rename()
     new_name = str(state.get(f"name-{chat_id}", "")).strip()
     if new_name and new_name != old_name:
-        service.rename(chat_id, new_name)
+        service.workspaces.rename(chat_id, new_name)
 
 
-def delete_step(service: WorkspaceService, chat_id: int, name: str) -> None:
+def delete_step(service: Application, chat_id: int, name: str) -> None:
     """ "Delete…", then, in the same menu, what it deletes and Delete / Cancel."""
     if state.get("confirm_delete") != chat_id:
         st.button(
@@ -82,7 +82,7 @@ def delete_step(service: WorkspaceService, chat_id: int, name: str) -> None:
             width="stretch",
         )
         return
-    turns = service.count_turns(chat_id)
+    turns = service.turns.count(chat_id)
     st.warning(f"Delete {escape_name(name)} and its {turns} turn{'s' * (turns != 1)}? This cannot be undone.")
     left, right = st.columns(2)
     left.button(
@@ -95,11 +95,11 @@ def delete_step(service: WorkspaceService, chat_id: int, name: str) -> None:
     right.button("Cancel", key=f"delete-cancelled-{chat_id}", on_click=actions.cancel_delete)
 
 
-def downloads(service: WorkspaceService, chat_id: int) -> None:
+def downloads(service: Application, chat_id: int) -> None:
     """The calculation report and the whole workspace as Markdown, each built only when clicked."""
     for label, icon, name, document in (
-        ("Calculation report", ":material/summarize:", "calculations", service.calculation_report),
-        ("Export as Markdown", ":material/download:", "workspace", service.export_markdown),
+        ("Calculation report", ":material/summarize:", "calculations", service.reports.report),
+        ("Export as Markdown", ":material/download:", "workspace", service.reports.markdown),
     ):
         st.download_button(
             label,

@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from engine.tool_runner import RequestedCall
+from engine.text_calls.requested import RequestedCall
 
 MAX_CALL_CHARS = 20_000  # longer text is not read as a call (and never parsed)
 _CALL_PREFIXES = ("functions.", "default_api.")

@@ -4,7 +4,7 @@
 now. A reply that may be nothing but a call (it starts with `{`, a fence, or a
 marker such as `<tool_call>`, `functions.` or `[TOOL_CALLS]`) is held whole; later
 in the reply, everything from a marker on is held. When the reply ends, `finish`
-finds the calls (`engine.text_tool_calls`) and releases the rest of the text.
+finds the calls (`engine.text_calls.formats`) and releases the rest of the text.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from engine.text_tool_calls import (
+from engine.text_calls.formats import (
     LINE_START_MARKER,
     MARKER,
     MARKERS,
@@ -21,13 +21,13 @@ from engine.text_tool_calls import (
     extract_text_tool_calls,
     marker_start,
 )
-from engine.tool_runner import RequestedCall
+from engine.text_calls.requested import RequestedCall
 
 _REPLY_STARTS = (*MARKERS, LINE_START_MARKER)
 _FENCE_LANGUAGES = ("json", "tool_call", "tool_code")
 _LONGEST_MARKER = max(map(len, _REPLY_STARTS)) + MAX_INDENT
 _MARKER_FIRST_CHARACTERS = "<[`\n"  # a marker, or a part of one, begins with one of these (or a line)
-# A line start that may still become `LINE_JSON` (engine.text_tool_calls): "{", "[ {", "{&#3", …
+# A line start that may still become `LINE_JSON` (engine.text_calls.formats): "{", "[ {", "{&#3", …
 _PARTIAL_LINE_JSON = re.compile(rf"(?:^|\n)[ \t]{{0,{MAX_INDENT}}}((?:\[\s*)?\{{\s*(?:&[#\w]{{0,4}})?)\Z")
 _PARTIAL_SEARCH_CHARS = 48
 

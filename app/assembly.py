@@ -1,10 +1,10 @@
-"""Starting the application from its settings: the store, the agent, agent files, hooks and MCP servers,
-checked before anything is created. The faces call `open_service` (or `start`, which reads the settings too)."""
+"""Putting the application together from its settings: the store, the agent, agent files, hooks and MCP
+servers, checked before anything is created. The faces call `open_application` (or `start`, which reads the
+settings too)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,32 +12,41 @@ from app.agents import load_agents
 from app.hooks import load_hooks
 from app.mcp_servers import McpPool
 from app.mcp_tools import load_mcp
-from app.service import WorkspaceService
+from app.service import Application
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
 from engine.agent import AIAgent
+from engine.server_pool import ServerPools
 from store import ChatHistoryDB
 from tools import ToolContext
 
 
-def agent_from_settings(settings: Settings) -> AIAgent:
-    """The agent the settings describe (its file edits are wired up by the service)."""
+def agent_from_settings(
+    settings: Settings, context: ToolContext | None = None, servers: ServerPools | None = None
+) -> AIAgent:
+    """The agent the settings describe, its tools in `context` (the application adds the approvers), its Ollama
+    servers from `servers` when the face shares them among its applications (the web app's tabs)."""
+    pool = (servers or ServerPools()).get(settings.servers, settings.max_turns_per_server)
     return AIAgent(
         settings.model,
-        settings.endpoint,
+        settings.servers,
         settings.system_prompt,
-        tool_context=ToolContext(workspace_root=settings.workspace_root),
+        tool_context=context or ToolContext(workspace_root=settings.workspace_root),
         num_ctx=settings.num_ctx,
         num_predict=settings.num_predict,
         max_tool_rounds=settings.max_tool_rounds,
         request_timeout=settings.request_timeout,
         think=settings.think_option,
         select_tools=True,
+        pool=pool,
     )
 
 
-def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> WorkspaceService:
+def open_application(
+    settings: Settings, mcp_pool: McpPool | None = None, servers: ServerPools | None = None
+) -> Application:
     """The store, the agent and the workspace folder the settings name, checked before any is created; the MCP
-    servers from `mcp_pool` when the face shares one set among its services (the web app's tabs)."""
+    servers from `mcp_pool` and the Ollama servers from `servers` when the face shares them among its services
+    (the web app's tabs)."""
     check_paths(settings)
     store = ChatHistoryDB(settings.chat_history_db_path)
     try:
@@ -55,11 +64,10 @@ def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> Workspa
     except ValueError as error:
         store.close()
         raise SettingsError(str(error)) from None
-    agent = agent_from_settings(settings)
-    agent.tool_context = replace(agent.tool_context, hooks=hooks, external=external)
-    return WorkspaceService(
+    context = ToolContext(workspace_root=settings.workspace_root, hooks=hooks, external=external)
+    return Application(
         store,
-        agent,
+        agent_from_settings(settings, context, servers),
         settings.file_edits,
         settings.embed_model,
         agents=agents,
@@ -68,9 +76,14 @@ def open_service(settings: Settings, mcp_pool: McpPool | None = None) -> Workspa
     )
 
 
-def start(env_file: Path | None, overrides: Mapping[str, Any], mcp_pool: McpPool | None = None) -> WorkspaceService:
+def start(
+    env_file: Path | None,
+    overrides: Mapping[str, Any],
+    mcp_pool: McpPool | None = None,
+    servers: ServerPools | None = None,
+) -> Application:
     """Read the settings (`.env`, the environment, the face's flags), set up logging and open the service;
     SettingsError or HistoryError say in one sentence what stops it."""
     settings = load_settings(env_file=env_file, overrides=overrides)
     configure_logging(settings)
-    return open_service(settings, mcp_pool)
+    return open_application(settings, mcp_pool, servers)

@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from app import HistoryError, SettingsError, WorkspaceService, start
-
-EXIT_FAILED, EXIT_USAGE = 1, 2
+from app import Application, HistoryError, SettingsError, start
+from faces.exit_codes import EXIT_FAILED, EXIT_USAGE
 
 
 def start_or_exit(
     env_file: str | None, model: str | None, server: str | None, db: str | None, stderr: TextIO
-) -> WorkspaceService | int:
+) -> Application | int:
     """The service, or EXIT_USAGE for a bad setting and EXIT_FAILED for a chat history that cannot be opened.
 
     `env_file` None reads `.env` if there is one; a file named with `--env-file` must exist.

@@ -1,7 +1,7 @@
 """Tool calls that small models write into their text instead of `tool_calls`.
 
 Only calls of known tools are recognised, and nothing is evaluated (the pieces are
-read by `engine.call_syntax`); `engine.text_call_filter` holds back streamed text
+read by `engine.text_calls.syntax`); `engine.text_calls.filter` holds back streamed text
 that may become such a call, so the raw call never reaches the answer. Each format
 below with one public report of a model writing it:
 
@@ -40,7 +40,8 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from engine.call_syntax import (
+from engine.text_calls.requested import RequestedCall
+from engine.text_calls.syntax import (
     bracket_end,
     calls_in_value,
     json_at,
@@ -50,9 +51,8 @@ from engine.call_syntax import (
     written_call,
     xml_parameters,
 )
-from engine.tool_runner import RequestedCall
 
-# Where a written call may begin; `engine.text_call_filter` holds text back from here.
+# Where a written call may begin; `engine.text_calls.filter` holds text back from here.
 MARKERS = (
     "<tool_call>",
     "<function=",
