@@ -97,3 +97,34 @@ def ifc_text(elements: list[tuple[str, str, str, str, str]] | None = None) -> st
 
 def write_ifc(path: Path, elements: list[tuple[str, str, str, str, str]] | None = None) -> None:
     path.write_text(ifc_text(elements), encoding="ascii")
+
+
+def write_damaged_dxf(path: Path, damage: str) -> None:
+    """The DXF sheet of `write_dxf`, damaged: "cut after entities" (a copy that stopped after the model space's
+    entities: the notes are there, the end is not), "cut in half" (it stops in its header, before any text) or
+    "garbled" (a group code replaced by letters, which ezdxf's recover mode cannot mend either)."""
+    write_dxf(path)
+    data = path.read_bytes()
+    if damage == "cut after entities":
+        data = data[: data.index(b"OBJECTS")]
+    elif damage == "cut in half":
+        data = data[: len(data) // 2]
+    elif damage == "garbled":
+        data = data.replace(b"\n  8\nS-NOTES", b"\nXX\nS-NOTES", 1)
+    else:
+        raise ValueError(f"no such damage: {damage}")
+    path.write_bytes(data)
+
+
+def damaged_ifc_text() -> str:
+    """The model of `ifc_text` with beam B-13's record damaged (an argument of stray characters)."""
+    text = ifc_text()
+    return text.replace("$,'B-13',$,", "$,'B-13',@@ ,", 1)
+
+
+def write_huge_ifc(path: Path, size: int) -> None:
+    """An IFC file of `size` bytes: the model of `ifc_text`, then zero bytes to `size` (a sparse file: cheap to make,
+    as large as any other to whoever reads it)."""
+    write_ifc(path)
+    with path.open("r+b") as file:
+        file.truncate(size)

@@ -10,9 +10,18 @@ from typing import Any
 
 import pytest
 
+from app.document_uploads import MAX_FILE_BYTES
 from app.documents import DocumentLibrary
 from fakes.documents import build_document_set
-from fakes.drawings import DXF_NOTE, ifc_text, write_dxf, write_ifc
+from fakes.drawings import (
+    DXF_NOTE,
+    damaged_ifc_text,
+    ifc_text,
+    write_damaged_dxf,
+    write_dxf,
+    write_huge_ifc,
+    write_ifc,
+)
 from history import ChatHistoryDB
 from tools import ToolContext, run_tool
 from tools.documents.step import StepError, parse_arguments
@@ -94,8 +103,48 @@ def test_damaged_drawings_and_models_are_skipped_with_a_reason(isolated: Path) -
     )
     assert status["cut-short.ifc"][0] == "indexed"
     assert status["cut-short.ifc"][1].endswith("the file ends early (damaged or cut short?): what is there was read")
-    assert status["nested.ifc"] == ("skipped", "not a readable IFC file: lists nested too deeply")
+    assert status["nested.ifc"] == (  # the record nested too deeply is passed over, the model read
+        "indexed",
+        "IFC model (IFC4): 5 structural elements on 3 storeys; 1 damaged record was passed over",
+    )
     assert status["spec.pdf"] == ("indexed", "6 pages")
+
+
+def test_corrupt_drawings_and_a_huge_model_say_so_and_the_other_files_are_indexed(isolated: Path) -> None:
+    root = isolated / "workspace"
+    build_document_set(root)
+    write_damaged_dxf(root / "cut-short.dxf", "cut after entities")
+    write_damaged_dxf(root / "cut-in-half.dxf", "cut in half")
+    write_damaged_dxf(root / "garbled.dxf", "garbled")
+    (root / "damaged.ifc").write_text(damaged_ifc_text())
+    write_huge_ifc(root / "huge.ifc", MAX_FILE_BYTES + 1)
+    docs = DocumentLibrary(ChatHistoryDB(isolated / "chat_history.sqlite"), root, None)
+    docs.refresh()
+    assert docs.wait(120)
+    status = {file.path: (file.status, file.note) for file in docs.files()}
+    assert status["cut-short.dxf"] == (
+        "indexed",
+        "DXF drawing: model space and 1 layout, 3 texts; the file ends early (damaged or cut short?): what is there "
+        "was read",
+    )
+    assert status["cut-in-half.dxf"] == (
+        "skipped",
+        "the drawing ends early (damaged or cut short?) and no text was found in what is there",
+    )
+    assert status["garbled.dxf"][0] == "skipped"
+    assert status["garbled.dxf"][1].startswith('not a readable DXF file (DXFStructureError: Invalid group code "XX"')
+    assert status["damaged.ifc"] == (
+        "indexed",
+        "IFC model (IFC4): 4 structural elements on 3 storeys; 1 damaged record was passed over",
+    )
+    assert status["huge.ifc"] == ("skipped", "larger than 200 MB")
+    assert status["spec.pdf"] == ("indexed", "6 pages")
+    (note,) = top(docs, "bolted connections A325-N bolts")
+    assert (note["file"], note["location"]) == ("cut-short.dxf", "model space, layer S-NOTES")
+    (beam,) = top(docs, "what section is beam B-12?")
+    assert (beam["file"], beam["location"]) == ("damaged.ifc", "Level 2, IfcBeam B-12")
+    assert not [p for p in docs.search("B-13 W16X26", 5)["passages"] if "IfcBeam B-13" in p["location"]]
+    assert top(docs, "lap splice")[0]["file"] == "spec.pdf"
 
 
 def test_the_step_reader_refuses_what_it_cannot_follow() -> None:

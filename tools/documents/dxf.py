@@ -38,9 +38,19 @@ def read_drawing(path: Path) -> tuple[list[tuple[str, str]], str]:
                     places[where].append(text)
     layouts = sum(1 for layout in document.layouts if layout.name.lower() != "model")
     texts = sum(len(found) for found in places.values())
-    return _passages(
-        places
-    ), f"DXF drawing: model space and {layouts} layout{'s' if layouts != 1 else ''}, {texts} texts"
+    note = f"DXF drawing: model space and {layouts} layout{'s' if layouts != 1 else ''}, {texts} texts"
+    if not _ends_whole(path):
+        if not texts:
+            raise DrawingError("the drawing ends early (damaged or cut short?) and no text was found in what is there")
+        note += "; the file ends early (damaged or cut short?): what is there was read"
+    return _passages(places), note
+
+
+def _ends_whole(path: Path) -> bool:
+    """Whether the file ends as a DXF file does, with its EOF marker (ezdxf reads a cut-short file quietly)."""
+    with path.open("rb") as file:
+        file.seek(max(file.seek(0, 2) - 64, 0))
+        return b"EOF" in file.read()
 
 
 def _open(path: Path) -> Any:

@@ -123,7 +123,8 @@ class Element:
 class Model:
     """The records read, by id, and the elements built from them."""
 
-    def __init__(self, found: Iterable[Record]) -> None:
+    def __init__(self, found: Iterable[Record], damaged: list[str] | None = None) -> None:
+        self.damaged = damaged if damaged is not None else []  # records passed over, each with why
         self.by_id: dict[int, Record] = {}
         self.elements: dict[int, Element] = {}
         for record in found:
@@ -243,7 +244,8 @@ def _shown(value: Any) -> str:
 def read_model(text: str) -> tuple[Model, str]:
     """The model in `text` (a STEP file), and its schema ("IFC4"); StepError when it cannot be followed."""
     schema = header_schema(text)
-    return Model(records(text, wanted)), schema
+    damaged: list[str] = []
+    return Model(records(text, wanted, damaged), damaged), schema
 
 
 def storey_lists(model: Model) -> list[tuple[str, str]]:

@@ -245,6 +245,8 @@ def read_ifc(path: Path, reading: Reading) -> None:
     reading.note += f" on {storeys} storey{'s' if storeys != 1 else ''}"
     if model.left_out:
         reading.note += f"; {model.left_out:,} more elements were left out"
+    if damaged := len(model.damaged):
+        reading.note += f"; {damaged:,} damaged record{'s were' if damaged != 1 else ' was'} passed over"
     if "END-ISO-10303-21" not in text[-4096:].upper():
         reading.note += "; the file ends early (damaged or cut short?): what is there was read"
 

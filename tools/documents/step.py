@@ -61,8 +61,11 @@ def header_schema(text: str) -> str:
     return match.group(1).upper() if match else ""
 
 
-def records(text: str, wanted: Callable[[str], bool]) -> Iterator[Record]:
-    """The records of the DATA section whose entity `wanted` accepts, with their arguments parsed."""
+def records(text: str, wanted: Callable[[str], bool], damaged: list[str] | None = None) -> Iterator[Record]:
+    """The records of the DATA section whose entity `wanted` accepts, with their arguments parsed.
+
+    A wanted record whose arguments cannot be followed is passed over, and why is added to `damaged` (when
+    given; without it, StepError)."""
     data = _DATA.search(text)
     if data is None:
         raise StepError("it has no DATA section")
@@ -70,8 +73,16 @@ def records(text: str, wanted: Callable[[str], bool]) -> Iterator[Record]:
         if seen >= MAX_RECORDS:
             raise StepError(f"it has more than {MAX_RECORDS:,} records")
         entity = match.group(2).upper()
-        if wanted(entity):
-            yield Record(int(match.group(1)), entity, parse_arguments(match.group(3)))
+        if not wanted(entity):
+            continue
+        try:
+            arguments = parse_arguments(match.group(3))
+        except StepError as error:
+            if damaged is None:
+                raise
+            damaged.append(f"#{match.group(1)}: {error}")
+            continue
+        yield Record(int(match.group(1)), entity, arguments)
 
 
 def parse_arguments(text: str) -> list[Any]:
