@@ -8,6 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     CHAT_HISTORY_DB_PATH=/data/chat_history.sqlite \
     WORKSPACE_ROOT=/data/workspace
 
+# Tesseract reads scanned PDFs by OCR (offline; English, the language the app reads scans in).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng \
+    && rm -rf /var/lib/apt/lists/*
+
 RUN useradd --create-home --uid 10001 app && mkdir -p /data/workspace && chown -R app /data
 
 WORKDIR /app
