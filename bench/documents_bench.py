@@ -20,7 +20,8 @@ from engine.embeddings import Embedder
 from fakes.documents import DESIGN_BASIS, ROOF_ROWS, write_docx, write_glyph_pdf, write_pdf, write_xlsx
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
-from store.documents import match_expression
+from store.documents import query_words
+from store.sqlite_search import match_expression
 
 WORDS = "beam column slab footing rebar splice anchor bolt weld plate girder joist deck shear moment".split()
 DIMENSIONS = 768  # nomic-embed-text's
@@ -199,12 +200,12 @@ def _as_good_as_every_match(store: ChatHistoryDB, question: str) -> float:
     """The share of the top 5 that are as good as the top 5 of BM25 over every match (the first version's query),
     to within the weight of the common words left out: scored by that query, each at least its fifth best."""
     found = [p.passage_id for p, _ in store.search_passages(question, 5)]
-    with sqlite3.connect(store.path) as raw:
+    with sqlite3.connect(store.files()[0]) as raw:
         every: dict[int, float] = dict(
             raw.execute(
                 """SELECT rowid, -bm25(passage_search, 1.0, 0.5) AS score FROM passage_search
                    WHERE passage_search MATCH ? ORDER BY score DESC LIMIT 2000""",
-                (match_expression(question),),
+                (match_expression(query_words(question)),),
             ).fetchall()
         )
     fifth = sorted(every.values(), reverse=True)[min(4, len(every) - 1)]

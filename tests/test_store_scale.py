@@ -22,6 +22,7 @@ from app.formatting import usage_caption
 from app.service import Application
 from domain.records import Chat, ToolCall, Turn
 from history import ChatHistoryDB, HistoryError
+from store import SqliteHistoryDB
 from store.search import NEWEST_MATCHES
 
 BEAM = ToolCall(
@@ -159,6 +160,8 @@ def test_counting_a_workspace_s_turns_does_the_same_work_whatever_its_length(sto
     def step() -> int:
         steps[0] += 1
         return 0  # go on
+
+    assert isinstance(store, SqliteHistoryDB)
 
     def instructions(chat_id: int) -> int:
         steps[0] = 0
