@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.document_saver import DocumentSaver
+from app.leases import held
 from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
@@ -37,6 +38,7 @@ RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
 EMBED_BATCH = 64
 IfExists = Literal["ask", "replace", "keep both"]
 HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
+INDEX_CLAIM = "document index"  # one process indexes the workspace folder at a time
 
 
 @dataclass
@@ -150,7 +152,8 @@ class DocumentLibrary:
 
     def _run(self) -> None:
         try:
-            with _folder_lock(self.root):  # one indexing run per folder in this process (several tabs)
+            # one indexing run per folder in this process (several tabs), and in every process on the store
+            with _folder_lock(self.root), held(self._store, INDEX_CLAIM):
                 self._index_loop()
         except Exception as error:  # noqa: BLE001 - the thread must end cleanly and say what happened
             logger.exception("indexing the workspace folder failed")
