@@ -39,7 +39,7 @@ def open_application(settings: Settings, mcp_pool: McpPool | None = None) -> App
     """The store, the agent and the workspace folder the settings name, checked before any is created; the MCP
     servers from `mcp_pool` when the face shares one set among its services (the web app's tabs)."""
     check_paths(settings)
-    store = ChatHistoryDB(settings.chat_history_db_path)
+    store = ChatHistoryDB(settings.store_target)
     try:
         settings.workspace_root.mkdir(parents=True, exist_ok=True)
     except OSError as error:

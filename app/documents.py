@@ -25,6 +25,7 @@ from app.leases import held
 from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
+from store import HistoryError
 from tools.documents.readers import SUFFIXES
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
@@ -155,6 +156,10 @@ class DocumentLibrary:
             # one indexing run per folder in this process (several tabs), and in every process on the store
             with _folder_lock(self.root), held(self._store, INDEX_CLAIM):
                 self._index_loop()
+        except HistoryError as error:  # the store's own sentence (its disk is full, it was closed at exit): no bug
+            logger.info("indexing the workspace folder stopped: %s", error)
+            self.progress.errors.append(f"Indexing stopped: {error}")
+            self.progress.running = False
         except Exception as error:  # noqa: BLE001 - the thread must end cleanly and say what happened
             logger.exception("indexing the workspace folder failed")
             self.progress.errors.append(f"Indexing stopped: {error}")

@@ -117,7 +117,7 @@ class PostgresConnection(StoreBase):
             )
         if "starting up" in text or "shutting down" in text or "recovery" in text:
             return HistoryError(f"The PostgreSQL server at {where} is starting or stopping; try again in a moment.")
-        reason = re.sub(r"^.*?failed: ", "", text).split(" Is the server")[0].strip()
+        reason = re.sub(r"^.*failed: ", "", text).split(" Is the server")[0].strip()
         return HistoryError(
             f"The PostgreSQL server at {where} cannot be reached ({reason}); start it, or correct DATABASE_URL "
             "(or the URL given)."
@@ -138,9 +138,7 @@ class PostgresConnection(StoreBase):
     def _inspect(self, db: Database) -> tuple[int, set[str]]:
         tables = {
             str(row[0])
-            for row in db.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-            ).fetchall()
+            for row in db.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall()
         }
         if "schema_version" not in tables:
             if tables:

@@ -195,7 +195,9 @@ class SqliteConnection(StoreBase):
             self._check_files()
 
     def _check_files(self) -> None:
-        """Refuse to write once a file of the store was deleted or replaced since it was opened."""
+        """Refuse to write once a file of the store was deleted or replaced since it was opened (or it was closed,
+        which deletes the write-ahead log)."""
+        self._refuse_if_closed()
         if self._lost is None:
             for path, seen in self._files:
                 if _identity(path) != seen:
@@ -251,6 +253,7 @@ class SqliteConnection(StoreBase):
     def _read(self) -> Iterator[Database]:
         """A consistent snapshot for reads that take more than one query."""
         with self._lock, self._translated_errors():
+            self._refuse_if_closed()
             self._db.execute("BEGIN")
             try:
                 yield self._db
@@ -261,7 +264,13 @@ class SqliteConnection(StoreBase):
     @contextmanager
     def _query(self) -> Iterator[Database]:
         with self._lock, self._translated_errors():
+            self._refuse_if_closed()
             yield self._db
+
+    def _refuse_if_closed(self) -> None:
+        """A thread still working when the face closed the store (at exit) is told so, not that the file is damaged."""
+        if self._closing.is_set():
+            raise HistoryError(f"The chat history at {self.path} was closed.")
 
     @contextmanager
     def _translated_errors(self, opening: bool = False) -> Iterator[None]:
