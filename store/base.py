@@ -2,10 +2,10 @@
 face under a lock, short transactions, errors as sentences.
 
 Each backend (`store.sqlite_connection`, `store.postgres_connection`) opens its database, upgrades its
-schema and provides the three ways in: `_write()` (one short write transaction, never spanning a model
-call), `_read()` (a consistent snapshot for reads of more than one statement) and `_query()` (one
-statement). The parts of the store (`store.chats`, `store.turns`, …) use only those and the backend's
-`Dialect`, so their SQL is written once.
+schema and provides the ways in: `_write()` (one short write transaction, never spanning a model call),
+`_read()` (reads of more than one statement), `_query()` (one statement) and `_snapshot()` (one
+consistent snapshot, for a copy of everything). The parts of the store (`store.chats`, `store.turns`,
+…) use only those and the backend's `Dialect`, so their SQL is written once.
 """
 
 from __future__ import annotations
@@ -50,8 +50,13 @@ class StoreBase:
         raise NotImplementedError
 
     def _read(self) -> AbstractContextManager[Database]:
-        """A consistent snapshot for reads that take more than one statement."""
+        """Reads of more than one statement (SQLite: one snapshot; PostgreSQL: each statement's own, which is all
+        the store's reads need, and saves two round trips)."""
         raise NotImplementedError
+
+    def _snapshot(self) -> AbstractContextManager[Database]:
+        """One consistent snapshot of the whole store, for as long as the block runs (a copy of everything)."""
+        return self._read()
 
     def _query(self) -> AbstractContextManager[Database]:
         """The connection for one statement, outside any transaction."""

@@ -89,7 +89,7 @@ def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None
     HistoryError (one sentence) when the target is not empty, a store fails, or the counts differ: the
     target's transaction is then rolled back, and the target holds what it held before.
     """
-    with source._read() as reading, target._write() as writing:  # noqa: SLF001 - both are stores of this package
+    with source._snapshot() as reading, target._write() as writing:  # noqa: SLF001 - both are stores of this package
         _refuse_a_full_target(writing, target)
         counts = _counts(reading)
         dialect = target._dialect  # noqa: SLF001

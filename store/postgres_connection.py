@@ -3,10 +3,11 @@ errors as sentences.
 
 One psycopg connection per store, shared by the threads of a face under a lock, as SQLite's is;
 statements run in autocommit, writes in short `BEGIN … COMMIT` transactions (read committed; the
-statements that must not race lock the rows they change), multi-statement reads in a read-only
-repeatable-read snapshot. A connection the server dropped (a restart, a network cut) is opened anew
-by the next statement that starts a transaction or stands alone; a transaction it cut off fails with
-one sentence and leaves nothing, as PostgreSQL rolls it back.
+statements that must not race lock the rows they change), reads statement by statement (each sees
+what was committed when it began), and a whole copy in one read-only repeatable-read snapshot. A
+connection the server dropped (a restart, a network cut) is opened anew by the next statement that
+starts a transaction or stands alone; a transaction it cut off fails with one sentence and leaves
+nothing, as PostgreSQL rolls it back.
 
 Migrations run one process at a time under an advisory lock, each in a transaction of its own, so a
 migration that fails leaves the database at the version before it. psycopg is imported only when a
@@ -192,6 +193,17 @@ class PostgresConnection(StoreBase):
 
     @contextmanager
     def _read(self) -> Iterator[Database]:
+        """Reads of several statements, each seeing what was committed when it began (read committed): none of the
+        store's reads needs more, and each transaction's BEGIN and COMMIT would cost two more round trips to the
+        server. A turn is written with its tool calls in one transaction and never changed but for its status, so
+        the tool calls read after their turn are the turn's; a workspace deleted meanwhile leaves a turn without
+        them, as if read a moment earlier."""
+        with self._query() as database:
+            yield database
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[Database]:
+        """One consistent snapshot (repeatable read, read only), for a copy of everything."""
         with self._lock, self._translated_errors():
             database = self._live("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:

@@ -124,6 +124,8 @@ class PostgresDialect:
                 f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
             )
         db.execute("SELECT setval('chat_activity', COALESCE((SELECT MAX(activity_seq) FROM chats), 0) + 1, false)")
+        for index in ("passages_words", "memories_words"):  # what COPY left in the indexes' pending lists
+            db.execute(f"SELECT gin_clean_pending_list('{index}')")
         db.execute("ANALYZE")
 
     def add_terms(self, db: Database, words: Iterable[str]) -> None:
@@ -150,15 +152,19 @@ class PostgresDialect:
         ).fetchall()
         return [(int(chat_id), int(turn_id)) for chat_id, turn_id in rows]
 
-    def snippet(self, db: Database, query: TurnQuery, turn_id: int, tokens: int) -> str | None:
-        """The question's or the answer's words around the first match, from the one holding more of the words."""
-        row = db.execute('SELECT "user", assistant FROM history WHERE id = ?', (turn_id,)).fetchone()
-        if row is None:
-            return None
+    def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
+        """The question's or the answer's words around the first match, from the one holding more of the words;
+        the turns read in one statement."""
+        if not turn_ids:
+            return {}
+        rows = db.execute('SELECT id, "user", assistant FROM history WHERE id = ANY(?::bigint[])', (list(turn_ids),))
         wanted = {word for phrases in query for phrase in phrases for word in phrase}
-        found = [snippet_of(text, wanted, tokens) for text in row]
-        best = max(found, key=lambda candidate: candidate[0])
-        return best[1] or None
+        shown = {}
+        for turn_id, *texts in rows.fetchall():
+            found = max((snippet_of(text, wanted, tokens) for text in texts), key=lambda candidate: candidate[0])
+            if found[1]:
+                shown[int(turn_id)] = found[1]
+        return shown
 
     def any_of(self, words: list[str]) -> str | None:
         """For `websearch_to_tsquery`: the words are letters and digits only, so nothing in them is an operator."""

@@ -57,7 +57,7 @@ class SearchStore(StoreBase):
         if query is None:
             return [SearchHit(chat_id=row[0], chat_name=row[1]) for row in chats if row[2]][:limit]
         newest, complete = self._newest_matches(db, query)
-        hits = []
+        found: list[tuple[int, str, int | None]] = []
         for index, (chat_id, name, named) in enumerate(chats):
             if not complete and chat_id not in newest:
                 unseen = [row[0] for row in chats[index : index + ASKED_AT_ONCE] if row[0] not in newest]
@@ -65,11 +65,17 @@ class SearchStore(StoreBase):
                 newest.update(self._newest_in(db, unseen, query))
             turn_id = newest.get(chat_id)
             if turn_id is not None or named:
-                snippet = self._snippet(db, query, turn_id) if turn_id is not None else None
-                hits.append(SearchHit(chat_id=chat_id, chat_name=name, snippet=snippet))
-            if len(hits) == limit:
+                found.append((chat_id, name, turn_id))
+            if len(found) == limit:
                 break
-        return hits
+        shown = [turn_id for _, _, turn_id in found if turn_id is not None]
+        snippets = self._dialect.snippets(db, query, shown, SNIPPET_TOKENS)
+        return [
+            SearchHit(
+                chat_id=chat_id, chat_name=name, snippet=_one_line(snippets[turn_id]) if turn_id in snippets else None
+            )
+            for chat_id, name, turn_id in found
+        ]
 
     def _newest_matches(
         self, db: Database, query: TurnQuery, chat_ids: list[int] | None = None
@@ -89,10 +95,6 @@ class SearchStore(StoreBase):
                 rows = self._dialect.newest_matches(db, query, [chat_id], 1)
                 found[chat_id] = rows[0][1] if rows else None
         return found
-
-    def _snippet(self, db: Database, query: TurnQuery, turn_id: int) -> str | None:
-        text = self._dialect.snippet(db, query, turn_id, SNIPPET_TOKENS)
-        return _one_line(text) if text else None
 
     def _literally(self, db: Database, text: str, pattern: str, limit: int) -> list[SearchHit]:
         """Text of symbols only, in the workspace names and the newest turns (the index holds no symbols)."""

@@ -83,8 +83,8 @@ class Dialect(Protocol):
         """(chat_id, turn_id) of the newest `limit` turns matching `query` (in these workspaces only, if given)."""
         ...
 
-    def snippet(self, db: Database, query: TurnQuery, turn_id: int, tokens: int) -> str | None:
-        """About `tokens` words of the turn around its match, '…' where text was left out."""
+    def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
+        """For each turn that has one, about `tokens` words around its match, '…' where text was left out."""
         ...
 
     def any_of(self, words: list[str]) -> str | None:

@@ -75,12 +75,19 @@ class SqliteDialect:
         ).fetchall()
         return [(int(chat_id), int(turn_id)) for chat_id, turn_id in rows]
 
-    def snippet(self, db: Database, query: TurnQuery, turn_id: int, tokens: int) -> str | None:
-        row = db.execute(
-            "SELECT snippet(turn_search, -1, '', '', '…', ?) FROM turn_search WHERE turn_search MATCH ? AND rowid = ?",
-            (tokens, turn_expression(query), turn_id),
-        ).fetchone()
-        return str(row[0]) if row and row[0] else None
+    def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
+        """FTS5's own snippets, a turn at a time (each a lookup by rowid; a list of rowids is no constraint FTS5
+        uses, so one statement for all would read every match)."""
+        expression, shown = turn_expression(query), {}
+        for turn_id in turn_ids:
+            row = db.execute(
+                """SELECT snippet(turn_search, -1, '', '', '…', ?) FROM turn_search
+                   WHERE turn_search MATCH ? AND rowid = ?""",
+                (tokens, expression, turn_id),
+            ).fetchone()
+            if row and row[0]:
+                shown[turn_id] = str(row[0])
+        return shown
 
     def any_of(self, words: list[str]) -> str | None:
         return match_expression(words)

@@ -1,0 +1,219 @@
+"""The store on PostgreSQL beside SQLite: the same operations on the same turns, and 50 sessions over two
+protocol servers on one database.
+
+Each size's history is the store suite's (`store_bench.filled`: one workspace of that many turns among 48
+small ones), copied into a fresh PostgreSQL database with `db copy`'s code (timed: moving in) and, for SQLite,
+into a scratch file with SQLite's backup (so that the writes measured leave the cached file alone). Then
+each operation runs on both backends in turn, so that drift affects both alike. PostgreSQL is Debian's 15,
+started in a temporary folder with its default settings (fsync and synchronous commit on), on this machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from agent import AIAgent
+from app.service import Application
+from bench import store_bench
+from bench.agent_bench import fake_server_process
+from bench.harness import Result, single, summarise, timed_ms
+from bench.server_bench import QUESTION, Outcome, dispatch, failures_row
+from fakes.postgres import PostgresServer, unavailable
+from history import ChatHistoryDB
+from store import copy_history
+
+ROOT = Path(__file__).resolve().parents[1]
+RATIO = 3.0  # PostgreSQL may take at most this many times SQLite's time for an operation
+SEARCH_MS = 50.0
+SESSIONS = 50
+
+
+@dataclass
+class Pair:
+    """The same history in a scratch SQLite file and a PostgreSQL database, opened as the application opens it."""
+
+    sqlite: Application
+    postgres: Application
+    tower: int
+    targets: tuple[str, str]
+
+    def both(self) -> tuple[tuple[str, Application], tuple[str, Application]]:
+        return ("SQLite", self.sqlite), ("PostgreSQL", self.postgres)
+
+
+def application(target: str) -> Application:
+    return Application(ChatHistoryDB(target), AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+
+
+def interleaved(pair: Pair, measure: Callable[[Application], Callable[[], object]], runs: int) -> list[list[float]]:
+    """Each backend's samples of one operation, the two run in turn."""
+    samples: list[list[float]] = [[], []]
+    for _ in range(runs):
+        for index, (_, spaces) in enumerate(pair.both()):
+            samples[index] += timed_ms(measure(spaces), 1, warmup=0)
+    return samples
+
+
+def compared(name: str, samples: list[list[float]], limit_ms: float | None = None) -> list[Result]:
+    """SQLite's line, PostgreSQL's (at most RATIO times SQLite's median, and `limit_ms`), and the ratio."""
+    sqlite, postgres = statistics.median(samples[0]), statistics.median(samples[1])
+    target = f"≤ {RATIO:.0f}× SQLite" + (f", ≤ {limit_ms:.0f} ms" if limit_ms else "")
+    met = postgres <= RATIO * sqlite and (limit_ms is None or postgres <= limit_ms)
+    return [
+        summarise(f"{name}: SQLite", samples[0], "ms", "(reference)", None),
+        Result(f"{name}: PostgreSQL", postgres, min(samples[1]), max(samples[1]), "ms", target, met, len(samples[1])),
+        single(f"{name}: PostgreSQL over SQLite", postgres / sqlite, "×", "(reference)", None),
+    ]
+
+
+def operations(pair: Pair, size: int, runs: int) -> list[Result]:
+    """open, list, search, the last turns, add, export: on both backends, in turn."""
+    turns = f"{size:,} turns"
+    tower = pair.tower
+    results = compared(f"open the store, {turns}", _opening(pair, runs))
+    results += compared(f"list the workspaces (49), {turns}", interleaved(pair, lambda s: s.workspaces.recent, runs))
+    for kind, text in (("a common word", "beam"), ("one letter", "b"), ("a rare pair", "question 777")):
+        found = interleaved(pair, partial(_searching, text=text), runs)
+        results += compared(f"search, {kind} ({text!r}), {turns}", found, SEARCH_MS)
+    last = interleaved(pair, lambda s: partial(s.turns.of, tower, 50), runs)
+    results += compared(f"the last 50 turns with their tool calls, {turns}", last)
+    add = partial(_add, tower=tower)
+    results += compared(f"add a turn with 3 tool calls, {turns}", interleaved(pair, add, runs))
+    results += compared(f"export the {turns} workspace to Markdown", _exporting(pair, 1 if size >= 100_000 else 5))
+    return results
+
+
+def _searching(spaces: Application, text: str) -> Callable[[], object]:
+    return partial(spaces.workspaces.search, text)
+
+
+def _opening(pair: Pair, runs: int) -> list[list[float]]:
+    samples: list[list[float]] = [[], []]
+    for _ in range(runs):
+        for index, target in enumerate(pair.targets):
+            started = time.perf_counter()
+            ChatHistoryDB(target).close()
+            samples[index].append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def _add(spaces: Application, tower: int) -> Callable[[], object]:
+    store = spaces._store  # noqa: SLF001 - the benchmark writes turns as the turn runner does
+    return partial(store.add_to_history, tower, "q", store_bench.ANSWER, tool_calls=store_bench.CALLS)
+
+
+def _exporting(pair: Pair, runs: int) -> list[list[float]]:
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "export.md"
+        return interleaved(pair, lambda s: partial(s.reports.write_export, pair.tower, target), runs)
+
+
+def moved_in(server: PostgresServer, size: int, folder: Path) -> tuple[Pair, list[Result]]:
+    """The size's history as a scratch SQLite file and a new PostgreSQL database (the copy timed)."""
+    cached, tower = store_bench.filled(size)
+    scratch = folder / f"scratch-{size}.sqlite"
+    source = ChatHistoryDB(cached)
+    source.backup(scratch)
+    url = server.new_database()
+    started = time.perf_counter()
+    target = ChatHistoryDB(url)
+    copy_history(source, target)
+    seconds = time.perf_counter() - started
+    source.close()
+    target.close()
+    pair = Pair(application(str(scratch)), application(url), tower, (str(scratch), url))
+    rate = size / seconds
+    return pair, [single(f"db copy into PostgreSQL, {size:,} turns", seconds, "s", f"(reference: {rate:,.0f} turns/s)",
+                         None)]  # fmt: skip
+
+
+# 50 sessions over two protocol servers ----------------------------------------------------------------
+
+
+def protocol_server(ollama: str, target: str, folder: Path) -> tuple[subprocess.Popen[str], int]:
+    """`python main.py serve` on a free port, on the store `target`."""
+    flags = ["--db", target] if not target.startswith("postgresql://") else []
+    env = {"DATABASE_URL": target} if target.startswith("postgresql://") else {}
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--server", ollama, *flags],
+        cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "EMBED_MODEL": "", **env},
+    )  # fmt: skip
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line.startswith("Listening on "), line
+    return process, int(line.split()[-1].rsplit(":", 1)[1])
+
+
+async def spread(ports: list[int], sessions: int) -> tuple[float, list[Outcome]]:
+    """`sessions` clients at once, each dispatching into a new session, spread over the servers in turn."""
+
+    async def one(n: int) -> Outcome:
+        reader, writer = await asyncio.open_connection("127.0.0.1", ports[n % len(ports)])
+        request = {"id": f"c{n}", "type": "dispatch", "agentID": "assistant", "content": f"{QUESTION} ({n})"}
+        try:
+            return await dispatch(reader, writer, request)
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    each = await asyncio.gather(*(one(n) for n in range(sessions)))
+    return (time.perf_counter() - started) * 1000, list(each)
+
+
+def two_servers(server: PostgresServer, rounds: int) -> list[Result]:
+    """50 sessions over two protocol servers on one PostgreSQL database, and on one SQLite file, in turn."""
+    results: list[Result] = []
+    with fake_server_process() as ollama, tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for label, target in (("PostgreSQL", server.new_database()), ("SQLite", str(folder / "shared.sqlite"))):
+            started = [protocol_server(ollama, target, folder) for _ in range(2)]
+            walls: list[float] = []
+            outcomes: list[Outcome] = []
+            try:
+                asyncio.run(spread([port for _, port in started], 4))  # warm both servers
+                for _ in range(rounds):
+                    wall, each = asyncio.run(spread([port for _, port in started], SESSIONS))
+                    walls.append(wall)
+                    outcomes += each
+            finally:
+                for process, _ in started:
+                    process.terminate()
+                    process.wait(timeout=30)
+            answered = sum(outcome.failure is None for outcome in outcomes)
+            rate = [answered / len(walls) / (wall / 1000) for wall in walls]
+            label = f"{SESSIONS} sessions over two protocol servers on one {label} store"
+            results += [
+                failures_row(label, outcomes),
+                summarise(f"{label}: answered turns per second", rate, "turns/s", "(reference)", None),
+            ]
+    return results
+
+
+def run(quick: bool) -> list[Result]:
+    reason = unavailable()
+    if reason is not None:
+        return [single(f"PostgreSQL benchmarks skipped: {reason}", 0, "", "—", None)]
+    sizes = [1_000, 10_000] if quick else [1_000, 100_000, 1_000_000]
+    runs = 5 if quick else 30
+    results: list[Result] = []
+    with PostgresServer(durable=True) as server, tempfile.TemporaryDirectory() as name:
+        for size in sizes:
+            pair, copied = moved_in(server, size, Path(name))
+            results += copied + operations(pair, size, runs)
+            pair.sqlite.close()
+            pair.postgres.close()
+            server.drop_database(pair.targets[1])
+            Path(pair.targets[0]).unlink()
+        results += two_servers(server, 1 if quick else 5)
+    return results
