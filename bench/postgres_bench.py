@@ -80,9 +80,19 @@ def operations(pair: Pair, size: int, runs: int) -> list[Result]:
     """open, list, search, the last turns, add, export: on both backends, in turn."""
     turns = f"{size:,} turns"
     tower = pair.tower
-    results = compared(f"open the store, {turns}", _opening(pair, runs))
+    floor = pair.postgres._store  # noqa: SLF001 - one statement on the store's own connection
+    results = [
+        summarise(
+            f"one statement's round trip to PostgreSQL (SELECT 1), {turns}",
+            timed_ms(partial(_round_trip, floor), runs),
+            "ms",
+            "(the floor of every operation)",
+            None,
+        )
+    ]
+    results += compared(f"open the store, {turns}", _opening(pair, runs))
     results += compared(f"list the workspaces (49), {turns}", interleaved(pair, lambda s: s.workspaces.recent, runs))
-    for kind, text in (("a common word", "beam"), ("one letter", "b"), ("a rare pair", "question 777")):
+    for kind, text in store_bench.SEARCHES.items():
         found = interleaved(pair, partial(_searching, text=text), runs)
         results += compared(f"search, {kind} ({text!r}), {turns}", found, SEARCH_MS)
     last = interleaved(pair, lambda s: partial(s.turns.of, tower, 50), runs)
@@ -91,6 +101,11 @@ def operations(pair: Pair, size: int, runs: int) -> list[Result]:
     results += compared(f"add a turn with 3 tool calls, {turns}", interleaved(pair, add, runs))
     results += compared(f"export the {turns} workspace to Markdown", _exporting(pair, 1 if size >= 100_000 else 5))
     return results
+
+
+def _round_trip(store: object) -> None:
+    with store._query() as db:  # type: ignore[attr-defined]  # noqa: SLF001
+        db.execute("SELECT 1").fetchone()
 
 
 def _searching(spaces: Application, text: str) -> Callable[[], object]:
@@ -216,4 +231,19 @@ def run(quick: bool) -> list[Result]:
             server.drop_database(pair.targets[1])
             Path(pair.targets[0]).unlink()
         results += two_servers(server, 1 if quick else 5)
-    return results
+    return results + flatness(results, sizes)
+
+
+def flatness(results: list[Result], sizes: list[int]) -> list[Result]:
+    """Each operation on PostgreSQL at the largest size over the same at the smallest: flat is close to 1×."""
+    small, large = f"{sizes[0]:,} turns", f"{sizes[-1]:,} turns"
+    medians = {result.name: result.median for result in results}
+    rows = []
+    for name, median in medians.items():
+        if small in name and name.endswith(": PostgreSQL") and "export" not in name:
+            grown = medians.get(name.replace(small, large))
+            if grown is not None:
+                label = name.replace(f", {small}", "").removesuffix(": PostgreSQL")
+                rows.append(single(f"{label}: PostgreSQL at {large} over {small}", grown / median, "×",
+                                   "≤ 2× (flat)", grown / median <= 2))  # fmt: skip
+    return rows

@@ -152,6 +152,21 @@ class PostgresDialect:
         ).fetchall()
         return [(int(chat_id), int(turn_id)) for chat_id, turn_id in rows]
 
+    def newest_each(self, db: Database, query: TurnQuery, chat_ids: Sequence[int]) -> dict[int, int | None] | None:
+        """Each workspace read backwards along its own index (chat_id, turn_id) to its newest match: one statement
+        whose cost follows the workspaces asked, where one over all of them may read every turn of the others."""
+        expression = turn_tsquery(query)
+        if expression is None:
+            return dict.fromkeys(chat_ids)
+        rows = db.execute(
+            """SELECT asked.chat_id, (SELECT turn_id FROM turn_search
+                                      WHERE chat_id = asked.chat_id AND words @@ ?::tsquery
+                                      ORDER BY turn_id DESC LIMIT 1)
+               FROM unnest(?::bigint[]) AS asked (chat_id)""",
+            (expression, list(chat_ids)),
+        ).fetchall()
+        return {int(chat_id): None if turn_id is None else int(turn_id) for chat_id, turn_id in rows}
+
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """The question's or the answer's words around the first match, from the one holding more of the words;
         the turns read in one statement."""

@@ -88,7 +88,11 @@ class SearchStore(StoreBase):
         return newest, len(rows) < NEWEST_MATCHES
 
     def _newest_in(self, db: Database, chat_ids: list[int], query: TurnQuery) -> dict[int, int | None]:
-        """The newest matching turn of each of these workspaces that has one."""
+        """The newest matching turn of each of these workspaces that has one: in one statement where the backend
+        has one, else in one bounded statement for them all, then one by one."""
+        each = self._dialect.newest_each(db, query, chat_ids)
+        if each is not None:
+            return each
         found, complete = self._newest_matches(db, query, chat_ids)
         if not complete:  # one long workspace filled the bound and may hide another's matches: ask the rest alone
             for chat_id in [chat_id for chat_id in chat_ids if chat_id not in found]:

@@ -83,6 +83,11 @@ class Dialect(Protocol):
         """(chat_id, turn_id) of the newest `limit` turns matching `query` (in these workspaces only, if given)."""
         ...
 
+    def newest_each(self, db: Database, query: TurnQuery, chat_ids: Sequence[int]) -> dict[int, int | None] | None:
+        """The newest turn matching `query` of each of these workspaces (None for one without), in one statement;
+        None when the backend has no such statement."""
+        ...
+
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """For each turn that has one, about `tokens` words around its match, '…' where text was left out."""
         ...

@@ -75,6 +75,11 @@ class SqliteDialect:
         ).fetchall()
         return [(int(chat_id), int(turn_id)) for chat_id, turn_id in rows]
 
+    def newest_each(self, db: Database, query: TurnQuery, chat_ids: Sequence[int]) -> dict[int, int | None] | None:
+        """None: FTS5 finds the newest matches of several workspaces at once (their workspace column among the
+        words), bounded, and the store asks those a long workspace hid one by one."""
+        return None
+
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """FTS5's own snippets, a turn at a time (each a lookup by rowid; a list of rowids is no constraint FTS5
         uses, so one statement for all would read every match)."""
