@@ -27,7 +27,7 @@ from app.service import Application
 from bench import store_bench
 from bench.agent_bench import fake_server_process
 from bench.harness import Result, single, summarise, timed_ms
-from bench.server_bench import QUESTION, Outcome, dispatch, failures_row
+from bench.server_bench import Outcome, concurrent, failures_row
 from fakes.postgres import PostgresServer, unavailable
 from history import ChatHistoryDB
 from store import copy_history
@@ -171,19 +171,10 @@ def protocol_server(ollama: str, target: str, folder: Path) -> tuple[subprocess.
 
 
 async def spread(ports: list[int], sessions: int) -> tuple[float, list[Outcome]]:
-    """`sessions` clients at once, each dispatching into a new session, spread over the servers in turn."""
-
-    async def one(n: int) -> Outcome:
-        reader, writer = await asyncio.open_connection("127.0.0.1", ports[n % len(ports)])
-        request = {"id": f"c{n}", "type": "dispatch", "agentID": "assistant", "content": f"{QUESTION} ({n})"}
-        try:
-            return await dispatch(reader, writer, request)
-        finally:
-            writer.close()
-
+    """`sessions` clients at once, each dispatching into a new session, shared out among the servers."""
     started = time.perf_counter()
-    each = await asyncio.gather(*(one(n) for n in range(sessions)))
-    return (time.perf_counter() - started) * 1000, list(each)
+    each = await asyncio.gather(*(concurrent(port, sessions // len(ports)) for port in ports))
+    return (time.perf_counter() - started) * 1000, [outcome for _, outcomes in each for outcome in outcomes]
 
 
 def two_servers(server: PostgresServer, rounds: int) -> list[Result]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -181,15 +181,8 @@ class PostgresConnection(StoreBase):
 
     # Transactions ------------------------------------------------------------------------
 
-    @contextmanager
-    def _write(self) -> Iterator[Database]:
-        with self._lock, self._translated_errors():
-            database = self._live("BEGIN")
-            try:
-                yield database
-                database.execute("COMMIT")
-            finally:
-                self._roll_back_if_open(database)
+    def _write(self) -> AbstractContextManager[Database]:
+        return self._transaction("BEGIN")
 
     @contextmanager
     def _read(self) -> Iterator[Database]:
@@ -201,11 +194,15 @@ class PostgresConnection(StoreBase):
         with self._query() as database:
             yield database
 
-    @contextmanager
-    def _snapshot(self) -> Iterator[Database]:
+    def _snapshot(self) -> AbstractContextManager[Database]:
         """One consistent snapshot (repeatable read, read only), for a copy of everything."""
+        return self._transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[Database]:
+        """The block in one transaction begun by `begin`; committed when it ends, rolled back if it fails."""
         with self._lock, self._translated_errors():
-            database = self._live("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            database = self._live(begin)
             try:
                 yield database
                 database.execute("COMMIT")
