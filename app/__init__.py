@@ -15,16 +15,22 @@ from app.settings import Settings, SettingsError, configure_logging, load_settin
 from app.summaries import SwitchOutcome
 from app.turns import Consent
 from engine.ollama_server import ServerStatus
+from engine.server_pool import ServerPools
 from store import HistoryError
+from tools import tool_kind
+from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 
 __all__ = [
     "Application",
     "Consent",
+    "DOCUMENT_SUFFIXES",
+    "DOCUMENT_TYPES_NAMED",
     "HistoryError",
     "McpPool",
     "PackageError",
     "PackagePdf",
     "PackageStatus",
+    "ServerPools",
     "ServerStatus",
     "Settings",
     "SettingsError",
@@ -35,4 +41,5 @@ __all__ = [
     "load_settings",
     "open_application",
     "start",
+    "tool_kind",
 ]

@@ -21,7 +21,7 @@ from app.ports import EditRecords
 from domain.records import FileEdit, FileEditStatus
 from tools.files import MAX_EDIT_BYTES, unified_diff
 from tools.registry import ToolContext
-from tools.workspace_paths import read_regular, remove_file, resolve_in_workspace, write_atomically
+from tools.workspace_paths import read_regular, remove_file, resolve_in_workspace, write_in_workspace
 
 FileEditMode = Literal["confirm", "auto", "off"]
 
@@ -104,7 +104,7 @@ class EditApprovals:
             raise ValueError(
                 f"{shown_name(edit.path)} changed after the edit was proposed, so it was not applied; ask again."
             )
-        write_atomically(self.context, target, edit.after, edit.path)
+        write_in_workspace(self.context, target, edit.after, edit.path)
         self.store.set_file_edit_status(edit_id, "applied", "proposed")
         return f"Applied the edit to {shown_name(edit.path)}."
 
@@ -125,7 +125,7 @@ class EditApprovals:
         if edit.before is None:
             remove_file(self.context, target, edit.path)
         else:
-            write_atomically(self.context, target, edit.before, edit.path)
+            write_in_workspace(self.context, target, edit.before, edit.path)
         self.store.set_file_edit_status(edit.edit_id, "undone", "applied")
         return f"Undid the edit to {shown_name(edit.path)}; it is back as it was."
 

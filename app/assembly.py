@@ -15,15 +15,20 @@ from app.mcp_tools import load_mcp
 from app.service import Application
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
 from engine.agent import AIAgent
+from engine.server_pool import ServerPools
 from store import ChatHistoryDB
 from tools import ToolContext
 
 
-def agent_from_settings(settings: Settings, context: ToolContext | None = None) -> AIAgent:
-    """The agent the settings describe, its tools in `context` (the application adds the approvers)."""
+def agent_from_settings(
+    settings: Settings, context: ToolContext | None = None, servers: ServerPools | None = None
+) -> AIAgent:
+    """The agent the settings describe, its tools in `context` (the application adds the approvers), its Ollama
+    servers from `servers` when the face shares them among its applications (the web app's tabs)."""
+    pool = (servers or ServerPools()).get(settings.servers, settings.max_turns_per_server)
     return AIAgent(
         settings.model,
-        settings.endpoint,
+        settings.servers,
         settings.system_prompt,
         tool_context=context or ToolContext(workspace_root=settings.workspace_root),
         num_ctx=settings.num_ctx,
@@ -32,12 +37,16 @@ def agent_from_settings(settings: Settings, context: ToolContext | None = None) 
         request_timeout=settings.request_timeout,
         think=settings.think_option,
         select_tools=True,
+        pool=pool,
     )
 
 
-def open_application(settings: Settings, mcp_pool: McpPool | None = None) -> Application:
+def open_application(
+    settings: Settings, mcp_pool: McpPool | None = None, servers: ServerPools | None = None
+) -> Application:
     """The store, the agent and the workspace folder the settings name, checked before any is created; the MCP
-    servers from `mcp_pool` when the face shares one set among its services (the web app's tabs)."""
+    servers from `mcp_pool` and the Ollama servers from `servers` when the face shares them among its services
+    (the web app's tabs)."""
     check_paths(settings)
     store = ChatHistoryDB(settings.store_target)
     try:
@@ -58,7 +67,7 @@ def open_application(settings: Settings, mcp_pool: McpPool | None = None) -> App
     context = ToolContext(workspace_root=settings.workspace_root, hooks=hooks, external=external)
     return Application(
         store,
-        agent_from_settings(settings, context),
+        agent_from_settings(settings, context, servers),
         settings.file_edits,
         settings.embed_model,
         agents=agents,
@@ -67,9 +76,14 @@ def open_application(settings: Settings, mcp_pool: McpPool | None = None) -> App
     )
 
 
-def start(env_file: Path | None, overrides: Mapping[str, Any], mcp_pool: McpPool | None = None) -> Application:
+def start(
+    env_file: Path | None,
+    overrides: Mapping[str, Any],
+    mcp_pool: McpPool | None = None,
+    servers: ServerPools | None = None,
+) -> Application:
     """Read the settings (`.env`, the environment, the face's flags), set up logging and open the service;
     SettingsError or HistoryError say in one sentence what stops it."""
     settings = load_settings(env_file=env_file, overrides=overrides)
     configure_logging(settings)
-    return open_application(settings, mcp_pool)
+    return open_application(settings, mcp_pool, servers)

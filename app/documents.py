@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import stat
 import threading
 from collections.abc import Callable
@@ -26,7 +25,8 @@ from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import HistoryError
-from tools.documents.readers import SUFFIXES
+from tools.atomic_files import write_partial
+from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
 from tools.workspace_paths import is_protected_file, remove_file
@@ -100,20 +100,15 @@ class DocumentLibrary:
         "keep both" saves the upload as "spec (2).pdf", the first name free.
         """
         base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-        if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in SUFFIXES:
-            raise ValueError(f"{name!r} cannot be added: give a PDF, Word, Excel, Markdown, text or CSV file")
+        if not base or base.startswith(".") or "\x00" in base or Path(base).suffix.lower() not in DOCUMENT_SUFFIXES:
+            raise ValueError(f"{name!r} cannot be added: give a {DOCUMENT_TYPES_NAMED} file")
         if len(data) > MAX_FILE_BYTES:
             raise ValueError(f"{base} is larger than {MAX_FILE_BYTES // 1024**2} MB")
         if self._store.owns(self.root / base):
             raise ValueError(f"{base} is the chat history's own file; rename the document and add it again")
         self.root.mkdir(parents=True, exist_ok=True)
-        partial = self.root / f".{base}.{secrets.token_hex(4)}.part"
-        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        partial = self.root / write_partial(self.root / base, data)
         try:
-            with os.fdopen(descriptor, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
             saved = self._put_in_place(partial, base, if_exists)
         finally:
             partial.unlink(missing_ok=True)
@@ -194,7 +189,7 @@ class DocumentLibrary:
         """Documents under the root, as (relative path, (path, its own stat)); walked by descriptor, so no link
         is followed and no name from outside is listed; hidden names and files that vanish meanwhile are skipped."""
         root = self.root.resolve()
-        wanted = walk_files(root, lambda name: Path(name).suffix.lower() in SUFFIXES)
+        wanted = walk_files(root, lambda name: Path(name).suffix.lower() in DOCUMENT_SUFFIXES)
         return [(relative, (root / relative, info)) for relative, info in wanted]
 
     def _is_history_file(self, relative: str, info: os.stat_result) -> bool:
@@ -298,9 +293,7 @@ class DocumentLibrary:
                 f"The documents are still being indexed ({self.progress.done} of {self.progress.total} files)."
             )
         if not found and not self._store.document_files():  # only an empty answer asks whether anything is indexed
-            notes.append(
-                "No documents are indexed: put PDF, Word, Excel, Markdown, text or CSV files in the workspace folder."
-            )
+            notes.append(f"No documents are indexed: put {DOCUMENT_TYPES_NAMED} files in the workspace folder.")
         return " ".join(notes)
 
     def _nearest(self, query: str) -> list[int] | None:

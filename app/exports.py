@@ -2,36 +2,32 @@
 
 Each document is built as an iterator of text pieces, a turn at a time, so a
 workspace of any length can be written to a file in constant memory
-(`write_atomically`); the service joins the pieces for a workspace small enough
-to hold.
+(`tools.atomic_files.write_atomically`); the service joins the pieces for a
+workspace small enough to hold.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from app.formatting import pretty_units, result_text, usage_caption
-from domain.records import Chat, ToolCall, Turn
-
-FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})
-# Tools that read, search or remember rather than calculate: neither the report nor the package lists them.
-NOT_CALCULATIONS = FILE_TOOLS | {"search_documents", "memory_add", "memory_search", "memory_remove"}
+from domain.calculations import CalcResult, Check
+from domain.records import ToolCall, Turn, Workspace
+from tools import is_calculation
 
 
 def calculations(turns: Iterable[Turn]) -> Iterator[tuple[Turn, ToolCall | None]]:
     """What the report and the package list, in order: each calculation with its turn, and `(turn, None)` for
-    a tool call that ended in an error (left out, and counted). File, search and memory tools are not listed."""
+    a tool call that ended in an error (left out, and counted). File, search and memory tools are not listed
+    (the catalogue says which a tool is: `tools.is_calculation`)."""
     for turn in turns:
         for call in turn.tool_calls:
-            if call.name not in NOT_CALCULATIONS:
+            if is_calculation(call.name):
                 yield turn, None if call.error else call
 
 
@@ -56,46 +52,41 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
     lines += ["**Inputs**", ""] + _table(
         ["input", "value"], [[k, json.dumps(v, ensure_ascii=False)] for k, v in call.arguments.items()]
     )
-    data = call.data
-    if data is None:
+    result = call.calculation
+    if result is None:
         return [*lines, f"**Result:** `{_cell(call.output)}`", ""]
-    for warning in data.get("warnings", []):
+    return lines + _calculation_markdown(result)
+
+
+def _calculation_markdown(result: CalcResult) -> list[str]:
+    """The report's rendering of a calculation: warnings, formula, substitution, results, checks, reference."""
+    lines = []
+    for warning in result.warnings:
         lines += [f"**Warning:** {warning}", ""]
-    if data.get("formula"):
-        lines += [f"**Formula:** {data['formula']}", ""]
-    if data.get("substituted"):
-        lines += [f"**Substituted:** {pretty_units(data['substituted'])}", ""]
-    precise = data.get("precise", {})
-    rows = [
-        [key, result_text(value), _joined(precise.get(key, value))] for key, value in data.get("results", {}).items()
-    ]
+    if result.formula:
+        lines += [f"**Formula:** {result.formula}", ""]
+    if result.substituted:
+        lines += [f"**Substituted:** {pretty_units(result.substituted)}", ""]
+    rows = [[key, result_text(value), _joined(result.precise.get(key, value))] for key, value in result.results.items()]
     lines += ["**Results**", ""] + _table(["result", "value", "full precision"], rows)
-    if data.get("checks"):
+    if result.checks:
         checks = [
-            [
-                c["name"],
-                pretty_units(c["value"]),
-                pretty_units(c["limit"]),
-                _ratio(c),
-                c["status"],
-                c.get("clause") or "",
-            ]
-            for c in data["checks"]
+            [c.name, pretty_units(c.value), pretty_units(c.limit), _ratio(c), c.status, c.clause or ""]
+            for c in result.checks
         ]
         lines += ["**Checks**", ""] + _table(["check", "value", "limit", "ratio", "status", "clause"], checks)
-    if data.get("reference"):
-        lines += [f"**Reference:** {data['reference']}", ""]
-    lines += [f"- {note}" for note in data.get("notes", [])]
-    return [*lines, ""] if data.get("notes") else lines
+    if result.reference:
+        lines += [f"**Reference:** {result.reference}", ""]
+    lines += [f"- {note}" for note in result.notes]
+    return [*lines, ""] if result.notes else lines
 
 
 def _joined(value: str | list[str]) -> str:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-def _ratio(check: dict[str, Any]) -> str:
-    ratio = check.get("ratio")
-    return f"{ratio:.3f}" if isinstance(ratio, int | float) else ""
+def _ratio(check: Check) -> str:
+    return "" if check.ratio is None else f"{check.ratio:.3f}"
 
 
 def _document(chunks: Iterable[list[str]]) -> Iterator[str]:
@@ -119,14 +110,14 @@ def _document(chunks: Iterable[list[str]]) -> Iterator[str]:
 
 
 def report_pieces(
-    chat: Chat, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None = None
+    chat: Workspace, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None = None
 ) -> Iterator[str]:
     """The calculation report in pieces: each calculation in order, with the question that led to it."""
     return _document(_report_chunks(chat, turns, models, generated))
 
 
 def _report_chunks(
-    chat: Chat, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None
+    chat: Workspace, turns: Iterable[Turn], models: Sequence[str], generated: datetime | None
 ) -> Iterator[list[str]]:
     stamp = (generated or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
     yield [
@@ -152,7 +143,7 @@ def _report_chunks(
         yield [f"*{skipped} tool calls that ended in an error are not listed.*", ""]
 
 
-def calculation_report(chat: Chat, turns: Iterable[Turn], generated: datetime | None = None) -> str:
+def calculation_report(chat: Workspace, turns: Iterable[Turn], generated: datetime | None = None) -> str:
     """Markdown listing each calculation in order, with the question that led to it."""
     turns = list(turns)
     models = sorted({turn.model for turn in turns if turn.model})
@@ -244,12 +235,12 @@ def _turn_markdown(number: int, turn: Turn) -> list[str]:
     return ["\n".join(parts)]
 
 
-def workspace_pieces(chat: Chat, turns: Iterable[Turn]) -> Iterator[str]:
+def workspace_pieces(chat: Workspace, turns: Iterable[Turn]) -> Iterator[str]:
     """The whole workspace as Markdown, in pieces: summary, then every turn with its tool calls."""
     return _document(_workspace_chunks(chat, turns))
 
 
-def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
+def _workspace_chunks(chat: Workspace, turns: Iterable[Turn]) -> Iterator[list[str]]:
     yield [
         f"# {chat.chat_name}",
         "",
@@ -264,28 +255,3 @@ def _workspace_chunks(chat: Chat, turns: Iterable[Turn]) -> Iterator[list[str]]:
         yield ["*No summary yet.*", ""]
     for number, turn in enumerate(turns, start=1):
         yield _turn_markdown(number, turn)
-
-
-def write_atomically(path: Path, pieces: Iterable[str] | bytes) -> None:
-    """Write `pieces` (text, in UTF-8, or bytes) to `path` through a new file beside it, put in place only once
-    complete.
-
-    A reader never sees half a document, and a failure part way leaves any
-    earlier file at `path` as it was.
-    """
-    partial = path.with_name(f".{path.name}.{secrets.token_hex(4)}.part")
-    try:
-        if isinstance(pieces, bytes):
-            with partial.open("xb") as binary:  # created new, with the usual permissions
-                binary.write(pieces)
-                binary.flush()
-                os.fsync(binary.fileno())
-        else:
-            with partial.open("x", encoding="utf-8") as out:
-                out.writelines(pieces)
-                out.flush()
-                os.fsync(out.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise

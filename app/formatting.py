@@ -1,11 +1,9 @@
-"""Text both faces and the reports share: units for reading, tool-call lines, usage captions."""
+"""Text the application writes and the faces show too: units for reading, names and text made safe to show,
+usage captions. (How each face draws a calculation lives with that face; the report's in `exports`.)"""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
-
-from tools.quantity_text import engineering_units
+from tools.units.showing import engineering_units
 
 # Characters that reorder how text is displayed (Trojan Source, CVE-2021-42574): embeddings, overrides, isolates.
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -37,17 +35,6 @@ def shortened(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:.-–—") + "…"
 
 
-def local_stamp(stored: str | None) -> str:
-    """ "2026-11-23 00:30": a time the store keeps in UTC, on this computer's clock ("" if there is none)."""
-    if not stored:
-        return ""
-    try:
-        moment = datetime.fromisoformat(stored)
-    except ValueError:
-        return stored[:16]
-    return f"{(moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone():%Y-%m-%d %H:%M}"
-
-
 def shown_name(name: str) -> str:
     """A name (a file's, a workspace's) as one line that shows what it is: line breaks and control characters
     written as escapes (`\\n`), bidi controls written out (`[U+202E]`), so a name can neither forge a line of a
@@ -63,41 +50,6 @@ def pretty_units(text: str) -> str:
 def result_text(value: str | list[str]) -> str:
     """One result for reading: a quantity, or a list of them (a continuous beam's reactions) joined in order."""
     return ", ".join(map(pretty_units, value)) if isinstance(value, list) else pretty_units(value)
-
-
-def check_ratio(check: dict[str, Any]) -> str:
-    """ " · ratio 0.87 (87 %)", or nothing when the check carries no ratio."""
-    ratio = check.get("ratio")
-    return f" · ratio {ratio:.2f} ({ratio:.0%})".replace("%", " %") if isinstance(ratio, int | float) else ""
-
-
-WARNING_MARK = "Warning:"
-
-
-def calculation_lines(data: dict[str, Any]) -> list[str]:
-    """A calculation result as short lines: warnings first, formula, substitution, results, checks, reference."""
-    lines = [f"{WARNING_MARK} {warning}" for warning in data.get("warnings", [])]
-    if data.get("substituted"):
-        lines.append(pretty_units(data["substituted"]))
-    elif data.get("formula"):
-        lines.append(data["formula"])
-    results = " · ".join(f"{key} {result_text(value)}" for key, value in data.get("results", {}).items())
-    if results:
-        lines.append(results)
-    for check in data.get("checks", []):
-        clause = f" [{check['clause']}]" if check.get("clause") else ""
-        lines.append(
-            f"{check['status']}: {check['name']} ({pretty_units(check['value'])} vs {pretty_units(check['limit'])})"
-            f"{check_ratio(check)}{clause}"
-        )
-    if data.get("reference"):
-        lines.append(f"[{data['reference']}]")
-    return lines
-
-
-def call_signature(name: str, arguments: dict[str, Any]) -> str:
-    """`sqrt(x=144)`: a tool call as one readable line."""
-    return f"{name}({', '.join(f'{key}={value!r}' for key, value in arguments.items())})"
 
 
 def usage_caption(

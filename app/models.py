@@ -1,16 +1,15 @@
-"""The model server and the model in use: which model answers, which are pulled, whether the server is there."""
+"""The model servers and the model in use: which model answers, which are pulled, whether the servers are there."""
 
 from __future__ import annotations
 
 from engine.agent import AIAgent
-from engine.failures import CallSite
-from engine.ollama_server import ServerStatus, server_status
+from engine.ollama_server import ServerStatus
 
 STATUS_TIMEOUT_SECONDS = 3.0
 
 
 class Models:
-    """The model this view asks (an agent file may name its own for its workspaces), and the server's models."""
+    """The model this view asks (an agent file may name its own for its workspaces), and the servers' models."""
 
     def __init__(self, agent: AIAgent) -> None:
         self._agent = agent
@@ -23,6 +22,7 @@ class Models:
 
     @property
     def endpoint(self) -> str:
+        """The Ollama server, or the servers separated by commas (ENDPOINT)."""
         return self._agent.server
 
     def use(self, name: str) -> str:
@@ -31,9 +31,11 @@ class Models:
         return self._current
 
     async def available(self) -> list[str]:
-        """Names of the chat models pulled on the server; raises `AgentError` when it cannot tell."""
+        """Names of the chat models pulled on the servers that answer (all of them together); raises `AgentError`
+        when it cannot tell."""
         return await self._agent.list_models()
 
     async def status(self) -> ServerStatus:
-        """The server's version and models, or the sentence that says why it cannot be reached."""
-        return await server_status(CallSite(self._agent.server, self._current, STATUS_TIMEOUT_SECONDS))
+        """The servers' versions and models and those that do not answer, or the sentence that says why none can
+        be reached."""
+        return await self._agent.server_status(STATUS_TIMEOUT_SECONDS, self._current)

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from app.exports import report_pieces, workspace_pieces, write_atomically
+from app.exports import report_pieces, workspace_pieces
 from app.packages import PackageDesk, PackagePdf, PackageStatus
 from app.ports import ReportRecords
 from domain.packages import IssuedMatch, ProjectDetails, Signer, SignoffStep
-from domain.records import Chat
+from domain.records import Workspace
+from tools.atomic_files import write_atomically
 
 ExportKind = Literal["calculations", "workspace"]
 
@@ -69,7 +70,7 @@ class Reports:
         if self._store.owns(path):
             raise PermissionError(f"{path} is a file of the chat history itself; choose another file for the {what}")
 
-    def _chat(self, chat_id: int) -> Chat:
+    def _chat(self, chat_id: int) -> Workspace:
         chat = self._store.get_chat(chat_id)
         if chat is None:
             raise LookupError(f"There is no workspace with id {chat_id}.")

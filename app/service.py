@@ -33,7 +33,7 @@ from app.turns import Turns
 from app.workspaces import Workspaces
 from engine.agent import AIAgent
 from engine.embeddings import Embedder
-from tools import is_file_edit
+from tools import edits_files
 
 __all__ = ["Application"]
 
@@ -68,14 +68,14 @@ class Application:
         self._engineer = engineer
         context = agent.settings.tool_context
         if documents is None:
-            embedder = Embedder(agent.server, embed_model) if embed_model else None
+            embedder = Embedder(agent.pool, embed_model) if embed_model else None
             documents = DocumentLibrary(store, context.workspace_root, embedder)
         self.documents = documents
         self.memory = MemoryBook(store)
         context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
         self.approvals = EditApprovals(store, context, file_edits, can_ask)
         catalog = agents if agents is not None else load_agents()
-        tool_names = [name for name in agent.settings.tool_names if file_edits != "off" or not is_file_edit(name)]
+        tool_names = [name for name in agent.settings.tool_names if file_edits != "off" or not edits_files(name)]
         self.agents = Agents(catalog, store, tool_names)
         self.models = Models(agent)
         self.summaries = Summaries(store, agent, self.models)

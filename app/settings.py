@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +32,7 @@ DEFAULT_SYSTEM_PROMPT = (
     "the file tools. If information is missing, ask for it rather than guess."
 )
 
+_SERVER_URL = re.compile(r"https?://[^\s/,]+(/[^\s,]*)?")
 ThinkSetting = Literal["true", "false", "low", "medium", "high"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -46,9 +48,9 @@ class Settings(BaseModel):
 
     endpoint: str = Field(
         "http://localhost:11434",
-        pattern=r"^https?://[^\s/]+(/\S*)?$",
-        description="an http:// or https:// URL such as http://localhost:11434",
+        description="an http:// or https:// URL such as http://localhost:11434, or several separated by commas",
     )
+    max_turns_per_server: int = Field(2, ge=1, le=64, description="a whole number from 1 to 64")
     model: str = Field("qwen3:4b", min_length=1, description="an Ollama model name such as qwen3:4b")
     system_prompt: str = Field(DEFAULT_SYSTEM_PROMPT, min_length=1, description="non-empty text")
     chat_history_db_path: Path = Field(Path("chat_history.sqlite"), description="a file path")
@@ -125,8 +127,12 @@ class Settings(BaseModel):
 
     @field_validator("endpoint", mode="after")
     @classmethod
-    def _strip_trailing_slash(cls, value: str) -> str:
-        return value.rstrip("/")
+    def _servers_listed(cls, value: str) -> str:
+        """One URL or several separated by commas, each without its trailing slash, none twice."""
+        urls = [url.strip().rstrip("/") for url in value.split(",") if url.strip()]
+        if not urls or not all(_SERVER_URL.fullmatch(url) for url in urls):
+            raise ValueError("not a list of http:// or https:// URLs")
+        return ",".join(dict.fromkeys(urls))
 
     @model_validator(mode="after")
     def _files_apart_from_the_history(self) -> Settings:
@@ -152,6 +158,11 @@ class Settings(BaseModel):
     def exports_folder(self) -> Path:
         """Where `/export` and `/report` write without a file name: EXPORTS_DIR, or `exports/` beside the history."""
         return self.exports_dir if self.exports_dir is not None else self.chat_history_db_path.parent / "exports"
+
+    @property
+    def servers(self) -> tuple[str, ...]:
+        """ENDPOINT's Ollama servers, in its order."""
+        return tuple(self.endpoint.split(","))
 
     @property
     def think_option(self) -> bool | Literal["low", "medium", "high"]:

@@ -20,7 +20,7 @@ from app.formatting import shown_name
 from app.models import Models
 from app.ports import SummaryRecords
 from domain.events import AgentError
-from domain.records import Chat
+from domain.records import Workspace
 from engine.agent import AIAgent
 from store import HistoryError
 
@@ -36,7 +36,7 @@ class SwitchOutcome:
     `pending`: its summary is being written in the background.
     """
 
-    left: Chat | None = None
+    left: Workspace | None = None
     summarised: bool = False
     error: AgentError | None = None
     pending: bool = False
@@ -63,13 +63,13 @@ class SummaryWriter:
         self._write = write
         self._close_loop = close_loop
         self._lock = threading.Lock()
-        self._queue: list[Chat] = []
-        self._writing: Chat | None = None
+        self._queue: list[Workspace] = []
+        self._writing: Workspace | None = None
         self._finished: list[SwitchOutcome] = []
         self._thread: threading.Thread | None = None
         self._running: tuple[asyncio.AbstractEventLoop, asyncio.Task[bool]] | None = None
 
-    def submit(self, chat: Chat) -> None:
+    def submit(self, chat: Workspace) -> None:
         """Queue `chat`'s summary (once, however often it is left before the worker gets to it)."""
         with self._lock:
             if all(queued.chat_id != chat.chat_id for queued in self._queue):
@@ -77,7 +77,7 @@ class SummaryWriter:
             if self._thread is None:
                 self._start_worker()
 
-    def pending(self) -> list[Chat]:
+    def pending(self) -> list[Workspace]:
         """The workspaces whose summaries are being written or wait their turn."""
         with self._lock:
             return ([self._writing] if self._writing else []) + list(self._queue)
@@ -104,7 +104,7 @@ class SummaryWriter:
                 return False
             thread.join(remaining)
 
-    def skip(self) -> list[Chat]:
+    def skip(self) -> list[Workspace]:
         """Drop the queued summaries and cancel the one being written; returns the workspaces skipped."""
         with self._lock:
             skipped = ([self._writing] if self._writing else []) + self._queue
@@ -142,12 +142,12 @@ class SummaryWriter:
         finally:
             await self._close_loop()
 
-    def _next(self) -> Chat | None:
+    def _next(self) -> Workspace | None:
         with self._lock:
             self._writing = self._queue.pop(0) if self._queue else None
             return self._writing
 
-    async def _write_one(self, chat: Chat) -> SwitchOutcome | None:
+    async def _write_one(self, chat: Workspace) -> SwitchOutcome | None:
         task = asyncio.ensure_future(self._write(chat.chat_id))
         with self._lock:
             self._running = (asyncio.get_running_loop(), task)
@@ -228,7 +228,7 @@ class Summaries:
         """Replace the summary with the user's own text (None or blank clears it)."""
         self._store.set_context_summary(chat_id, text.strip() if text and text.strip() else None)
 
-    def pending(self) -> list[Chat]:
+    def pending(self) -> list[Workspace]:
         """The workspaces whose summaries are being written in the background, or wait to be."""
         return self._writer.pending()
 
@@ -243,6 +243,6 @@ class Summaries:
         """Block until the background summaries are written; False if `timeout` ran out first."""
         return self._writer.wait(timeout)
 
-    def skip(self) -> list[Chat]:
+    def skip(self) -> list[Workspace]:
         """Give up the background summaries (they are written the next time those workspaces are left)."""
         return self._writer.skip()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from app.formatting import shortened
 from app.ports import WorkspaceRecords
 from app.summaries import Summaries, SwitchOutcome
-from domain.records import Chat, SearchHit
+from domain.records import SearchHit, Workspace
 
 DEFAULT_WORKSPACE_NAME = "New workspace"
 NAME_LENGTH = 64
@@ -37,10 +37,10 @@ class Workspaces:
         return self._current_id
 
     @property
-    def current(self) -> Chat | None:
+    def current(self) -> Workspace | None:
         return self._store.get_chat(self._current_id) if self._current_id is not None else None
 
-    def recent(self, limit: int | None = None) -> list[Chat]:
+    def recent(self, limit: int | None = None) -> list[Workspace]:
         """Workspaces, the most recently active first."""
         return self._store.recent_chats(limit)
 
@@ -51,10 +51,10 @@ class Workspaces:
         """Workspaces whose name or messages contain `text`, most recently active first."""
         return self._store.search_chats(text)
 
-    def get(self, chat_id: int) -> Chat | None:
+    def get(self, chat_id: int) -> Workspace | None:
         return self._store.get_chat(chat_id)
 
-    def find(self, name_or_id: str) -> Chat:
+    def find(self, name_or_id: str) -> Workspace:
         """A workspace by id or exact name; LookupError says how to see the others."""
         if not name_or_id.strip():
             raise ValueError("Give a workspace name or id.")
@@ -65,7 +65,7 @@ class Workspaces:
 
     # Opening ---------------------------------------------------------------------------------
 
-    def open(self, chat_id: int) -> Chat:
+    def open(self, chat_id: int) -> Workspace:
         """Make `chat_id` the open workspace (no summary is written)."""
         chat = self._store.get_chat(chat_id)
         if chat is None:
@@ -73,7 +73,7 @@ class Workspaces:
         self._current_id = chat_id
         return chat
 
-    def open_latest(self) -> Chat | None:
+    def open_latest(self) -> Workspace | None:
         """Open the most recently active workspace, if there is one."""
         latest = self._store.recent_chats(1)
         if not latest:
@@ -81,7 +81,7 @@ class Workspaces:
             return None
         return self.open(latest[0].chat_id)
 
-    def open_or_create(self, name_or_id: str) -> Chat:
+    def open_or_create(self, name_or_id: str) -> Workspace:
         """Open the named (or numbered) workspace, creating a named one that does not exist yet."""
         chat = self._store.find_chat(name_or_id)
         if chat is not None:
@@ -90,16 +90,16 @@ class Workspaces:
             raise LookupError(f"There is no workspace with id {name_or_id.strip()}.")
         return self.create(name_or_id)
 
-    def create(self, name: str = DEFAULT_WORKSPACE_NAME) -> Chat:
+    def create(self, name: str = DEFAULT_WORKSPACE_NAME) -> Workspace:
         """Create a workspace and open it (without summarising the one left)."""
         return self.open(self._store.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME))
 
-    def ensure_current(self) -> Chat:
+    def ensure_current(self) -> Workspace:
         """The open workspace, creating one when there is none (the first message names it)."""
         chat = self.current
         return chat if chat is not None else self.create()
 
-    async def start_new(self, name: str = DEFAULT_WORKSPACE_NAME) -> tuple[Chat, SwitchOutcome]:
+    async def start_new(self, name: str = DEFAULT_WORKSPACE_NAME) -> tuple[Workspace, SwitchOutcome]:
         """Switch to a new workspace (refreshing the digital twin of the one left).
 
         A new workspace with the default name reuses an empty one, so that "New
@@ -136,7 +136,7 @@ class Workspaces:
         self._store.rename_chat(chat_id, cleaned)
         return cleaned
 
-    def delete(self, chat_id: int) -> Chat | None:
+    def delete(self, chat_id: int) -> Workspace | None:
         """Delete a workspace and its turns; if it was open, the latest one left is opened."""
         self._store.delete_chat(chat_id)
         if chat_id == self._current_id:

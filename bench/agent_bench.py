@@ -2,7 +2,9 @@
 
 The raw client sends exactly the requests the agent sends (captured first), so
 the difference is what the agent adds: building the prompt, the client it makes
-per turn, the events, the tool loop.
+per turn, the events, the tool loop. Beside it, what routing among several servers
+adds: the same turn with ENDPOINT listing three fake servers (each in a process of its
+own) against one, and holding and giving back a server alone.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +25,12 @@ import ollama
 
 from agent import AIAgent
 from bench.harness import Result, single, summarise
+from engine.ollama_server import ClientPerLoop
+from engine.server_pool import ServerPool
 from fakes.ollama import FakeOllama, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
+ROUTING_CAP = 2  # MAX_TURNS_PER_SERVER's default
 PLAIN_QUESTION = "What is the maximum moment of a simply supported beam?"
 TOOL_QUESTION = "[tool] What is the square root of 144?"
 
@@ -134,4 +140,52 @@ def run(quick: bool) -> list[Result]:
         single("agent overhead per turn, ratio to raw", ratio, "×", "≤ 1.2×", ratio <= 1.2),
         single("first text event beyond the server's first chunk", first_added, "ms", "≤ 5 ms", first_added <= 5),
         single("agent overhead per tool round (tool time excluded)", per_round, "ms", "≤ 10 ms", per_round <= 10),
+        *run_routing(quick),
+    ]
+
+
+async def hold_and_give_back(pool: ServerPool, runs: int) -> list[float]:
+    """Milliseconds to hold a server for a turn and give it back, nothing else (the models' lists fresh)."""
+    clients = ClientPerLoop()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        claim = pool.claim("qwen3:4b", clients)
+        async for _waiting in claim.waits():
+            pass
+        claim.release()
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+async def routing(urls: list[str], runs: int) -> dict[str, list[float]]:
+    """The same turn with one server and with three listed (interleaved), then holding a server alone."""
+    agents = {
+        count: AIAgent("qwen3:4b", urls[:count], "You are an engineering assistant.", max_turns_per_server=ROUTING_CAP)
+        for count in (1, 3)
+    }
+    samples: dict[str, list[float]] = {"turn 1": [], "turn 3": [], "hold 1": [], "hold 3": []}
+    for _ in range(3):  # warm up (each server is asked /api/show once, the three for their models)
+        for agent in agents.values():
+            await agent_turn(agent, PLAIN_QUESTION)
+    for _ in range(runs):
+        for count, agent in agents.items():
+            samples[f"turn {count}"].append((await agent_turn(agent, PLAIN_QUESTION))[0])
+    for count, agent in agents.items():
+        samples[f"hold {count}"] = await hold_and_give_back(agent.pool, runs)
+    return samples
+
+
+def run_routing(quick: bool) -> list[Result]:
+    runs = 10 if quick else 200
+    with ExitStack() as stack:
+        urls = [stack.enter_context(fake_server_process()) for _ in range(3)]
+        samples = asyncio.run(routing(urls, runs))
+    added = statistics.median(samples["turn 3"]) - statistics.median(samples["turn 1"])
+    return [
+        summarise("routing: a turn, ENDPOINT with 1 server", samples["turn 1"], "ms", "(reference)", None),
+        summarise("routing: the same turn, ENDPOINT with 3 servers", samples["turn 3"], "ms", "(reference)", None),
+        single("routing overhead per turn, 3 servers against 1", added, "ms", "≤ 1 ms", added <= 1),
+        summarise("routing: hold and give back a server, 1 server", samples["hold 1"], "ms", "(reference)", None),
+        summarise("routing: hold and give back a server, 3 servers", samples["hold 3"], "ms", "(reference)", None),
     ]

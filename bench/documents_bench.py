@@ -20,8 +20,8 @@ from engine.embeddings import Embedder
 from fakes.documents import DESIGN_BASIS, ROOF_ROWS, write_docx, write_glyph_pdf, write_pdf, write_xlsx
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
-from store.documents import query_words
 from store.sqlite_search import match_expression
+from store.words import query_words
 
 WORDS = "beam column slab footing rebar splice anchor bolt weld plate girder joist deck shear moment".split()
 DIMENSIONS = 768  # nomic-embed-text's

@@ -40,7 +40,8 @@ def fill(store: ChatHistoryDB, count: int) -> int:
     for number in range(count):
         name, arguments = QUESTIONS[number % len(QUESTIONS)]
         outcome = run_tool(name, arguments, context)
-        call = ToolCall(id="call_1", name=name, arguments=arguments, output=outcome.output, data=outcome.data)
+        calculation = outcome.calculation
+        call = ToolCall(id="call_1", name=name, arguments=arguments, output=outcome.output, calculation=calculation)
         store.add_to_history(chat_id, f"Question {number + 1}: {name}?", "Done.", tool_calls=[call], asked_by="Ana")
     return chat_id
 

@@ -63,6 +63,18 @@ class WarningEvent(BaseModel):
     message: str
 
 
+class WaitingForServer(BaseModel):
+    """Every Ollama server that has the turn's model runs as many turns as it may (MAX_TURNS_PER_SERVER), so the
+    turn waits in line: `position` 1 is next, and `ahead` turns are before it. A last one with `position` 0 says
+    the wait is over and which server took the turn. `servers` is how many servers have the model."""
+
+    type: Literal["waiting"] = "waiting"
+    position: int
+    ahead: int = 0
+    servers: int = 1
+    message: str
+
+
 class Usage(BaseModel):
     """Tokens the server counted for the whole turn (all rounds)."""
 
@@ -98,7 +110,14 @@ class ErrorEvent(BaseModel):
 
 
 AgentEvent = Annotated[
-    TextDelta | ThinkingDelta | ToolCallStarted | ToolCallFinished | WarningEvent | TurnCompleted | ErrorEvent,
+    TextDelta
+    | ThinkingDelta
+    | ToolCallStarted
+    | ToolCallFinished
+    | WarningEvent
+    | WaitingForServer
+    | TurnCompleted
+    | ErrorEvent,
     Field(discriminator="type"),
 ]
 

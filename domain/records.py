@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from domain.calculations import CalcResult
+
 TurnStatus = Literal["complete", "stopped", "error", "superseded"]  # superseded: replaced by Regenerate
 
 
@@ -21,7 +23,7 @@ class ToolCall(BaseModel):
     output: str
     error: str | None = None
     duration_ms: float = 0.0
-    data: dict[str, Any] | None = None  # a calculation's full result: precise values, formula, diagram
+    calculation: CalcResult | None = None  # a calculation's full result: precise values, formula, diagram
 
 
 class Turn(BaseModel):
@@ -43,7 +45,7 @@ class Turn(BaseModel):
     tool_calls: list[ToolCall] = []
 
 
-class Chat(BaseModel):
+class Workspace(BaseModel):
     """A workspace and its digital-twin summary."""
 
     chat_id: int

@@ -1,10 +1,12 @@
 """AIAgent: the prompt, the Ollama tool-calling loop, and the events every face renders.
 
-The agent holds only what is fixed: the server, the context budget, the time limits, the
+The agent holds only what is fixed: the servers, the context budget, the time limits, the
 default model, prompt and tools, and what it learned of each model. Everything that varies
 from one turn to the next arrives as one immutable `TurnRequest`, so one agent can run turns
-of different workspaces at once. It keeps one `ollama.AsyncClient` per event loop (a face that
-keeps its loop also keeps its connection), and nothing else bound to a loop.
+of different workspaces at once. Each turn, summary and embedding goes to a server of its
+`ServerPool` (`server_pool.py`: one that has the model, with the fewest turns in flight). It
+keeps one `ollama.AsyncClient` per event loop and server (a face that keeps its loop also keeps
+its connections), and nothing else bound to a loop.
 
 For other programs, as in the first version: `AIAgent(model, server, system_prompt)`,
 `set_context(summary, history)`, `chat(text)` (which remembers its turns) and
@@ -21,13 +23,13 @@ from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import Any
 
-import ollama
-
-from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta
+from domain.events import AgentError, AgentEvent, ErrorEvent, TextDelta, WaitingForServer, WarningEvent
 from engine.context_window import ContextWindow
-from engine.failures import CLIENT_FAILURES, CallSite, classify
-from engine.ollama_server import chat_models
+from engine.failures import CLIENT_FAILURES, CallSite, ServerFailedError, classify
+from engine.ollama_server import ServerStatus
 from engine.prompt import answer_reserve, strip_think_tags, summary_prompt
+from engine.server_pool import Claim, ServerPool
+from engine.server_survey import chat_models_anywhere, pool_status
 from engine.tool_selection import offer_tools
 from engine.turn_loop import LoopLimits, ModelKnowledge, TurnLoop
 from engine.turn_request import StopSignal, TurnRequest
@@ -47,7 +49,7 @@ class AgentSettings:
     """What an agent is made with and never changes: the defaults of its requests, and the bounds of its turns."""
 
     model: str
-    server: str
+    servers: tuple[str, ...]  # ENDPOINT's servers, in its order
     system_prompt: str
     tool_context: ToolContext
     tool_names: tuple[str, ...]
@@ -62,7 +64,7 @@ class AIAgent:
     def __init__(
         self,
         model: str,
-        server: str,
+        server: str | Sequence[str],
         system_prompt: str,
         context_summary: str | None = None,
         *,
@@ -75,11 +77,17 @@ class AIAgent:
         tool_names: Sequence[str] | None = None,
         tool_timeout: float = TOOL_TIMEOUT_SECONDS,
         select_tools: bool = False,
+        max_turns_per_server: int | None = None,
+        pool: ServerPool | None = None,
     ) -> None:
-        limits = LoopLimits(server, num_ctx, num_predict, max_tool_rounds, request_timeout, tool_timeout)
+        """`server` is one Ollama URL, several separated by commas, or a list of them. `pool` (the process's,
+        shared by its agents) replaces `server` and `max_turns_per_server`, the most turns one server runs at
+        once (None: no bound)."""
+        self._pool = pool if pool is not None else ServerPool(server, max_turns_per_server)
+        limits = LoopLimits(num_ctx, num_predict, max_tool_rounds, request_timeout, tool_timeout)
         self._settings = AgentSettings(
             model=model,
-            server=server,
+            servers=self._pool.urls,
             system_prompt=system_prompt,
             tool_context=tool_context or ToolContext(),
             tool_names=tuple(tool_specs if tool_names is None else tool_names),
@@ -104,7 +112,12 @@ class AIAgent:
 
     @property
     def server(self) -> str:
-        return self._settings.server
+        """The server, or the servers separated by commas."""
+        return ", ".join(self._settings.servers)
+
+    @property
+    def pool(self) -> ServerPool:
+        return self._pool
 
     def configured(self, **changes: Any) -> AIAgent:
         """An agent like this one with some of its constructor's settings changed (`model`, `think`, …), sharing
@@ -112,7 +125,7 @@ class AIAgent:
         settings, limits = self._settings, self._settings.limits
         values: dict[str, Any] = {
             "model": settings.model,
-            "server": settings.server,
+            "server": settings.servers,
             "system_prompt": settings.system_prompt,
             "tool_context": settings.tool_context,
             "num_ctx": limits.num_ctx,
@@ -123,7 +136,10 @@ class AIAgent:
             "tool_names": settings.tool_names,
             "tool_timeout": limits.tool_timeout,
             "select_tools": settings.select_tools,
+            "max_turns_per_server": self._pool.cap,
         }
+        if "server" not in changes and "max_turns_per_server" not in changes:
+            values["pool"] = self._pool  # the same servers: their turns in flight are counted together
         twin = AIAgent(**(values | changes))
         twin._knowledge = self._knowledge
         twin.set_context(self._summary, self._history, self._workspace_key)
@@ -198,8 +214,7 @@ class AIAgent:
         error: ErrorEvent | None = None
         try:
             stop.follow()
-            loop = TurnLoop(request, self._settings.limits, self._knowledge)
-            async with aclosing(loop.run(turn)) as events:
+            async with aclosing(self._routed(request, turn)) as events:
                 async for event in events:
                     yield event
                     stop.follow()
@@ -223,24 +238,78 @@ class AIAgent:
             yield error
         yield turn.completed(request.model)
 
-    # The server --------------------------------------------------------------------------------
+    # The servers -------------------------------------------------------------------------------
 
-    def _site(self, model: str | None = None) -> CallSite:
-        settings = self._settings
-        return CallSite(settings.server, model or settings.model, settings.limits.request_timeout)
+    async def _routed(self, request: TurnRequest, turn: TurnState) -> AsyncGenerator[AgentEvent, None]:
+        """The turn on a server that has its model and the fewest turns in flight, after a wait in line when each
+        is busy. A server that fails before anything of the answer was shown leaves the turn to another that has
+        the model, once; after that, or once text has streamed, its failure is the turn's."""
+        avoid: set[str] = set()
+        failed: ServerFailedError | None = None
+        while True:
+            claim = self._pool.claim(request.model, self._knowledge.clients, avoid)
+            shown = False
+            try:
+                async with aclosing(self._hold(claim, failed)) as waits:
+                    async for waiting in waits:
+                        yield waiting
+                site = self._site(claim, request.model)
+                loop = TurnLoop(request, self._settings.limits, self._knowledge, site)
+                async with aclosing(loop.run(turn)) as events:
+                    async for event in events:
+                        shown = shown or not isinstance(event, (WarningEvent, WaitingForServer))
+                        yield event
+                self._pool.mark_answering(site.server)
+                return
+            except ServerFailedError as failure:
+                began = shown or bool(turn.content or turn.thinking or turn.tool_calls)
+                if not self._fail_over(claim, failure, avoid, began):
+                    raise
+                failed = failure
+            except AgentError as failure:
+                if failure.code == "MODEL_NOT_FOUND" and claim.server is not None:
+                    self._pool.forget_models(claim.server)  # it listed the model: read its list again
+                raise
+            finally:
+                claim.release()
 
-    def _client(self, site: CallSite) -> ollama.AsyncClient:
-        """The HTTP client of the running event loop, made on first use; it keeps its connection between turns."""
-        return self._knowledge.clients.get(site)
+    async def _hold(self, claim: Claim, failed: ServerFailedError | None) -> AsyncGenerator[WaitingForServer, None]:
+        """`claim.waits()`; when no other server has the model after one failed, that failure is the turn's."""
+        try:
+            async with aclosing(claim.waits()) as waits:
+                async for waiting in waits:
+                    yield waiting
+        except AgentError:
+            if failed is not None:
+                raise failed from None
+            raise
+
+    def _fail_over(self, claim: Claim, failure: ServerFailedError, avoid: set[str], began: bool) -> bool:
+        """Mark the claim's server down; whether to try another (once, with several, before the answer began)."""
+        if claim.server is None:
+            return False
+        self._pool.mark_down(claim.server, failure.message)
+        if began or avoid or not self._pool.several:
+            return False
+        avoid.add(claim.server)
+        return True
+
+    def _site(self, claim: Claim, model: str) -> CallSite:
+        assert claim.server is not None, "a claim holds a server once it has waited"
+        return CallSite(claim.server, model, self._settings.limits.request_timeout)
 
     async def aclose(self) -> None:
-        """Close the running loop's HTTP client; call it before that loop ends (other loops' clients stay)."""
+        """Close the running loop's HTTP clients; call it before that loop ends (other loops' clients stay)."""
         await self._knowledge.clients.close_running()
 
     async def list_models(self) -> list[str]:
-        """Names of the chat models pulled on the server (not embedding models); `AgentError` when it cannot tell."""
-        site = self._site()
-        return await chat_models(self._client(site), site)
+        """Names of the chat models pulled on the servers that answer (not embedding models); `AgentError` when
+        it cannot tell."""
+        return await chat_models_anywhere(self._pool, self._knowledge.clients, self._settings.limits.request_timeout)
+
+    async def server_status(self, timeout: float, model: str | None = None) -> ServerStatus:
+        """The servers' versions and chat models, naming those that do not answer, or why none can be reached."""
+        return await pool_status(self._pool, model or self._settings.model, timeout)
 
     # The digital twin --------------------------------------------------------------------------
 
@@ -248,10 +317,30 @@ class AIAgent:
         self, history: Sequence[tuple[str, str]], previous_summary: str | None = None, *, model: str | None = None
     ) -> str:
         """An updated digital-twin summary: the previous one merged with `history` (bounded in size), written by
-        `model` (default: the agent's). Raises `AgentError` on failure; the caller keeps the previous summary.
+        `model` (default: the agent's) on a server that has it, after the turns in line before it (a server that
+        fails leaves it to another, once). Raises `AgentError` on failure; the caller keeps the previous summary.
         """
-        site = self._site(model)
-        client = self._client(site)
+        model = model or self._settings.model
+        avoid: set[str] = set()
+        failed: ServerFailedError | None = None
+        while True:
+            claim = self._pool.claim(model, self._knowledge.clients, avoid)
+            try:
+                async with aclosing(self._hold(claim, failed)) as waits:
+                    async for _ in waits:
+                        pass  # nobody watches a summary being written: it waits in line without a word
+                return await self._write_summary(self._site(claim, model), history, previous_summary)
+            except ServerFailedError as failure:
+                if not self._fail_over(claim, failure, avoid, began=False):
+                    raise
+                failed = failure
+            finally:
+                claim.release()
+
+    async def _write_summary(
+        self, site: CallSite, history: Sequence[tuple[str, str]], previous_summary: str | None
+    ) -> str:
+        client = self._knowledge.clients.get(site)
         capabilities = await self._knowledge.capabilities_of(client, site)
         context: ContextWindow = self._knowledge.context(site, self._settings.limits.num_ctx, capabilities)
         messages, left_out = summary_prompt(previous_summary, history, context=context)

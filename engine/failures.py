@@ -40,8 +40,13 @@ class CallSite:
     timeout: float
 
 
+class ServerFailedError(AgentError):
+    """The server failed, not the model: it refused the connection, did not answer in time, broke off, or answered
+    with a 5xx of its own. Another server may take the turn (if nothing of it was shown yet)."""
+
+
 def unavailable(site: CallSite) -> AgentError:
-    return AgentError(
+    return ServerFailedError(
         "PROVIDER_UNAVAILABLE",
         f"Cannot reach Ollama at {site.server} — is `ollama serve` running? Start it and send your message again.",
     )
@@ -103,7 +108,8 @@ def _response_error(error: ollama.ResponseError, site: CallSite, mid_stream: boo
     if mid_stream or error.status_code == -1:  # -1: an error line in the stream, not an HTTP status
         kept = f" {_KEPT}" if mid_stream else " Try again."
         return AgentError("PROVIDER_ERROR", f"Ollama reported an error while answering: {text}.{kept}")
-    return AgentError("PROVIDER_ERROR", f"Ollama reported an error (HTTP {error.status_code}): {text}. Try again.")
+    failure = ServerFailedError if error.status_code >= 500 else AgentError
+    return failure("PROVIDER_ERROR", f"Ollama reported an error (HTTP {error.status_code}): {text}. Try again.")
 
 
 def classify(error: BaseException, site: CallSite, mid_stream: bool = False) -> AgentError:
@@ -114,7 +120,7 @@ def classify(error: BaseException, site: CallSite, mid_stream: bool = False) -> 
     if isinstance(error, ollama.ResponseError):
         return _response_error(error, site, mid_stream)
     if isinstance(error, httpx.TimeoutException):
-        return AgentError(
+        return ServerFailedError(
             "TIMEOUT",
             f"Ollama at {site.server} did not answer within {site.timeout:g} s (REQUEST_TIMEOUT); the model may be "
             f"loading or overloaded — try again, or raise REQUEST_TIMEOUT.{kept}",
@@ -122,7 +128,7 @@ def classify(error: BaseException, site: CallSite, mid_stream: bool = False) -> 
     if isinstance(error, (ConnectionError, httpx.ConnectError)) and not mid_stream:
         return unavailable(site)
     if isinstance(error, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, ConnectionError)):
-        return AgentError(
+        return ServerFailedError(
             "PROVIDER_ERROR", f"The connection to Ollama at {site.server} broke off in the middle of the answer.{kept}"
         )
     if isinstance(error, pydantic.ValidationError) and _about_tool_calls(error):

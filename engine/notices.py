@@ -120,8 +120,9 @@ def tool_results_answer(tool_calls: Sequence[ToolCall]) -> str | None:
 
 def _result_line(call: ToolCall) -> str:
     arguments = ", ".join(f"{name}={json.dumps(value, ensure_ascii=False)}" for name, value in call.arguments.items())
-    data = call.data or {}
-    result = str(data["substituted"]) if call.error is None and data.get("substituted") else call.output
+    calculation = call.calculation
+    substituted = calculation.substituted if calculation is not None and call.error is None else None
+    result = substituted or call.output
     if len(result) > MAX_RESULT_CHARS_SHOWN:
         result = result[:MAX_RESULT_CHARS_SHOWN] + " …"
     shown = _code_span(result) if "\n" not in result else "\n\n" + _code_block(result)

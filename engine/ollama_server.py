@@ -57,27 +57,28 @@ def make_client(site: CallSite) -> ollama.AsyncClient:
 
 
 class ClientPerLoop:
-    """One client per event loop, made on first use and kept, so a face that keeps its loop keeps its connection."""
+    """One client per event loop and server, made on first use and kept, so a face that keeps its loop keeps its
+    connections."""
 
     def __init__(self) -> None:
         self._clients: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, tuple[tuple[str, float], ollama.AsyncClient]
+            asyncio.AbstractEventLoop, dict[tuple[str, float], ollama.AsyncClient]
         ] = weakref.WeakKeyDictionary()
 
     def get(self, site: CallSite) -> ollama.AsyncClient:
-        """The running loop's client for `site`'s server and timeout (a new one if either changed)."""
+        """The running loop's client for `site`'s server and timeout (made on first use)."""
         loop = asyncio.get_running_loop()
-        cached = self._clients.get(loop)
-        if cached is None or cached[0] != (site.server, site.timeout):
-            cached = ((site.server, site.timeout), make_client(site))
-            self._clients[loop] = cached
-        return cached[1]
+        clients = self._clients.setdefault(loop, {})
+        key = (site.server, site.timeout)
+        if key not in clients:
+            clients[key] = make_client(site)
+        return clients[key]
 
     async def close_running(self) -> None:
-        """Close the running loop's client; call it before that loop ends (other loops' clients stay)."""
-        cached = self._clients.pop(asyncio.get_running_loop(), None)
-        if cached is not None:
-            await cached[1].close()  # type: ignore[no-untyped-call]  # the client's own method lacks hints
+        """Close the running loop's clients; call it before that loop ends (other loops' clients stay)."""
+        clients = self._clients.pop(asyncio.get_running_loop(), {})
+        for client in clients.values():
+            await client.close()  # type: ignore[no-untyped-call]  # the client's own method lacks hints
 
 
 async def pulled_models(client: ollama.AsyncClient, site: CallSite) -> list[str]:
@@ -127,11 +128,26 @@ async def model_capabilities(client: ollama.AsyncClient, site: CallSite) -> Mode
 
 @dataclass(frozen=True)
 class ServerStatus:
-    """What a status line says about the Ollama server."""
+    """What a status line says about the Ollama server, or servers: with several, `models` is what any of them has,
+    `version` their versions, and `not_answering` those that did not answer (`error` only when none did)."""
 
     version: str | None
     models: tuple[str, ...]
     error: str | None = None
+    servers: tuple[str, ...] = ()
+    not_answering: tuple[str, ...] = ()
+
+    @property
+    def note(self) -> str | None:
+        """With several servers: "2 of 3 Ollama servers reachable; http://gpu2:11434 is not answering"."""
+        total = len(self.servers)
+        if total < 2:
+            return None
+        down = self.not_answering
+        if not down:
+            return f"all {total} Ollama servers reachable"
+        verb = "is" if len(down) == 1 else "are"
+        return f"{total - len(down)} of {total} Ollama servers reachable; {', '.join(down)} {verb} not answering"
 
 
 async def server_status(site: CallSite) -> ServerStatus:

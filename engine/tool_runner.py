@@ -52,7 +52,7 @@ class TurnToolRunner:
             output=output,
             error=outcome.error,
             duration_ms=duration_ms,
-            data=outcome.data,
+            calculation=outcome.calculation,
         )
         self.records.append(record)
         yield ToolCallFinished(call=record, repeated=repeated)

@@ -1,10 +1,10 @@
 """Which tools to describe to the model for one question: the fixed prompt of a small model's context is mostly
 tool schemas, so the default agent sends only those the question calls for.
 
-A tool is scored by the question's words against its name (weight 3), a few engineers' words for it (3) and its
-description (1). The tools the workspace has already used are always sent, and so is `evaluate_quantity`; the rest
-are the best scorers, up to MAX_OFFERED. Selecting is only about what is described: every tool of the agent may
-still run if the model asks for it by name.
+A tool is scored by the question's words against its name (weight 3), the engineers' words its module declares for
+it (3, `tools.catalogue`) and its description (1). The tools the workspace has already used are always sent, and so
+are those their module declares always offered; the rest are the best scorers, up to MAX_OFFERED. Selecting is
+only about what is described: every tool of the agent may still run if the model asks for it by name.
 """
 
 from __future__ import annotations
@@ -20,38 +20,13 @@ from tools import ollama_tools, tool_specs
 from tools.registry import ExternalTools
 
 MAX_OFFERED = 8
-ALWAYS = ("evaluate_quantity",)
+ALWAYS = tuple(name for name, spec in tool_specs.items() if spec.always_offered)
 _WORD = re.compile(r"[a-z0-9#]+")
 _DESIGNATION = re.compile(r"\b(?:W|HSS|IPE|HE[ABM]?|UB|UC|HP|MC|C|L|S)\s?\d+(?:\s?[xX×]\s?[\d./]+)?", re.IGNORECASE)
 _QUIET = frozenset(
     "a an and are as at be by can do does for from how i in is it me my of on or our please the this to us we what "
     "when where which with you your give show tell find get use using".split()
 )
-# Words engineers use that the tools' own names and descriptions do not say.
-CUES: dict[str, tuple[str, ...]] = {
-    "beam_analysis": ("beam", "span", "moment", "deflection", "shear", "cantilever", "udl", "reaction", "joist"),
-    "continuous_beam": ("continuous", "spans", "support", "two", "three", "hogging", "multi"),
-    "steel_beam_check": ("ok", "work", "works", "adequate", "pass", "check", "lrfd", "asd", "eurocode", "ltb"),
-    "section_properties": ("section", "properties", "w", "hss", "ipe", "hea", "heb", "ub", "uc", "shape"),
-    "column_buckling": ("column", "buckling", "euler", "strut", "compression"),
-    "fillet_weld_check": ("weld", "welds", "welded", "fillet", "connection", "throat", "electrode", "e70"),
-    "bolt_check": ("bolt", "bolts", "bolted", "connection", "slip", "a325", "a490", "friction", "preloaded"),
-    "steel_column_check": ("column", "columns", "buckling", "axial", "compression", "strut", "post", "stanchion"),
-    "steel_beam_column_check": ("column", "axial", "compression", "combined", "interaction", "biaxial", "h1"),
-    "search_documents": ("spec", "specification", "drawing", "drawings", "memo", "report", "document", "project"),
-    "convert_units": ("convert", "conversion", "units", "unit", "into"),
-    "read_file": ("file", "read", "open", "csv", "txt"),
-    "list_files": ("files", "folder", "list", "workspace"),
-    "edit_file": ("edit", "change", "write", "update", "create", "fix"),
-    "memory_add": ("remember", "always", "prefer", "name"),
-    "memory_search": ("remember", "memory", "recall"),
-    "memory_remove": ("forget",),
-    "load_combination": ("combination", "factored", "dead", "live", "1.2d", "1.35g", "uls"),
-    "concrete_volume": ("concrete", "volume", "pour", "footing", "slab"),
-    "rebar_weight": ("rebar", "bar", "bars", "reinforcement", "weight"),
-    "solve_equation": ("solve", "equation", "root", "unknown"),
-    "evaluate_expression": ("integrate", "derivative", "differentiate", "simplify", "expand", "limit"),
-}
 
 
 def _stems(text: str) -> set[str]:
@@ -61,9 +36,9 @@ def _stems(text: str) -> set[str]:
 @cache
 def _profile(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     spec = tool_specs.get(name)
-    description = spec.description if spec is not None else ""
+    description, words = (spec.description, spec.words) if spec is not None else ("", ())
     named = frozenset(_stems(name.replace("_", " ")))
-    cued = frozenset(word[:6] for word in CUES.get(name, ()))
+    cued = frozenset(word[:6] for word in words)
     return named, cued, frozenset(_stems(description)) - named - cued
 
 

@@ -38,7 +38,6 @@ Message = dict[str, Any]
 class LoopLimits:
     """The agent's fixed bounds on a turn: the context, the answer, the rounds, the waits."""
 
-    server: str
     num_ctx: int
     num_predict: int  # the most tokens an answer may take; 0: what the context leaves
     max_tool_rounds: int
@@ -52,8 +51,8 @@ class LoopLimits:
 
 @dataclass
 class ModelKnowledge:
-    """What the agent keeps between turns: one HTTP client per event loop, each model's capabilities and the
-    characters per token its server counts, and the notices already given."""
+    """What the agent keeps between turns: one HTTP client per event loop and server, each model's capabilities
+    and the characters per token its server counts (per server and model), and the notices already given."""
 
     clients: ClientPerLoop = field(default_factory=ClientPerLoop)
     capabilities: dict[tuple[str, str], ModelCapabilities] = field(default_factory=dict)
@@ -76,13 +75,14 @@ class ModelKnowledge:
 
 
 class TurnLoop:
-    """The rounds of one turn: each a request within the model's context, then the tool calls it asked for."""
+    """The rounds of one turn on the server of its `site`: each a request within the model's context, then the tool
+    calls it asked for."""
 
-    def __init__(self, request: TurnRequest, limits: LoopLimits, knowledge: ModelKnowledge) -> None:
+    def __init__(self, request: TurnRequest, limits: LoopLimits, knowledge: ModelKnowledge, site: CallSite) -> None:
         self.request = request
         self.limits = limits
         self.knowledge = knowledge
-        self.site = CallSite(limits.server, request.model, limits.request_timeout)
+        self.site = site
         self.offer = request.tools
 
     async def run(self, turn: TurnState) -> AsyncGenerator[AgentEvent, None]:

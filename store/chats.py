@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.records import Chat
+from domain.records import Workspace
 from store.base import StoreBase
 from store.sql import NO_LIMIT, timestamp
 
@@ -32,24 +32,24 @@ class ChatStore(StoreBase):
             ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
-    def recent_chats(self, limit: int | None = None) -> list[Chat]:
+    def recent_chats(self, limit: int | None = None) -> list[Workspace]:
         """Whole workspace records, the most recently active first."""
         with self._query() as db:
             rows = db.execute(
                 f"SELECT {_CHAT_COLUMNS} FROM chats ORDER BY activity_seq DESC, chat_id DESC LIMIT ?",  # noqa: S608
                 (NO_LIMIT if limit is None else limit,),
             ).fetchall()
-        return [Chat.model_validate(dict(row)) for row in rows]
+        return [Workspace.model_validate(dict(row)) for row in rows]
 
-    def get_chat(self, chat_id: int) -> Chat | None:
+    def get_chat(self, chat_id: int) -> Workspace | None:
         with self._query() as db:
             row = db.execute(
                 f"SELECT {_CHAT_COLUMNS} FROM chats WHERE chat_id = ?",  # noqa: S608 - fixed column list
                 (chat_id,),
             ).fetchone()
-        return Chat.model_validate(dict(row)) if row is not None else None
+        return Workspace.model_validate(dict(row)) if row is not None else None
 
-    def find_chat(self, name_or_id: str) -> Chat | None:
+    def find_chat(self, name_or_id: str) -> Workspace | None:
         """A workspace by its id, or else by its exact name (ignoring case)."""
         text = name_or_id.strip()
         if text.isdigit() and (chat := self.get_chat(int(text))) is not None:
@@ -73,7 +73,7 @@ class ChatStore(StoreBase):
         with self._write() as db:
             db.execute("DELETE FROM chats WHERE chat_id = ?", (chat_id,))
 
-    def find_empty_chat(self, chat_name: str) -> Chat | None:
+    def find_empty_chat(self, chat_name: str) -> Workspace | None:
         """The most recent workspace called `chat_name` with no turns, no summary, no file edits and no project."""
         with self._query() as db:
             row = db.execute(

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from domain.records import DocumentFile, Passage
 from store.base import StoreBase
 from store.sql import Database, Dialect, timestamp
-from store.words import fold
+from store.words import query_words
 
-MAX_QUERY_WORDS = 24
 RANKED_MATCHES = 10_000  # passages ranked by BM25 at most; past it, the newest matches (see search_passages)
-# Words that say nothing about which passage is meant; BM25 would weigh them lightly anyway.
-_QUIET_WORDS = frozenset(
-    "a an and are as at be by did do does for from has have how in is it of on or our the this to was we what "
-    "when where which who why will with".split()
-)
 _FILE_COLUMNS = "path, size, mtime_ns, sha256, status, note, passages, indexed_at"
 _PASSAGE_COLUMNS = "passages.id AS passage_id, passages.path, passages.page, passages.location, passages.text"
-
-
-def query_words(query: str) -> list[str]:
-    """The question's telling words, folded, each once, at most MAX_QUERY_WORDS."""
-    words = [w for w in re.findall(r"[^\W_]+", fold(query)) if w not in _QUIET_WORDS][:MAX_QUERY_WORDS]
-    return list(dict.fromkeys(words))
 
 
 class DocumentStore(StoreBase):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain.records import Memory
 from store.base import StoreBase
-from store.documents import query_words
 from store.sql import NO_LIMIT, timestamp
+from store.words import query_words
 
 _COLUMNS = "memories.id AS memory_id, memories.text, memories.created_at, memories.updated_at"
 

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 import json.scanner
+import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
+from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn, TurnStatus
 from store.base import StoreBase
 from store.sql import NO_LIMIT, Database, timestamp
 from store.words import index_words
+
+logger = logging.getLogger(__name__)
 
 _TURN_COLUMNS = """id AS turn_id, chat_id, "user", assistant, created_at, status, model, prompt_tokens,
                    completion_tokens, duration_ms, error, thinking, asked_by"""
@@ -22,7 +26,8 @@ HAS_CONTENT = "NOT (status = 'error' AND assistant = '')"
 
 
 def _tool_call_row(turn_id: int, position: int, call: ToolCall) -> tuple[object, ...]:
-    data = json.dumps(call.data, ensure_ascii=False) if call.data is not None else None
+    calculation = call.calculation
+    data = json.dumps(calculation.stored(), ensure_ascii=False) if calculation is not None else None
     arguments = json.dumps(call.arguments, ensure_ascii=False)
     return (turn_id, position, call.name, arguments, call.output, call.error, call.duration_ms, data)
 
@@ -40,7 +45,8 @@ def _json_value(text: str) -> Any:
 
 
 def _tool_call(row: Any) -> dict[str, Any]:
-    """A stored tool call as the fields of a `ToolCall`, validated with its turn's (one call for a batch)."""
+    """A stored tool call as the fields of a `ToolCall`, validated with its turn's (one call for a batch); its
+    calculation (the `data` column) is read back into `CalcResult`."""
     data = row["data"]
     return {
         "id": f"call_{row['position'] + 1}",
@@ -49,11 +55,25 @@ def _tool_call(row: Any) -> dict[str, Any]:
         "output": row["output"],
         "error": row["error"],
         "duration_ms": row["duration_ms"],
-        "data": _json_value(data) if data else None,
+        "calculation": _json_value(data) if data else None,
     }
 
 
 _TURNS = TypeAdapter(list[Turn])
+_CALCULATION = TypeAdapter(CalcResult)
+
+
+def _turn_read_whole(turn: dict[str, Any]) -> Turn:
+    """A turn one of whose calculations no longer reads as a `CalcResult` (written by hand, or by a program
+    other than this one): the turn and every call kept, that calculation left out (its output still says it)."""
+    for call in turn["tool_calls"]:
+        if call["calculation"] is not None:
+            try:
+                _CALCULATION.validate_python(call["calculation"])
+            except ValidationError:
+                logger.warning("turn %s, %s: its calculation does not read; left out", turn["turn_id"], call["id"])
+                call["calculation"] = None
+    return Turn.model_validate(turn)
 
 
 class TurnStore(StoreBase):
@@ -228,7 +248,11 @@ class TurnStore(StoreBase):
     def _with_tool_calls(self, db: Database, rows: list[Any]) -> list[Turn]:
         """The rows as turns with their tool calls, validated as one list in one call."""
         calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
-        return _TURNS.validate_python([{**dict(row), "tool_calls": calls.get(row["turn_id"], ())} for row in rows])
+        turns = [{**dict(row), "tool_calls": calls.get(row["turn_id"], ())} for row in rows]
+        try:
+            return _TURNS.validate_python(turns)
+        except ValidationError:
+            return [_turn_read_whole(turn) for turn in turns]
 
     def _tool_calls_for(self, db: Database, turn_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         if not turn_ids:

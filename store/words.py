@@ -1,4 +1,5 @@
-"""Words as the full-text index holds them, and the user's search text as a bounded query of whole words.
+"""Words as the full-text indexes hold them: a user's search of the turns as a bounded query of whole words
+(`words_query`), and a question's telling words for the documents and the memory (`query_words`).
 
 The index folds case and strips diacritics (SQLite's FTS5 with `unicode61 remove_diacritics 2`, and
 PostgreSQL's `turn_search`, whose words this module makes); `index_words` does the same in Python
@@ -17,6 +18,12 @@ from store.sql import Database, TurnQuery
 
 EXPANSIONS_PER_WORD = 32  # a prefix is matched through at most this many of the words it begins
 TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits are word characters, the rest separate words
+MAX_QUERY_WORDS = 24
+# Words that say nothing about which passage or memory is meant; the ranking would weigh them lightly anyway.
+_QUIET_WORDS = frozenset(
+    "a an and are as at be by did do does for from has have how in is it of on or our the this to was we what "
+    "when where which who why will with".split()
+)
 _LAST_CHARACTER = "\U0010ffff"
 
 
@@ -31,6 +38,12 @@ def fold(text: str) -> str:
 def index_words(text: str) -> set[str]:
     """The distinct words the index makes of `text`."""
     return set(TOKEN.findall(fold(text)))
+
+
+def query_words(query: str) -> list[str]:
+    """The question's telling words, folded, each once, at most MAX_QUERY_WORDS."""
+    words = [word for word in TOKEN.findall(fold(query)) if word not in _QUIET_WORDS][:MAX_QUERY_WORDS]
+    return list(dict.fromkeys(words))
 
 
 def _expansions(db: Database, prefix: str) -> list[str]:

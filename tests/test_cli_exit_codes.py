@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from fakes.ollama import Drop, FakeOllama, Hang, Pause, Reply, free_port, wait_u
 from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
-from tests.waiting import wait_for_wait
+from tests.waiting import wait_for_output, wait_for_stdin_read
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 needs_sigint = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery to a child differs on Windows")
@@ -148,30 +148,11 @@ def test_130_when_ctrl_c_comes_while_once_reads_the_question(fake_ollama: FakeOl
         stderr=subprocess.PIPE,
         text=True,
     )
-    wait_for_wait(process.pid, "pipe_read")  # the history is open: it waits for the question on standard input
+    wait_for_stdin_read(process.pid)  # the history is open: it waits for the question on standard input
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=15)
     assert process.returncode == EXIT_INTERRUPTED and "Traceback" not in err
     assert fake_ollama.chat_requests == []
-
-
-def wait_for_output(process: subprocess.Popen[str], text: str, timeout: float = 30) -> list[str]:
-    """Read the process's standard output as it comes, until `text` has appeared; the reader's pieces so far
-    (the reader goes on collecting into the same list until the output closes)."""
-    assert process.stdout is not None
-    stream = process.stdout
-    pieces: list[str] = []
-    seen = threading.Event()
-
-    def read() -> None:
-        while piece := stream.read(1):
-            pieces.append(piece)
-            if text in "".join(pieces):
-                seen.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    assert seen.wait(timeout), f"{text!r} never appeared: {''.join(pieces)!r}"
-    return pieces
 
 
 @needs_sigint
@@ -222,7 +203,7 @@ def test_143_when_sigterm_comes_at_the_prompt(fake_ollama: FakeOllama, isolated:
     pieces = wait_for_output(process, "A question >")  # answered, and the prompt waits for the next line
     # A signal that comes between Python's last look and the read is handled only when the read returns
     # (CPython's way with blocking calls): so the signal is sent once the prompt is blocked in its read.
-    wait_for_wait(process.pid, "pipe_read")
+    wait_for_stdin_read(process.pid)
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=30) == EXIT_TERMINATED, process.stderr.read()
     assert "Answered." in "".join(pieces) and "Traceback" not in process.stderr.read()
@@ -233,11 +214,12 @@ def test_143_when_sigterm_comes_at_the_prompt(fake_ollama: FakeOllama, isolated:
 def test_1_without_a_traceback_when_standard_output_closes_early(fake_ollama: FakeOllama) -> None:
     """`python main.py --once … | head -1`: the reader has gone; say nothing more, and exit."""
     fake_ollama.script(Reply.text("".join(f"Line {n} of a long schedule.\n" for n in range(1, 20001)), pieces=50))
-    process = subprocess.Popen(
+    process = subprocess.Popen(  # a context room for more than the pipe holds (64 KB), so writing must fail
         [sys.executable, str(MAIN), "--once", "Schedule?", "--server", fake_ollama.url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "NUM_CTX": "131072"},
     )
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline() == "Line 1 of a long schedule.\n"

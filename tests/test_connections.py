@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
+from domain.calculations import CalcResult
 from tools import ToolContext, run_tool, tool_specs
-from tools.calc import CalcResult
 from tools.connections import bolt_check, fillet_weld_check
 
 J1: dict[str, Any] = {"size": "3/16 in", "length": "27 in", "dead_load": "33 kip", "live_load": "100 kip", "welds": 2}
@@ -223,13 +223,15 @@ def test_the_pinned_names_arguments_and_result_keys() -> None:
     assert list(bolt) == ["diameter", "grade", "bolts", "shear_dead", "shear_live", "tension_dead", "tension_live",
                           "code", "threads", "shear_planes", "slip_class", "hole"]  # fmt: skip
     outcome = run_tool("bolt_check", {**J5, "bolts": "8"}, ToolContext())
-    assert outcome.error is None and outcome.data is not None
+    assert outcome.error is None and outcome.calculation is not None
     assert {"required_shear", "design_shear", "required_tension", "design_tension", "ratio", "design_slip"} <= set(
-        outcome.data["results"]
+        outcome.calculation.results
     )
     weld_outcome = run_tool("fillet_weld_check", {**J1, "code": "AISC 360-22 ASD"}, ToolContext())
-    assert weld_outcome.data is not None
-    assert {"required_strength", "design_strength", "ratio", "strength_per_length"} <= set(weld_outcome.data["results"])
+    assert weld_outcome.calculation is not None
+    assert {"required_strength", "design_strength", "ratio", "strength_per_length"} <= set(
+        weld_outcome.calculation.results
+    )
 
 
 @pytest.mark.parametrize(("tool", "arguments", "sentence"), [

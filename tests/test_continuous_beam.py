@@ -54,8 +54,8 @@ def test_unequal_spans_balance_the_load_and_draw_one_diagram() -> None:
     assert sum(numbers(result.results["reactions"])) == pytest.approx(12 * 17, rel=1e-3)
     assert "max_deflection" not in result.results
     diagram = result.diagram
-    assert diagram is not None and diagram["x"][0] == 0 and diagram["x"][-1] == pytest.approx(17)
-    assert diagram["moment_unit"] == "kN*m" and min(diagram["moment"]) == pytest.approx(
+    assert diagram is not None and diagram.x[0] == 0 and diagram.x[-1] == pytest.approx(17)
+    assert diagram.moment_unit == "kN*m" and min(diagram.moment) == pytest.approx(
         numbers(result.results["max_negative_moment"])[0], rel=1e-3
     )
 

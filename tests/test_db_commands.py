@@ -15,6 +15,7 @@ import pytest
 
 import store.postgres_schema
 import store.schema
+from domain.calculations import CalcResult
 from domain.packages import PackageRevision, ProjectDetails, SheetEntry
 from domain.records import DocumentFile, Passage, ToolCall
 from fakes.ollama import wait_until
@@ -42,7 +43,14 @@ def filled(target: str | Path) -> ChatHistoryDB:
     for number in range(3):
         chat = store.create_chat(f"Tower {number} — béton")
         for i in range(7):
-            calls = [ToolCall(name="beam_analysis", arguments={"span": f"{i} m"}, output="54 kN·m", data={"M": [i]})]
+            calls = [
+                ToolCall(
+                    name="beam_analysis",
+                    arguments={"span": f"{i} m"},
+                    output="54 kN·m",
+                    calculation=CalcResult(results={}, formula=f"M = {i} kN·m"),
+                )
+            ]
             store.add_to_history(chat, f"Beam {i} of tower {number}?\x00", f"Answer {i}.", tool_calls=calls,
                                  model="qwen3:4b", prompt_tokens=10, asked_by="A. Engineer")  # fmt: skip
         store.add_file_edit(chat, "notes.txt", b"\x00before", b"after", "applied")

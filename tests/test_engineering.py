@@ -12,20 +12,22 @@ from typing import Any
 
 import pytest
 
+from domain.calculations import Amount, CalcResult
 from tools import ToolContext, run_tool
-from tools.units import parse_quantity
+from tools.units.reading import parse_quantity
 
 DISPLAY_TOLERANCE = 1e-3
 
 
-def calculate(name: str, **arguments: Any) -> dict[str, Any]:
+def calculate(name: str, **arguments: Any) -> CalcResult:
     outcome = run_tool(name, arguments, ToolContext())
     assert outcome.error is None, outcome.output
-    assert outcome.data is not None
-    return outcome.data
+    assert outcome.calculation is not None
+    return outcome.calculation
 
 
-def close(shown: str, expected: str, tolerance: float = DISPLAY_TOLERANCE) -> bool:
+def close(shown: str | list[str], expected: str, tolerance: float = DISPLAY_TOLERANCE) -> bool:
+    assert isinstance(shown, str), f"{shown} is a list, not one quantity"
     value, target = parse_quantity(shown), parse_quantity(expected)
     assert value.is_compatible_with(target), f"{shown} is not comparable with {expected}"
     converted = value.to(target.units).magnitude
@@ -239,61 +241,74 @@ REFERENCE_CASES: list[tuple[str, dict[str, Any], dict[str, str], str]] = [
 def test_reference_case(tool: str, arguments: dict[str, Any], expected: dict[str, str], formula: str) -> None:
     data = calculate(tool, **arguments)
     for key, value in expected.items():
-        assert close(data["results"][key], value), f"{key}: {data['results'][key]} != {value} ({formula})"
-        assert close(data["precise"][key], value, tolerance=DISPLAY_TOLERANCE / 10)
-    assert data["formula"] or data["substituted"]
+        assert close(data.results[key], value), f"{key}: {data.results[key]} != {value} ({formula})"
+        assert close(data.precise[key], value, tolerance=DISPLAY_TOLERANCE / 10)
+    assert data.formula or data.substituted
 
 
 def test_every_displayed_value_parses_back_with_its_units() -> None:
     plain_text = {"ratio", "verdict", "governing_combination", "least_combination", "solutions", "decimals"}
     for tool, arguments, _, _ in REFERENCE_CASES:
         data = calculate(tool, **arguments)
-        for key, shown in data["results"].items():
+        for key, shown in data.results.items():
             if key not in plain_text:
+                full = data.precise[key]
+                assert isinstance(shown, str) and isinstance(full, str), (tool, key)
                 assert math.isclose(
-                    parse_quantity(shown).magnitude,
-                    parse_quantity(data["precise"][key]).magnitude,
-                    rel_tol=1e-3,
-                    abs_tol=1e-9,
+                    parse_quantity(shown).magnitude, parse_quantity(full).magnitude, rel_tol=1e-3, abs_tol=1e-9
                 ), (tool, key)
+
+
+def test_every_quantity_keeps_its_number_and_unit_beside_its_text() -> None:
+    plain_text = {"ratio", "verdict", "safety_factor", "governing_combination", "least_combination"}
+    for tool, arguments, _, _ in REFERENCE_CASES:
+        data = calculate(tool, **arguments)
+        assert set(data.amounts) == set(data.results) - plain_text, tool
+        for key, amount in data.amounts.items():
+            assert isinstance(amount, Amount)
+            full = parse_quantity(str(data.precise[key]))
+            assert amount.value == full.magnitude and parse_quantity(f"1 {amount.unit}").units == full.units, key
+        for check in data.checks:
+            assert check.value_amount is not None and check.limit_amount is not None, (tool, check.name)
+            assert check.ratio == pytest.approx(check.value_amount.value / check.limit_amount.value, rel=1e-5)
 
 
 def test_results_come_in_the_conventional_units_of_the_inputs() -> None:
     si = calculate(
         "beam_analysis", span="6 m", load="12 kN/m", elastic_modulus="200 GPa", moment_of_inertia="8.5e7 mm**4"
     )
-    assert si["results"]["max_moment"].endswith("kN·m") and si["results"]["max_deflection"].endswith(" mm")
+    assert si.results["max_moment"].endswith("kN·m") and si.results["max_deflection"].endswith(" mm")
     us = calculate(
         "beam_analysis", span="20 ft", load="1.5 klf", elastic_modulus="29000 ksi", moment_of_inertia="300 in**4"
     )
-    assert us["results"]["max_moment"].endswith("kip·ft") and us["results"]["max_deflection"].endswith(" in")
+    assert us.results["max_moment"].endswith("kip·ft") and us.results["max_deflection"].endswith(" in")
     mixed = calculate("beam_analysis", span="20 ft", load="20 kN/m")
-    assert mixed["results"]["max_moment"].endswith("kN·m"), "mixed inputs come out in SI"
-    assert calculate("evaluate_quantity", expression="12 kN/m * (6 m)**2 / 8", result_unit="kip*ft")["results"][
-        "result"
-    ].endswith("kip·ft")
+    assert mixed.results["max_moment"].endswith("kN·m"), "mixed inputs come out in SI"
+    assert (
+        calculate("evaluate_quantity", expression="12 kN/m * (6 m)**2 / 8", result_unit="kip*ft")
+        .results["result"]
+        .endswith("kip·ft")
+    )
 
 
 def test_beam_formula_substitution_reference_and_checks() -> None:
     data = calculate(
         "beam_analysis", span="6 m", load="12 kN/m", elastic_modulus="200 GPa", moment_of_inertia="8.5e7 mm**4"
     )
-    assert (
-        data["formula"].startswith("M = wL²/8") and data["substituted"] == "M = wL²/8 = 12 kN/m × (6 m)² / 8 = 54 kN·m"
-    )
-    assert "AISC" in data["reference"]
-    (check,) = data["checks"]
-    assert check["name"] == "deflection ≤ L/360" and check["status"] == "OK" and close(check["limit"], "16.667 mm")
+    assert data.formula.startswith("M = wL²/8") and data.substituted == "M = wL²/8 = 12 kN/m × (6 m)² / 8 = 54 kN·m"
+    assert data.reference is not None and "AISC" in data.reference
+    (check,) = data.checks
+    assert check.name == "deflection ≤ L/360" and check.status == "OK" and close(check.limit, "16.667 mm")
 
 
 def test_beam_diagram_along_the_span() -> None:
     data = calculate("beam_analysis", span="6 m", load="12 kN/m")
-    diagram = data["diagram"]
-    assert len(diagram["x"]) == 51 and diagram["x"][0] == 0 and diagram["x"][-1] == 6
-    assert diagram["shear"][0] == 36 and diagram["shear"][-1] == -36
-    assert max(diagram["moment"]) == 54 and diagram["moment"][0] == 0
-    cantilever = calculate("beam_analysis", span="3 m", load="5 kN/m", support="cantilever")["diagram"]
-    assert cantilever["moment"][0] == -22.5 and cantilever["moment"][-1] == 0
+    diagram = data.diagram
+    assert len(diagram.x) == 51 and diagram.x[0] == 0 and diagram.x[-1] == 6
+    assert diagram.shear[0] == 36 and diagram.shear[-1] == -36
+    assert max(diagram.moment) == 54 and diagram.moment[0] == 0
+    cantilever = calculate("beam_analysis", span="3 m", load="5 kN/m", support="cantilever").diagram
+    assert cantilever.moment[0] == -22.5 and cantilever.moment[-1] == 0
 
 
 def test_the_model_sees_a_compact_result_without_diagram_or_full_precision() -> None:
@@ -304,13 +319,13 @@ def test_the_model_sees_a_compact_result_without_diagram_or_full_precision() -> 
 
 def test_structural_integrity_unsafe_case() -> None:
     data = calculate("check_structural_integrity", material="steel", load_kg=1_000_000, area_m2=0.01)
-    assert data["results"]["verdict"] == "UNSAFE" and close(data["results"]["stress"], "981 MPa")
-    assert data["checks"][0]["status"] == "NG"
+    assert data.results["verdict"] == "UNSAFE" and close(data.results["stress"], "981 MPa")
+    assert data.checks[0].status == "NG"
 
 
 def test_asce_exception_is_noted_and_snow_and_wind_drop_out_when_absent() -> None:
     data = calculate("load_combination", dead="80 psf", live="40 psf")
-    assert set(data["results"]) == {
+    assert set(data.results) == {
         "governing",
         "least",
         "1.4D",
@@ -318,19 +333,19 @@ def test_asce_exception_is_noted_and_snow_and_wind_drop_out_when_absent() -> Non
         "governing_combination",
         "least_combination",
     }
-    assert data["results"]["governing"] == "160 psf", "area loads stay in the unit they were given in"
-    assert any("0.5" in note for note in data["notes"]) and data["reference"] == "ASCE 7-22 §2.3.1"
+    assert data.results["governing"] == "160 psf", "area loads stay in the unit they were given in"
+    assert any("0.5" in note for note in data.notes) and data.reference == "ASCE 7-22 §2.3.1"
 
 
 def test_point_load_shear_diagram_shows_the_jump() -> None:
-    diagram = calculate("beam_analysis", span="8 m", load="50 kN", load_type="point_center")["diagram"]
-    middle = diagram["x"].index(4.0)
-    assert diagram["x"][middle + 1] == 4.0 and diagram["shear"][middle : middle + 2] == [25, -25]
+    diagram = calculate("beam_analysis", span="8 m", load="50 kN", load_type="point_center").diagram
+    middle = diagram.x.index(4.0)
+    assert diagram.x[middle + 1] == 4.0 and diagram.shear[middle : middle + 2] == [25, -25]
 
 
 def test_wind_uplift_is_reported_as_the_least_combination() -> None:
     data = calculate("load_combination", dead="10 kN/m", live="5 kN/m", wind="-20 kN/m")
-    assert data["results"]["least_combination"] == "0.9D + 1.0W" and close(data["results"]["least"], "-11 kN/m")
+    assert data.results["least_combination"] == "0.9D + 1.0W" and close(data.results["least"], "-11 kN/m")
 
 
 def test_en1990_leaves_favourable_variable_actions_out_and_takes_gamma_g_inf_for_uplift() -> None:
@@ -339,7 +354,7 @@ def test_en1990_leaves_favourable_variable_actions_out_and_takes_gamma_g_inf_for
     γQ = 0); uplift 1.0G + 1.5W = -2.05 kN/m (EN 1990 Table A1.2(B): γG,inf = 1.0, snow favourable)."""
     loads = {"dead": "2.45 kN/m", "live": "0 kN/m", "snow": "3.60 kN/m", "wind": "-3.00 kN/m"}
     data = calculate("load_combination", **loads, code="EN1990")
-    results = data["results"]
+    results = data.results
     assert results["governing_combination"] == "1.35G + 1.5S" and close(results["governing"], "8.7075 kN/m")
     assert results["least_combination"] == "1.0G + 1.5W" and close(results["least"], "-2.05 kN/m")
     assert not any("W" in name for name in results if name.startswith("1.35G")), "uplift is never added to gravity"
@@ -349,26 +364,26 @@ def test_asce7_takes_wind_uplift_only_with_0_9d_and_gravity_without_it() -> None
     """The same loads to ASCE 7-22 §2.3.1: combination 3, 1.2D + 1.6S (+ L, here 0) = 8.70 kN/m, governs; the
     uplift case is combination 5, 0.9D + 1.0W = 0.9 × 2.45 − 3.00 = -0.795 kN/m."""
     data = calculate("load_combination", dead="2.45 kN/m", live="0 kN/m", snow="3.60 kN/m", wind="-3.00 kN/m")
-    results = data["results"]
+    results = data.results
     assert results["governing_combination"] == "1.2D + 1.6S + 1.0L" and close(results["governing"], "8.70 kN/m")
     assert results["least_combination"] == "0.9D + 1.0W" and close(results["least"], "-0.795 kN/m")
 
 
 def test_inputs_far_outside_practice_carry_a_warning() -> None:
     long = calculate("beam_analysis", span="500 m", load="12 kN/m")
-    assert any("500 m is longer than any single beam span" in warning for warning in long["warnings"])
-    assert not calculate("beam_analysis", span="6 m", load="12 kN/m")["warnings"]
+    assert any("500 m is longer than any single beam span" in warning for warning in long.warnings)
+    assert not calculate("beam_analysis", span="6 m", load="12 kN/m").warnings
     column = {"length": "3 m", "elastic_modulus": "200 GPa", "moment_of_inertia": "2770 cm**4"}
     slip = calculate("column_buckling", **column, effective_length_factor=0.01)
-    assert any("K = 0.01 is below 0.5" in warning for warning in slip["warnings"])
-    assert not calculate("column_buckling", **column, effective_length_factor=0.7)["warnings"]
+    assert any("K = 0.01 is below 0.5" in warning for warning in slip.warnings)
+    assert not calculate("column_buckling", **column, effective_length_factor=0.7).warnings
     spans = calculate("continuous_beam", spans=["6 m", "600 m"], load="10 kN/m")
-    assert len(spans["warnings"]) == 1 and "600 m" in spans["warnings"][0]
+    assert len(spans.warnings) == 1 and "600 m" in spans.warnings[0]
 
 
 def test_slope_ratio() -> None:
-    assert calculate("slope", rise="1 ft", run="4 ft")["results"]["ratio"] == "1:4"
-    assert calculate("slope", rise="0 m", run="4 m")["results"]["ratio"] == "0:1 (level)"
+    assert calculate("slope", rise="1 ft", run="4 ft").results["ratio"] == "1:4"
+    assert calculate("slope", rise="0 m", run="4 m").results["ratio"] == "0:1 (level)"
 
 
 @pytest.mark.parametrize(

@@ -59,8 +59,8 @@ def evaluate(expression: str) -> tuple[str, str | None]:
 )
 def test_exact_results(expression: str, expected: str) -> None:
     outcome = run_tool("evaluate_expression", {"expression": expression}, ToolContext())
-    assert outcome.error is None and outcome.data is not None, outcome.output
-    assert outcome.data["results"]["result"] == expected
+    assert outcome.error is None and outcome.calculation is not None, outcome.output
+    assert outcome.calculation.results["result"] == expected
 
 
 @pytest.mark.parametrize(
@@ -84,8 +84,8 @@ def test_exact_results(expression: str, expected: str) -> None:
 )
 def test_implicit_multiplication_as_engineers_write_it(expression: str, expected: str) -> None:
     outcome = run_tool("evaluate_expression", {"expression": expression}, ToolContext())
-    assert outcome.error is None and outcome.data is not None, outcome.output
-    assert outcome.data["results"]["result"] == expected
+    assert outcome.error is None and outcome.calculation is not None, outcome.output
+    assert outcome.calculation.results["result"] == expected
 
 
 @pytest.mark.parametrize(
@@ -105,9 +105,9 @@ def test_what_is_not_a_product_stays_refused(expression: str, said: str) -> None
 
 def test_numeric_value_beside_an_exact_one() -> None:
     outcome = run_tool("evaluate_expression", {"expression": "sqrt(2)*pi"}, ToolContext())
-    assert outcome.data is not None
-    assert outcome.data["results"] == {"result": "sqrt(2)*pi", "decimal": "4.443"}
-    assert outcome.data["precise"]["decimal"].startswith("4.44288293815837")
+    assert outcome.calculation is not None
+    assert outcome.calculation.results == {"result": "sqrt(2)*pi", "decimal": "4.443"}
+    assert outcome.calculation.precise["decimal"].startswith("4.44288293815837")
 
 
 @pytest.mark.parametrize(
@@ -122,8 +122,8 @@ def test_numeric_value_beside_an_exact_one() -> None:
 )
 def test_solve_equation(equation: str, variable: str, solutions: str) -> None:
     outcome = run_tool("solve_equation", {"equation": equation, "variable": variable}, ToolContext())
-    assert outcome.error is None and outcome.data is not None
-    assert outcome.data["results"]["solutions"] == solutions
+    assert outcome.error is None and outcome.calculation is not None
+    assert outcome.calculation.results["solutions"] == solutions
 
 
 @pytest.mark.parametrize(("equation", "unknowns"), [("x^2 = 4", "x"), ("a b = 2c", "a, b, c"), ("2 = 2", "")])
@@ -138,7 +138,7 @@ async def test_a_model_solving_as_engineers_type_gets_the_roots(fake_ollama: Fak
     agent = make_agent(fake_ollama)
     events = [event async for event in agent.stream(agent.request("Roots of x^2 - 5x + 6?"))]
     (call,) = calls(events)
-    assert call.error is None and call.data is not None and call.data["results"]["solutions"] == "2, 3"
+    assert call.error is None and call.calculation is not None and call.calculation.results["solutions"] == "2, 3"
 
 
 @pytest.mark.parametrize("payload", PAYLOADS, ids=range(len(PAYLOADS)))

@@ -51,7 +51,7 @@ def test_read_list_and_edit_inside_the_workspace(root: Path) -> None:
     result = call(root, "edit_file", path="notes.txt", old_text="Span: 6 m", new_text="Span: 7.5 m")
     assert result.startswith("Edited notes.txt") and "-Span: 6 m" in result and "+Span: 7.5 m" in result
     assert (root / "notes.txt").read_text() == "Beam B1: W310x39\nSpan: 7.5 m\n"
-    assert [p.name for p in root.iterdir() if p.name.endswith(".tmp")] == []
+    assert sorted(p.name for p in root.iterdir()) == ["calcs", "notes.txt"], "no partial file is left beside it"
 
 
 def test_empty_old_text_creates_a_file_with_its_folders(root: Path) -> None:

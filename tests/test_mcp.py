@@ -168,7 +168,7 @@ def test_the_web_apps_tabs_share_one_set_of_servers_stopped_when_idle(
 ) -> None:
     """Every page load once started servers of its own that lived until Streamlit ended (10 reloads: 20)."""
     marker = uuid.uuid4().hex
-    for key, value in {**config(isolated, env={"OFFICE_MARK": marker}), "MCP_IDLE_SECONDS": "2"}.items():
+    for key, value in {**config(isolated, env={"OFFICE_MARK": marker}), "MCP_IDLE_SECONDS": "10"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("ENDPOINT", fake_ollama.url)
     price, lookup = (Reply.tool_calls((f"office__{t}", {"designation": "W18X50"})) for t in ("price", "lookup"))
@@ -182,7 +182,7 @@ def test_the_web_apps_tabs_share_one_set_of_servers_stopped_when_idle(
     assert tool_results(fake_ollama)[-1] == "W18X50: 81.50 GBP/m"
     tabs[1].chat_input(key="question").set_value("Price of W18X50?").run()  # another tab: its own consent
     assert "needs your approval" in tool_results(fake_ollama)[-1]
-    assert wait_until(lambda: not marked(marker), timeout=30), "stopped after MCP_IDLE_SECONDS without a call"
+    assert wait_until(lambda: not marked(marker), timeout=90), "stopped after MCP_IDLE_SECONDS without a call"
     tabs[2].chat_input(key="question").set_value("Is W18X50 approved?").run()  # started again by the call
     assert tool_results(fake_ollama)[-1] == "W18X50: approved for office use (office table rev. 7)"
     assert len(marked(marker)) == 1

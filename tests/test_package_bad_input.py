@@ -9,6 +9,7 @@ import pypdfium2
 import pytest
 
 from app.packages import PackageError, SignoffError
+from domain.calculations import CalcResult
 from domain.packages import Signer
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama, Reply
@@ -82,7 +83,8 @@ async def test_a_diagram_with_one_point_is_said_and_the_rest_of_the_sheet_is_the
     store = ChatHistoryDB(isolated / "chat_history.sqlite")
     diagram = {"x": [0.0], "shear": [1.0], "moment": [0.0], "x_unit": "m", "shear_unit": "kN", "moment_unit": "kN*m"}
     data = {"results": {"max_moment": "54 kN * m"}, "formula": "M = wL²/8", "diagram": diagram}
-    call = ToolCall(id="call_1", name="beam_analysis", arguments={"span": "6 m"}, output="{}", data=data)
+    calculation = CalcResult.model_validate(data)
+    call = ToolCall(id="call_1", name="beam_analysis", arguments={"span": "6 m"}, output="{}", calculation=calculation)
     store.add_to_history(chat.chat_id, "Moment?", "54 kN·m.", tool_calls=[call], asked_by="Ana")
     text = text_of(spaces.packages.pdf(chat.chat_id).data)
     assert "The shear diagram is not drawn: its record has 1 point, and a line needs two." in text

@@ -4,16 +4,22 @@ rules, and approval freezes a revision's bytes."""
 from __future__ import annotations
 
 import hashlib
+import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pypdfium2.raw as pdfium
 import pytest
 
 from app.formatting import pretty_units, result_text
 from app.packages import SignoffError
-from app.packages.records import calculation_record
+from app.packages.records import package_calculations, records_digest
 from domain.packages import ProjectDetails, Signer
+from domain.records import ToolCall, Turn
 from fakes.ollama import FakeOllama, Reply
+from history import ChatHistoryDB
 from tests.package_helpers import (
     BEAM,
     PREPARER,
@@ -44,7 +50,7 @@ async def test_the_package_holds_every_result_ratio_clause_and_name_of_the_recor
     calls = [call for turn in spaces.turns.of(chat_id) for call in turn.tool_calls if not call.error]
     assert [call.name for call in calls] == ["steel_beam_check", "load_combination", "continuous_beam"]
     for number, call in enumerate(calls, 1):
-        record = calculation_record(call)
+        record = call.calculation
         assert record is not None
         assert f"{number}. {call.name}" in text
         for name, value in record.results.items():
@@ -183,3 +189,70 @@ async def test_the_cover_shows_the_project_and_a_change_to_it_after_approval_sta
     assert "Client Harbour Ltd" in text_of(spaces.packages.pdf(chat_id, "A").data)
     with pytest.raises(ValueError, match="at most 500 characters"):
         spaces.packages.project_details(chat_id, details.model_copy(update={"client": "x" * 501}))
+
+
+# check_structural_integrity's record as the store kept it before calculations were typed: its check has no ratio.
+KEPT_EARLIER = {
+    "results": {"stress": "200 MPa", "limit": "250 MPa", "safety_factor": "1.25", "verdict": "SAFE"},
+    "precise": {"stress": "200.0 MPa", "limit": "250.0 MPa", "safety_factor": "1.25", "verdict": "SAFE"},
+    "diagram": None,
+    "formula": "σ = m·g/A; safety factor = limit/σ",
+    "substituted": "σ = 2.039e+04 kg × 9.80665 m/s² / 0.001 m² = 200 MPa",
+    "reference": None,
+    "checks": [
+        {
+            "name": "stress ≤ limit",
+            "value": "200 MPa",
+            "limit": "250 MPa",
+            "status": "OK",
+            "ratio": None,
+            "clause": None,
+        }
+    ],
+    "notes": ["Simplified limits (concrete 25, steel 250, wood 10 MPa), not a code design check."],
+    "warnings": [],
+}
+
+
+def earlier_digest(turn: Turn, record: dict[str, Any]) -> str:
+    """The records digest as the version that kept `record` worked it out (from the stored dictionary)."""
+    (call,) = turn.tool_calls
+    canonical = [{"key": f"{turn.turn_id}:{call.id}", "asked_at": turn.created_at, "asked_by": turn.asked_by,
+                  "question": turn.user, "tool": call.name, "arguments": call.arguments, "output": call.output,
+                  "data": record}]  # fmt: skip
+    text = json.dumps(canonical, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+async def test_a_record_kept_before_calculations_were_typed_reads_back_whole_and_keeps_its_digest(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    spaces = service(fake_ollama, isolated)
+    chat = spaces.workspaces.create("Kept earlier")
+    store = ChatHistoryDB(isolated / "chat_history.sqlite")
+    call = ToolCall(id="call_1", name="check_structural_integrity", arguments={"material": "steel"}, output="{}")
+    store.add_to_history(chat.chat_id, "Stress?", "Fine.", tool_calls=[call], asked_by="Ana")
+    with closing(sqlite3.connect(isolated / "chat_history.sqlite")) as raw, raw:
+        raw.execute("UPDATE tool_calls SET data = ?", (json.dumps(KEPT_EARLIER),))
+    (turn,) = spaces.turns.of(chat.chat_id)
+    record = turn.tool_calls[0].calculation
+    assert record is not None and record.stored() == KEPT_EARLIER, "read back as it was kept"
+    assert record.checks[0].ratio == pytest.approx(0.8) and record.verdict == "OK", "its ratio worked out to show"
+    found, _ = package_calculations([turn])
+    assert records_digest(found) == earlier_digest(turn, KEPT_EARLIER), "a revision signed on it still matches"
+    assert "stress ≤ limit 200 MPa 250 MPa 0.800 OK" in text_of(spaces.packages.pdf(chat.chat_id).data)
+
+
+async def test_a_record_that_no_longer_reads_leaves_its_turn_whole(fake_ollama: FakeOllama, isolated: Path) -> None:
+    spaces = service(fake_ollama, isolated)
+    chat = spaces.workspaces.create("Odd record")
+    store = ChatHistoryDB(isolated / "chat_history.sqlite")
+    call = ToolCall(id="call_1", name="pad_footing", arguments={"width": "2 m"}, output="area 4 m²")
+    store.add_to_history(chat.chat_id, "Footing?", "4 m².", tool_calls=[call, call], asked_by="Ana")
+    with closing(sqlite3.connect(isolated / "chat_history.sqlite")) as raw, raw:
+        raw.execute("UPDATE tool_calls SET data = ? WHERE position = 0", ('{"results": 5}',))
+        raw.execute("UPDATE tool_calls SET data = ? WHERE position = 1", (json.dumps(KEPT_EARLIER),))
+    (turn,) = spaces.turns.of(chat.chat_id)
+    assert [c.output for c in turn.tool_calls] == ["area 4 m²", "area 4 m²"] and turn.assistant == "4 m²."
+    assert turn.tool_calls[0].calculation is None and turn.tool_calls[1].calculation is not None
+    assert "area 4 m²" in text_of(spaces.packages.pdf(chat.chat_id).data), "the sheet shows what the tool returned"

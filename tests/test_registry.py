@@ -8,6 +8,7 @@ import pytest
 
 import tools
 from tools import ToolContext, run_tool, tool_registry
+from tools.catalogue import tool
 from tools.registry import MAX_OUTPUT_CHARS, ToolDefinitionError, build_spec, cap_output, invoke
 
 
@@ -168,3 +169,39 @@ def test_run_tool_cuts_long_output(monkeypatch: pytest.MonkeyPatch) -> None:
     outcome = run_tool("long_report", {"lines": 5_000}, ToolContext())
     assert outcome.error is None and len(outcome.output) < MAX_OUTPUT_CHARS + 100
     assert outcome.output.endswith("[output cut: showing the first 8,000 of 75,000 characters]")
+
+
+def test_each_tool_is_declared_in_its_module_and_listed_once_and_the_catalogue_says_its_kind() -> None:
+    assert [function.__name__ for function in tools.CATALOGUE] == list(tools.tool_specs)
+    kinds = {name: spec.kind for name, spec in tools.tool_specs.items()}
+    assert {name for name, kind in kinds.items() if kind == "file"} == {"read_file", "list_files", "edit_file"}
+    assert {name for name, kind in kinds.items() if kind == "memory"} == {
+        "memory_add",
+        "memory_search",
+        "memory_remove",
+    }
+    assert [name for name in tools.tool_specs if tools.edits_files(name)] == ["edit_file"]
+    assert [name for name, kind in kinds.items() if kind == "documents"] == ["search_documents"]
+    assert tools.is_calculation("steel_column_check") and tools.is_calculation("bolt_check")
+    assert tools.is_calculation("office__lookup"), "a tool that is not ours is listed as it came"
+    assert not tools.is_calculation("search_documents") and not tools.is_calculation("memory_add")
+    assert not tools.tool_specs["memory_remove"].pure and tools.tool_specs["memory_search"].pure
+    assert [name for name, spec in tools.tool_specs.items() if spec.always_offered] == ["evaluate_quantity"]
+    assert "weld" in tools.tool_specs["fillet_weld_check"].words and "a325" in tools.tool_specs["bolt_check"].words
+
+
+def test_a_function_its_module_does_not_declare_cannot_be_listed_nor_one_listed_twice() -> None:
+    def girder(span: float) -> float:
+        """A girder's span.
+
+        Args:
+            span: The span in metres.
+        """
+        return span
+
+    with pytest.raises(ToolDefinitionError, match="^girder is listed as a tool but its module does not declare it$"):
+        tools.specs_of([girder])
+    declared = tool("calculation", words=("plate",))(girder)
+    assert tools.specs_of([declared])["girder"].words == ("plate",)
+    with pytest.raises(ToolDefinitionError, match="^girder is listed twice$"):
+        tools.specs_of([declared, declared])

@@ -66,6 +66,6 @@ def _soak(fake_ollama: FakeOllama, isolated: Path) -> None:
     store = ChatHistoryDB(path)
     counts = [store.count_turns(chat_id) for chat_id, _, _ in store.list_chats()]
     assert sorted(counts) == [10, TURNS_PER_SESSION, TURNS_PER_SESSION]
-    assert all(turn.tool_calls[0].data for turn in store.get_turns(2, limit=5))
+    assert all(turn.tool_calls[0].calculation for turn in store.get_turns(2, limit=5))
     print(f"resident memory growth: {growth / 2**20:.1f} MB")
     assert growth < MAX_GROWTH_BYTES, f"resident memory grew by {growth / 2**20:.1f} MB"

@@ -22,8 +22,8 @@ import re
 
 import pytest
 
+from domain.calculations import CalcResult
 from tools import ToolContext, run_tool
-from tools.calc import CalcResult
 from tools.steel import steel_beam_column_check
 
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from domain.calculations import CalcResult
 from tools import ToolContext, run_tool
-from tools.calc import CalcResult
 from tools.steel import steel_beam_check
 
 W18X50: dict[str, Any] = {

@@ -29,8 +29,8 @@ import re
 
 import pytest
 
+from domain.calculations import CalcResult
 from tools import ToolContext, run_tool
-from tools.calc import CalcResult
 from tools.steel import steel_column_check
 
 

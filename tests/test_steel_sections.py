@@ -207,6 +207,6 @@ def test_british_weak_axis_torsion_and_warping_reproduce_the_blue_book(
 def test_an_unknown_designation_names_the_nearest_and_invents_nothing() -> None:
     outcome = run_tool("section_properties", {"designation": "W18x51"}, ToolContext())
     assert outcome.error and "'W18x51' is not in the shape tables" in outcome.error
-    assert "W18X50, W18X55" in outcome.error and outcome.data is None
+    assert "W18X50, W18X55" in outcome.error and outcome.calculation is None
     uc = run_tool("section_properties", {"designation": "UC 254x254x73"}, ToolContext())
     assert uc.error and "UC sections are not in this product's tables yet" in uc.error

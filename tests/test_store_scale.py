@@ -17,20 +17,24 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.exports import FILE_TOOLS, _calculation, report_pieces, workspace_pieces, write_atomically
+from app.exports import _calculation, report_pieces, workspace_pieces
 from app.formatting import usage_caption
 from app.service import Application
-from domain.records import Chat, ToolCall, Turn
+from domain.calculations import CalcResult
+from domain.records import ToolCall, Turn, Workspace
 from history import ChatHistoryDB, HistoryError
 from store import SqliteHistoryDB
 from store.search import NEWEST_MATCHES
+from tools.atomic_files import write_atomically
 
 BEAM = ToolCall(
     name="beam_analysis",
     arguments={"span": "6 m", "load": "12 kN/m"},
     output='{"max_moment": "54 kN·m"}',
     duration_ms=1.5,
-    data={"formula": "M = wL²/8", "results": {"max_moment": "54 kN * m"}, "checks": [], "notes": ["simply supported"]},
+    calculation=CalcResult(
+        formula="M = wL²/8", results={"max_moment": "54 kN * m"}, checks=[], notes=["simply supported"]
+    ),
 )
 FAILED = ToolCall(name="divide", arguments={"a": 1, "b": 0}, output="Error: division by zero", error="division by zero")
 
@@ -215,7 +219,7 @@ def frozen_turn_markdown(number: int, turn: Turn) -> list[str]:
     return lines
 
 
-def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
+def whole_list_markdown(chat: Workspace, turns: Iterable[Turn]) -> str:
     """The export as it was built before it streamed: every line in one list, joined once."""
     lines = [
         f"# {chat.chat_name}",
@@ -234,7 +238,10 @@ def whole_list_markdown(chat: Chat, turns: Iterable[Turn]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str:
+FILE_TOOLS = frozenset({"read_file", "list_files", "edit_file"})  # what the report left out before it streamed
+
+
+def whole_list_report(chat: Workspace, turns: list[Turn], generated: datetime) -> str:
     """The calculation report as it was built before it streamed."""
     models = sorted({turn.model for turn in turns if turn.model})
     lines = [
@@ -261,7 +268,7 @@ def whole_list_report(chat: Chat, turns: list[Turn], generated: datetime) -> str
     return "\n".join(lines).rstrip() + "\n"
 
 
-def chat_of(store: ChatHistoryDB, chat_id: int) -> Chat:
+def chat_of(store: ChatHistoryDB, chat_id: int) -> Workspace:
     chat = store.get_chat(chat_id)
     assert chat is not None
     return chat
@@ -317,7 +324,7 @@ def varied_workspace(store: ChatHistoryDB) -> int:
             ToolCall(name=f"tool_{j}", arguments=ODD_ARGUMENTS[(i + j) % len(ODD_ARGUMENTS)],
                      output=texts[(i + 2 * j) % len(texts)], error="failed: `x`" if (i + j) % 5 == 0 else None,
                      duration_ms=[0.0, 0.04, 0.05, 1234.5678, 1e9][(i + j) % 5],
-                     data={"formula": "M = wL²/8"} if j == 1 else None)
+                     calculation=CalcResult(results={}, formula="M = wL²/8") if j == 1 else None)
             for j in range(i % 4)
         ]  # fmt: skip
         store.add_to_history(

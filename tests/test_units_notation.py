@@ -6,8 +6,8 @@ import pytest
 
 from tests.test_engineering import calculate
 from tools import ToolContext, run_tool
-from tools.quantity_text import engineering_units
-from tools.units import parse_quantity
+from tools.units.reading import parse_quantity
+from tools.units.showing import engineering_units
 
 
 @pytest.mark.parametrize(
@@ -35,13 +35,13 @@ def test_markdown_in_a_models_text_is_not_taken_for_units(markdown: str) -> None
 
 
 def test_results_in_engineers_notation_are_read_back_by_the_unit_tools() -> None:
-    moment = calculate("beam_analysis", span="6 m", load="12 kN/m")["results"]["max_moment"]
+    moment = calculate("beam_analysis", span="6 m", load="12 kN/m").results["max_moment"]
     assert moment == "54 kN·m"
-    converted = calculate("convert_units", quantity=moment, to_unit="kip·ft")["results"]["result"]
+    converted = calculate("convert_units", quantity=moment, to_unit="kip·ft").results["result"]
     assert converted == "39.83 kip·ft"
-    per_metre = calculate("evaluate_quantity", expression="54 kN·m/m * 2 m", result_unit="kN·m")["results"]
+    per_metre = calculate("evaluate_quantity", expression="54 kN·m/m * 2 m", result_unit="kN·m").results
     assert per_metre["result"] == "108 kN·m"
-    area = calculate("convert_units", quantity="10 m²", to_unit="ft²")["results"]["result"]
+    area = calculate("convert_units", quantity="10 m²", to_unit="ft²").results["result"]
     assert area == "107.6 ft²"
 
 
@@ -64,6 +64,12 @@ def test_results_in_engineers_notation_are_read_back_by_the_unit_tools() -> None
         ("1/2 kN/m", "0.5 kN/m"),
         ("20 FT 6 IN", "20.5 ft"),
         ("30 Mpa", "30 MPa"),
+        ('3/4"', "0.75 inch"),
+        ("3/4”", "0.75 inch"),  # the curly quote a word processor makes of an inch mark
+        ("5/16″", "0.3125 inch"),  # the double prime
+        ('1-1/8"', "1.125 inch"),
+        ("20′-6″", "20.5 ft"),
+        ("20’-6”", "20.5 ft"),
     ],
 )
 def test_quantities_are_read_as_engineers_type_them(written: str, meant: str) -> None:
@@ -75,7 +81,7 @@ def test_quantities_are_read_as_engineers_type_them(written: str, meant: str) ->
 def test_a_unit_that_could_be_two_is_refused_with_a_sentence() -> None:
     outcome = run_tool("evaluate_quantity", {"expression": "5 K"}, ToolContext())
     assert outcome.error and "'K' could be kips or kelvin" in outcome.error and not outcome.crashed
-    converted = calculate("convert_units", quantity="1 klf", to_unit="KN/M")["results"]["result"]
+    converted = calculate("convert_units", quantity="1 klf", to_unit="KN/M").results["result"]
     assert converted == "14.59 kN/m"
-    moment = calculate("convert_units", quantity="250 kip-ft", to_unit="kN·m")["results"]["result"]
+    moment = calculate("convert_units", quantity="250 kip-ft", to_unit="kN·m").results["result"]
     assert moment == "339 kN·m"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from streamlit.testing.v1 import AppTest
 
+from domain.calculations import CalcResult, Check
 from domain.records import ToolCall
-from faces.web.cards import check_line, diagram_spec, governing_first, ratio, span_ticks
+from faces.web.cards import check_line, diagram_spec, governing_first, span_ticks
 from faces.web.markdown import keep_line_breaks
 from faces.web.view import model_text
 from fakes.ollama import FakeOllama, Reply
@@ -28,8 +29,9 @@ def plain(markdown: str) -> str:
     return markdown.replace("\\", "")
 
 
-def check(name: str, value: str, limit: str, status: str) -> dict[str, Any]:
-    return {"name": name, "value": value, "limit": limit, "status": status}
+def check(name: str, value: str, limit: str, status: str) -> Check:
+    """A check as a record kept before every check carried its ratio."""
+    return Check.model_validate({"name": name, "value": value, "limit": limit, "status": status})
 
 
 def test_ratios_and_the_governing_check() -> None:
@@ -37,9 +39,10 @@ def test_ratios_and_the_governing_check() -> None:
     stress = check("stress ≤ limit", "200 MPa", "250 MPa", "OK")
     bearing = check("bearing ≤ limit", "1.2e3 kPa", "1000 kPa", "NG")
     cover = check("cover ≥ minimum", "30 mm", "40 mm", "NG")
-    assert ratio(deflection) == pytest.approx(1.56) and ratio(stress) == pytest.approx(0.8)
-    assert ratio(cover) == pytest.approx(40 / 30), "a minimum: the ratio is limit over value"
-    assert ratio(check("odd", "3 m", "2 ft", "NG")) is None, "different units do not compare"
+    assert deflection.ratio == pytest.approx(1.56) and stress.ratio == pytest.approx(0.8)
+    assert cover.ratio == pytest.approx(40 / 30), "a minimum: the ratio is limit over value"
+    assert check("odd", "3 m", "2 ft", "NG").ratio is None, "different units do not compare"
+    assert "ratio" not in deflection.model_dump(exclude_unset=True), "the ratio worked out is not put in the record"
     assert governing_first([stress, bearing, deflection]) == [deflection, bearing, stress]
     assert plain(check_line(deflection)) == (
         ":material/cancel: :red[**NG** · deflection ≤ L/360: 31.2 mm > limit 20 mm (ratio 1.56)]"
@@ -50,7 +53,8 @@ def test_ratios_and_the_governing_check() -> None:
     assert plain(check_line(stress, governs=True)) == (
         ":material/check_circle: **OK** · stress ≤ limit: 200 MPa ≤ limit 250 MPa (ratio 0.80) · **governs**"
     )
-    assert check_line(check("x", "1 m", "2 m", "warning")).startswith(":material/cancel: :red["), "not OK is failed"
+    with pytest.raises(ValidationError, match="status"):
+        check("x", "1 m", "2 m", "warning")  # a check passes (OK) or fails (NG)
 
 
 def test_a_diagram_spans_exactly_the_beam_and_labels_its_peak() -> None:
@@ -101,8 +105,8 @@ def test_the_governing_check_comes_first(app: AppTest, isolated: Path) -> None:
         check("bearing ≤ limit", "120 kPa", "100 kPa", "NG"),
         check("settlement ≤ limit", "31.2 mm", "20 mm", "NG"),
     ]
-    data = {"results": {"area": "4 m ** 2"}, "checks": checks}
-    call = ToolCall(id="call_1", name="pad_footing", arguments={}, output="{}", data=data)
+    kept = CalcResult.model_validate({"results": {"area": "4 m ** 2"}, "checks": checks})  # as an older version kept it
+    call = ToolCall(id="call_1", name="pad_footing", arguments={}, output="{}", calculation=kept)
     db.add_to_history(chat, "Footing?", "It fails.", tool_calls=[call])
     app.run()
     shown = [plain(m.value) for m in app.markdown if "limit" in m.value]

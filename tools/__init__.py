@@ -1,53 +1,97 @@
-"""The tools the model may call, one module per domain, and the one way to run them.
+"""The tools the model may call, one module per domain, the catalogue that lists each once, and the one way to
+run them.
 
-`tool_registry` keeps the first version's contract: name -> {"function",
-"input_schema", "description"}. Schemas and validators are derived from each
-function's signature and docstring (see `tools.registry`).
+Each tool's module declares what it is (`tools.catalogue.tool`: its kind and the words engineers use for it);
+`CATALOGUE` below lists every tool once, in the order the model is shown them. Schemas and validators are
+derived from each function's signature and docstring (see `tools.registry`). Code outside `tools` asks the
+catalogue about a tool by its kind (`tool_kind`, `is_calculation`, `edits_files`), never by its name.
+`tool_registry` keeps the first version's contract: name -> {"function", "input_schema", "description"}.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from tools import (
-    beams,
-    connections,
-    continuous_beam,
-    conversions,
-    documents,
-    files,
-    loads,
-    maths,
-    memory,
-    quantities,
-    steel,
-    symbolic,
+from tools import beams, continuous_beam, conversions, files, loads, maths, memory, symbolic, take_off
+from tools.catalogue import ToolKind, declaration
+from tools.connections import bolts, welds
+from tools.documents import search
+from tools.registry import (
+    ToolContext,
+    ToolDefinitionError,
+    ToolOutcome,
+    ToolSpec,
+    build_spec,
+    cap_output,
+    invoke,
+    parse_arguments,
 )
-from tools.registry import ToolContext, ToolOutcome, ToolSpec, build_spec, cap_output, invoke, parse_arguments
+from tools.steel import beam_columns, columns, sections_and_checks
 
-__all__ = ["ToolContext", "ToolOutcome", "is_file_edit", "run_tool", "tool_registry", "tool_specs", "ollama_tools"]
-
-_DOMAINS: list[Sequence[Callable[..., Any]]] = [
-    domain.TOOLS
-    for domain in (
-        maths,
-        conversions,
-        symbolic,
-        beams,
-        steel,
-        connections,
-        continuous_beam,
-        quantities,
-        loads,
-        files,
-        documents,
-        memory,
-    )  # fmt: skip
+__all__ = [
+    "ToolContext",
+    "ToolKind",
+    "ToolOutcome",
+    "edits_files",
+    "is_calculation",
+    "ollama_tools",
+    "run_tool",
+    "tool_kind",
+    "tool_registry",
+    "tool_specs",
 ]
 
-tool_specs: dict[str, ToolSpec] = {spec.name: spec for spec in (build_spec(f) for d in _DOMAINS for f in d)}
+# Every tool, once. A new tool is a module that declares it (`@tool(...)`) and one line here.
+CATALOGUE: tuple[Callable[..., Any], ...] = (
+    maths.add,
+    maths.subtract,
+    maths.multiply,
+    maths.divide,
+    maths.sqrt,
+    maths.power,
+    conversions.convert_units,
+    conversions.evaluate_quantity,
+    conversions.slope,
+    symbolic.evaluate_expression,
+    symbolic.solve_equation,
+    beams.beam_analysis,
+    beams.column_buckling,
+    beams.check_structural_integrity,
+    sections_and_checks.section_properties,
+    sections_and_checks.steel_beam_check,
+    columns.steel_column_check,
+    beam_columns.steel_beam_column_check,
+    welds.fillet_weld_check,
+    bolts.bolt_check,
+    continuous_beam.continuous_beam,
+    take_off.concrete_volume,
+    take_off.rebar_weight,
+    loads.load_combination,
+    files.read_file,
+    files.list_files,
+    files.edit_file,
+    search.search_documents,
+    memory.memory_add,
+    memory.memory_search,
+    memory.memory_remove,
+)
+
+
+def specs_of(catalogue: Iterable[Callable[..., Any]]) -> dict[str, ToolSpec]:
+    """Each tool's spec by name; a tool its module does not declare, or one listed twice, is refused."""
+    specs: dict[str, ToolSpec] = {}
+    for function in catalogue:
+        if declaration(function) is None:
+            raise ToolDefinitionError(f"{function.__name__} is listed as a tool but its module does not declare it")
+        if function.__name__ in specs:
+            raise ToolDefinitionError(f"{function.__name__} is listed twice")
+        specs[function.__name__] = build_spec(function)
+    return specs
+
+
+tool_specs: dict[str, ToolSpec] = specs_of(CATALOGUE)
 
 tool_registry: dict[str, dict[str, Any]] = {
     name: {"function": spec.function, "input_schema": spec.input_schema, "description": spec.description}
@@ -55,9 +99,22 @@ tool_registry: dict[str, dict[str, Any]] = {
 }
 
 
-def is_file_edit(name: str) -> bool:
-    """Whether `name` is the tool that proposes file edits (not offered when FILE_EDITS=off)."""
-    return name == "edit_file"
+def tool_kind(name: str) -> ToolKind | None:
+    """What kind of tool `name` is; None for a tool that is not ours (an MCP server's, or one no longer here)."""
+    spec = tool_specs.get(name)
+    return None if spec is None else spec.kind
+
+
+def is_calculation(name: str) -> bool:
+    """Whether a call of `name` is a calculation the report and the package list: a calculation tool, or one
+    that is not ours, whose result they list as it came (file, document and memory tools are left out)."""
+    return tool_kind(name) in (None, "calculation")
+
+
+def edits_files(name: str) -> bool:
+    """Whether `name` is a tool that changes files in the workspace folder (what FILE_EDITS=off takes away)."""
+    spec = tool_specs.get(name)
+    return spec is not None and spec.kind == "file" and not spec.pure
 
 
 def ollama_tools(names: list[str] | None = None) -> list[dict[str, Any]]:

@@ -12,9 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tools.calc import CalcResult, Check, calc_result, check
+from domain.calculations import CalcResult, Check, Diagram
+from tools.calc import calc_result, check
+from tools.catalogue import tool
 from tools.practice import effective_length_warnings, span_warnings
-from tools.units import conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import conventional, show, system_of
 
 Support = Literal["simply_supported", "cantilever", "fixed_fixed"]
 LoadType = Literal["udl", "point_center", "point_end"]
@@ -152,6 +156,7 @@ _REFUSED = {
 }
 
 
+@tool("calculation", words=("beam", "span", "moment", "deflection", "shear", "cantilever", "udl", "reaction", "joist"))
 def beam_analysis(
     span: str,
     load: str,
@@ -226,7 +231,7 @@ def _deflection_check(deflection: Any, length: Any, support: str) -> Check:  # p
     return check(f"deflection ≤ L/{divisor}", deflection, limit, "IBC 2021 Table 1604.3 (floor members)")
 
 
-def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, Any]:
+def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> Diagram:
     """Shear and moment along a single span (SI magnitudes in), in the system's units."""
     xs = [L * i / (DIAGRAM_POINTS - 1) for i in range(DIAGRAM_POINTS)]
     shears = [case.shear(x, L, q) for x in xs]
@@ -238,20 +243,21 @@ def beam_diagram(case: BeamCase, L: float, q: float, system: str) -> dict[str, A
     return diagram_data(xs, shears, [case.moment(x, L, q) for x in xs], system)
 
 
-def diagram_data(xs: list[float], shears: list[float], moments: list[float], system: str) -> dict[str, Any]:
+def diagram_data(xs: list[float], shears: list[float], moments: list[float], system: str) -> Diagram:
     """The faces' diagram record from positions (m), shears (N) and sagging-positive moments (N·m)."""
     ureg = registry()
     x_unit, shear_unit, moment_unit = ("m", "kN", "kN*m") if system == "SI" else ("ft", "kip", "kip*ft")
-    return {
-        "x": [round((x * ureg.m).to(x_unit).magnitude, 6) for x in xs],
-        "shear": [round((shear * ureg.N).to(shear_unit).magnitude, 6) for shear in shears],
-        "moment": [round((moment * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for moment in moments],
-        "x_unit": x_unit,
-        "shear_unit": shear_unit,
-        "moment_unit": moment_unit,
-    }
+    return Diagram(
+        x=[round((x * ureg.m).to(x_unit).magnitude, 6) for x in xs],
+        shear=[round((shear * ureg.N).to(shear_unit).magnitude, 6) for shear in shears],
+        moment=[round((moment * ureg.N * ureg.m).to(moment_unit).magnitude, 6) for moment in moments],
+        x_unit=x_unit,
+        shear_unit=shear_unit,
+        moment_unit=moment_unit,
+    )
 
 
+@tool("calculation", words=("column", "buckling", "euler", "strut", "compression"))
 def column_buckling(
     length: str, elastic_modulus: str, moment_of_inertia: str, effective_length_factor: float = 1.0
 ) -> CalcResult:
@@ -288,6 +294,7 @@ STRESS_LIMITS_MPA = {"concrete": 25.0, "steel": 250.0, "wood": 10.0}
 GRAVITY = 9.81
 
 
+@tool("calculation")
 def check_structural_integrity(
     material: Literal["concrete", "steel", "wood"], load_kg: float, area_m2: float
 ) -> CalcResult:
@@ -317,9 +324,6 @@ def check_structural_integrity(
         },
         formula="σ = m·g/A; safety factor = limit/σ",
         substituted=f"σ = {load_kg:g} kg × {GRAVITY} m/s² / {area_m2:g} m² = {show(stress)}",
-        checks=[Check(name="stress ≤ limit", value=show(stress), limit=show(limit), status="OK" if safe else "NG")],
+        checks=[check("stress ≤ limit", stress, limit)],
         notes=["Simplified limits (concrete 25, steel 250, wood 10 MPa), not a code design check."],
     )
-
-
-TOOLS = [beam_analysis, column_buckling, check_structural_integrity]

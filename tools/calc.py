@@ -1,4 +1,5 @@
-"""The result every calculation tool returns: values with units, the formula, the substitution, checks.
+"""Building the result every calculation tool returns (`domain.calculations.CalcResult`): values with units,
+their numbers, the formula, the substitution, checks.
 
 The model sees a compact JSON of it (`for_model`); the stored record keeps the
 whole of it, including full-precision values and diagram data for the faces.
@@ -6,76 +7,54 @@ whole of it, including full-precision values and diagram data for the faces.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
-
-from tools.units import precise, show
-
-
-class Check(BaseModel):
-    """A design check: the value against its limit, the share of the limit it uses, and the clause it applies."""
-
-    name: str
-    value: str
-    limit: str
-    status: Literal["OK", "NG"]
-    ratio: float | None = None
-    clause: str | None = None
+from domain.calculations import Amount, CalcResult, Check, Shown, Status
+from tools.units.showing import precise, show
 
 
-class CalcResult(BaseModel):
-    """A calculation an engineer can check by hand and sign."""
-
-    results: dict[str, str | list[str]]
-    precise: dict[str, str | list[str]] = Field(default_factory=dict)
-    diagram: dict[str, Any] | None = None
-    formula: str | None = None
-    substituted: str | None = None
-    reference: str | None = None
-    checks: list[Check] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)  # inputs far outside practice: look before trusting
-
-    def for_model(self) -> dict[str, Any]:
-        """What the model is sent: display values, formula, checks; not the diagram or full precision."""
-        return self.model_dump(exclude={"precise", "diagram"}, exclude_defaults=True)
+def amount(quantity: Any) -> Amount:
+    """A pint quantity's number and unit, as the record keeps them beside its text."""
+    units = format(quantity.units, "~")
+    return Amount(value=float(quantity.magnitude), unit="" if units == "dimensionless" else units)
 
 
-Shown = dict[str, str | list[str]]
-
-
-def quantities(values: dict[str, Any], **options: Any) -> tuple[Shown, Shown]:
-    """Display strings (4 significant figures) and full-precision strings for named quantities
-    (a list of quantities, such as a continuous beam's reactions, becomes a list of strings)."""
+def quantities(values: dict[str, Any], **options: Any) -> tuple[Shown, Shown, dict[str, Amount | list[Amount]]]:
+    """Display strings (4 significant figures), full-precision strings and the numbers of named quantities
+    (a list of quantities, such as a continuous beam's reactions, becomes a list of each)."""
     shown: Shown = {}
     full: Shown = {}
+    amounts: dict[str, Amount | list[Amount]] = {}
     for key, value in values.items():
         if isinstance(value, list):
             shown[key] = [show(item, **options) for item in value]
             full[key] = [precise(item) for item in value]
+            amounts[key] = [amount(item) for item in value]
         else:
-            shown[key], full[key] = show(value, **options), precise(value)
-    return shown, full
+            shown[key], full[key], amounts[key] = show(value, **options), precise(value), amount(value)
+    return shown, full, amounts
 
 
 def check(name: str, value: Any, limit: Any, clause: str | None = None) -> Check:
     """A "value ≤ limit" check of two quantities, with the ratio value/limit and the clause applied."""
     share = float((value / limit).to("dimensionless").magnitude) if limit.magnitude else float("inf")
-    status: Literal["OK", "NG"] = "OK" if share <= 1 else "NG"
+    status: Status = "OK" if share <= 1 else "NG"
+    allowed = limit.to(value.units)
     return Check(
         name=name,
         value=show(value),
-        limit=show(limit.to(value.units)),
+        limit=show(allowed),
         status=status,
         ratio=round(share, 6),
         clause=clause,
+        value_amount=amount(value),
+        limit_amount=amount(allowed),
     )
 
 
 def calc_result(values: dict[str, Any], text: dict[str, str] | None = None, **fields: Any) -> CalcResult:
     """A CalcResult from quantities (and plain-text results such as a verdict)."""
-    results, full = quantities(values)
+    results, full, amounts = quantities(values)
     results.update(text or {})
     full.update(text or {})
-    return CalcResult(results=results, precise=full, **fields)
+    return CalcResult(results=results, precise=full, amounts=amounts, **fields)

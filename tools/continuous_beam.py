@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.calculations import CalcResult
 from tools.beams import diagram_data, stiffness_inputs
-from tools.calc import CalcResult, calc_result
+from tools.calc import calc_result
+from tools.catalogue import tool
 from tools.practice import span_warnings
-from tools.units import System, conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import System, conventional, show, system_of
 
 MAX_SPANS = 20
 POINTS_PER_SPAN = 41
@@ -20,6 +24,7 @@ POINTS_PER_SPAN = 41
 NOMINAL_MODULUS, NOMINAL_INERTIA = 200e9, 1e-4
 
 
+@tool("calculation", words=("continuous", "spans", "support", "two", "three", "hogging", "multi"))
 def continuous_beam(
     spans: list[str], load: str, elastic_modulus: str | None = None, moment_of_inertia: str | None = None
 ) -> CalcResult:
@@ -119,6 +124,3 @@ def _result(
         ],
         diagram=diagram_data(solved["x"], solved["shear"], solved["moment"], system),
     )
-
-
-TOOLS = [continuous_beam]

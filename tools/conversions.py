@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import math
 
-from tools.calc import CalcResult, calc_result
-from tools.units import conventional, dimension_name, parse_quantity, parse_unit, registry, require, show, system_of
+from domain.calculations import CalcResult
+from tools.calc import calc_result
+from tools.catalogue import tool
+from tools.units import registry
+from tools.units.reading import dimension_name, parse_quantity, parse_unit, require
+from tools.units.showing import conventional, show, system_of
 
 
+@tool("calculation", words=("convert", "conversion", "units", "unit", "into"))
 def convert_units(quantity: str, to_unit: str) -> CalcResult:
     """Convert a quantity to other units, such as "12 ft" to "m" or "3000 psi" to "MPa".
 
@@ -26,6 +31,7 @@ def convert_units(quantity: str, to_unit: str) -> CalcResult:
     return calc_result({"result": result}, substituted=f"{quantity.strip()} = {show(result)}")
 
 
+@tool("calculation", always_offered=True)
 def evaluate_quantity(expression: str, result_unit: str | None = None) -> CalcResult:
     """Unit-aware arithmetic, such as "12 kN/m * (6 m)**2 / 8"; the result comes in conventional units.
 
@@ -46,6 +52,7 @@ def evaluate_quantity(expression: str, result_unit: str | None = None) -> CalcRe
     )
 
 
+@tool("calculation")
 def slope(rise: str, run: str) -> CalcResult:
     """Grade (percent), angle (degrees) and ratio of a slope, such as a ramp or a roof pitch.
 
@@ -66,6 +73,3 @@ def slope(rise: str, run: str) -> CalcResult:
         formula="grade = rise/run × 100 %; θ = atan(rise/run); ratio = 1 : run/rise",
         substituted=f"grade = {show(vertical)} / {show(horizontal)} × 100 = {fraction * 100:.4g} %",
     )
-
-
-TOOLS = [convert_units, evaluate_quantity, slope]

@@ -16,7 +16,8 @@ import os
 import stat
 from pathlib import Path
 
-from tools.registry import FileEditHandler, ToolContext, changes_state
+from tools.catalogue import tool
+from tools.registry import FileEditHandler, ToolContext
 from tools.workspace_paths import (
     open_checked,
     read_prefix,
@@ -75,6 +76,7 @@ def _read_text(context: ToolContext, path: str, limit: int) -> tuple[bytes, os.s
     return data, info, relative_name(context, target)
 
 
+@tool("file", words=("file", "read", "open", "csv", "txt"))
 def read_file(context: ToolContext, path: str, start_line: int = 1) -> str:
     """Read a text file from the workspace folder.
 
@@ -114,6 +116,7 @@ def _read_notes(size: int, read: int, valid_utf8: bool, first: int, last: int, t
     return notes
 
 
+@tool("file", words=("files", "folder", "list", "workspace"))
 def list_files(context: ToolContext, path: str = ".") -> str:
     """List a folder in the workspace (or describe one file).
 
@@ -157,7 +160,7 @@ def _describe_entry(entry: os.DirEntry[str]) -> str:
     return f"{name} ({_human_size(info.st_size)})"
 
 
-@changes_state
+@tool("file", words=("edit", "change", "write", "update", "create", "fix"), changes_state=True)
 def edit_file(context: ToolContext, path: str, old_text: str, new_text: str) -> str:
     """Replace one exact piece of text in a workspace file, or create a new file.
 
@@ -211,6 +214,3 @@ def unified_diff(before: str, after: str, name: str, context_lines: int = 2) -> 
         n=context_lines,
     )
     return "".join(diff)
-
-
-TOOLS = [read_file, list_files, edit_file]

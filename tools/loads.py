@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from tools.calc import CalcResult, calc_result
-from tools.units import DIMENSIONS, parse_quantity, show
+from domain.calculations import CalcResult
+from tools.calc import calc_result
+from tools.catalogue import tool
+from tools.units.reading import DIMENSIONS, parse_quantity
+from tools.units.showing import show
 
 Code = Literal["ASCE7-LRFD", "EN1990"]
 LOAD_KINDS = ("force", "force per length", "pressure or stress", "moment (force × length)")
@@ -71,6 +74,7 @@ def _en1990_combinations(present: dict[str, float]) -> list[tuple[str, dict[str,
     return downward + _en1990_set(present, GAMMA_G_INF, -1)
 
 
+@tool("calculation", words=("combination", "factored", "dead", "live", "1.2d", "1.35g", "uls"))
 def load_combination(
     dead: str, live: str, snow: str | None = None, wind: str | None = None, code: Code = "ASCE7-LRFD"
 ) -> CalcResult:
@@ -129,6 +133,3 @@ def _load(text: str, name: str) -> Any:
     if base > MAX_LOAD_BASE_UNITS:
         raise ValueError(f"{name} = {text.strip()} is out of any sensible range; check the number and its unit")
     return load
-
-
-TOOLS = [load_combination]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from tools.catalogue import tool
+
 
 def _finite(value: float, operation: str) -> float:
     if not math.isfinite(value):
@@ -11,6 +13,7 @@ def _finite(value: float, operation: str) -> float:
     return value
 
 
+@tool("calculation")
 def add(a: float, b: float) -> float:
     """Add two numbers.
 
@@ -21,6 +24,7 @@ def add(a: float, b: float) -> float:
     return _finite(a + b, "the addition")
 
 
+@tool("calculation")
 def subtract(a: float, b: float) -> float:
     """Subtract the second number from the first (a - b).
 
@@ -31,6 +35,7 @@ def subtract(a: float, b: float) -> float:
     return _finite(a - b, "the subtraction")
 
 
+@tool("calculation")
 def multiply(a: float, b: float) -> float:
     """Multiply two numbers.
 
@@ -41,6 +46,7 @@ def multiply(a: float, b: float) -> float:
     return _finite(a * b, "the multiplication")
 
 
+@tool("calculation")
 def divide(a: float, b: float) -> float:
     """Divide the first number by the second (a / b).
 
@@ -53,6 +59,7 @@ def divide(a: float, b: float) -> float:
     return _finite(a / b, "the division")
 
 
+@tool("calculation")
 def sqrt(x: float) -> float:
     """Square root of a number.
 
@@ -64,6 +71,7 @@ def sqrt(x: float) -> float:
     return math.sqrt(x)
 
 
+@tool("calculation")
 def power(base: float, exponent: float) -> float:
     """Raise a number to a power (base ** exponent).
 
@@ -79,6 +87,3 @@ def power(base: float, exponent: float) -> float:
         return _finite(math.pow(base, exponent), "the power")
     except OverflowError:
         raise ValueError("the result of the power is too large to represent") from None
-
-
-TOOLS = [add, subtract, multiply, divide, sqrt, power]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.registry import ToolContext, changes_state
+from tools.catalogue import tool
+from tools.registry import ToolContext
 
 MAX_MEMORY_CHARS = 500
 
@@ -15,7 +16,7 @@ def _keeper(context: ToolContext) -> Any:
     return context.memory
 
 
-@changes_state
+@tool("memory", words=("remember", "always", "prefer", "name"), changes_state=True)
 def memory_add(context: ToolContext, text: str) -> dict[str, Any]:
     """Remember something about the user for every workspace: their units, design codes, company standards,
     name. Use it only when the user says to remember it or states a lasting preference.
@@ -32,6 +33,7 @@ def memory_add(context: ToolContext, text: str) -> dict[str, Any]:
     return added
 
 
+@tool("memory", words=("remember", "memory", "recall"))
 def memory_search(context: ToolContext, query: str) -> dict[str, Any]:
     """Look up what is remembered about the user (with each memory's id).
 
@@ -42,7 +44,7 @@ def memory_search(context: ToolContext, query: str) -> dict[str, Any]:
     return found
 
 
-@changes_state
+@tool("memory", words=("forget",), changes_state=True)
 def memory_remove(context: ToolContext, memory_id: int) -> dict[str, Any]:
     """Forget one memory, by the id memory_search gave, when the user asks to.
 
@@ -51,6 +53,3 @@ def memory_remove(context: ToolContext, memory_id: int) -> dict[str, Any]:
     """
     removed: dict[str, Any] = _keeper(context).remove(memory_id)
     return removed
-
-
-TOOLS = [memory_add, memory_search, memory_remove]

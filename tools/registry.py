@@ -19,6 +19,9 @@ from typing import Any, Protocol, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from domain.calculations import CalcResult
+from tools.catalogue import Declaration, ToolKind, declaration
+
 MAX_OUTPUT_CHARS = 8_000
 
 logger = logging.getLogger(__name__)
@@ -92,7 +95,7 @@ class ToolDefinitionError(TypeError):
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """Everything the registry derived from one function.
+    """Everything the registry derived from one function, and what its module declared about it.
 
     `pure` tools give the same result for the same arguments within a turn, so a
     repeated call can reuse the first result; a tool that changes files is not pure.
@@ -105,12 +108,9 @@ class ToolSpec:
     arguments_model: type[BaseModel]
     context_parameter: str | None
     pure: bool = True
-
-
-def changes_state(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a tool whose calls change something (a file), so its calls are never reused."""
-    function.__dict__["changes_state"] = True
-    return function
+    kind: ToolKind = "calculation"
+    words: tuple[str, ...] = ()  # engineers' words for it that its name and description do not say
+    always_offered: bool = False
 
 
 _ARGS_HEADER = re.compile(r"^(Args|Arguments|Parameters):\s*$")
@@ -169,7 +169,8 @@ def _context_parameter(function: Callable[..., Any], hints: Mapping[str, Any]) -
 
 
 def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpec:
-    """Derive a tool's validator and schema from its signature and docstring."""
+    """Derive a tool's validator and schema from its signature and docstring, with what its module declared
+    (`tools.catalogue.tool`; an undeclared function is a calculation)."""
     tool_name = name or function.__name__
     if not function.__doc__:
         raise ToolDefinitionError(f"tool {tool_name} has no docstring")
@@ -196,8 +197,19 @@ def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpe
         "properties": {key: _ollama_property(value) for key, value in raw_schema.get("properties", {}).items()},
         "required": list(raw_schema.get("required", [])),
     }
-    pure = not getattr(function, "changes_state", False)
-    return ToolSpec(tool_name, function, description, input_schema, model, context_name, pure)
+    declared = declaration(function) or Declaration("calculation")
+    return ToolSpec(
+        tool_name,
+        function,
+        description,
+        input_schema,
+        model,
+        context_name,
+        pure=not declared.changes_state,
+        kind=declared.kind,
+        words=declared.words,
+        always_offered=declared.always_offered,
+    )
 
 
 @dataclass(frozen=True)
@@ -211,7 +223,7 @@ class ToolOutcome:
     output: str
     error: str | None = None
     crashed: bool = False
-    data: dict[str, Any] | None = None  # a calculation's full result (precision, diagram) for the record
+    calculation: CalcResult | None = None  # a calculation's full result (precision, diagram) for the record
 
 
 def _describe_validation_error(spec: ToolSpec, error: ValidationError) -> str:
@@ -269,7 +281,7 @@ def format_output(result: Any) -> str:
     """Tool results as text: strings as they are, everything else as compact JSON."""
     if isinstance(result, str):
         return result
-    if hasattr(result, "for_model"):
+    if isinstance(result, CalcResult):
         return json.dumps(result.for_model(), ensure_ascii=False, separators=(",", ":"))
     if isinstance(result, BaseModel):
         return result.model_dump_json()
@@ -304,8 +316,8 @@ def invoke(spec: ToolSpec, arguments: Mapping[str, Any] | str | None, context: T
     except Exception as error:  # noqa: BLE001 - a tool bug must not end the turn
         logger.exception("tool %s crashed", spec.name)
         return _failure(f"{spec.name} crashed ({type(error).__name__}: {error})", crashed=True)
-    data = result.model_dump() if hasattr(result, "for_model") else None
-    return ToolOutcome(cap_output(format_output(result)), data=data)
+    calculation = result if isinstance(result, CalcResult) else None
+    return ToolOutcome(cap_output(format_output(result)), calculation=calculation)
 
 
 def _failure(message: str, crashed: bool = False) -> ToolOutcome:

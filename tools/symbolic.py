@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from tools.calc import CalcResult
+from domain.calculations import CalcResult
+from tools.catalogue import tool
 from tools.expressions import check_symbol_name, parse_checked, split_equation
 from tools.sandbox import worker
 
 
+@tool("calculation", words=("integrate", "derivative", "differentiate", "simplify", "expand", "limit"))
 def evaluate_expression(expression: str) -> CalcResult:
     """Exact or numeric maths: "sqrt(2025)", "integrate(x**2, (x, 0, 3))", "diff(sin(x)*x, x)".
 
@@ -26,6 +28,7 @@ def evaluate_expression(expression: str) -> CalcResult:
     )
 
 
+@tool("calculation", words=("solve", "equation", "root", "unknown"))
 def solve_equation(equation: str, variable: str = "x") -> CalcResult:
     """Solve an equation for one unknown: "x**2 - 4 = 0" gives -2, 2.
 
@@ -50,6 +53,3 @@ def solve_equation(equation: str, variable: str = "x") -> CalcResult:
         formula=f"{equation.strip()}, for {variable}",
         substituted=f"{variable} = {shown}",
     )
-
-
-TOOLS = [evaluate_expression, solve_equation]

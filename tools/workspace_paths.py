@@ -29,12 +29,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import stat
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from tools.atomic_files import write_atomically
 from tools.registry import ToolContext
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -322,8 +321,8 @@ def read_regular(context: ToolContext, path: str, limit: int) -> bytes | None:
         return None
 
 
-def write_atomically(context: ToolContext, target: Path, data: bytes, shown: str) -> None:
-    """Write `data` so that a crash leaves either the old or the new file, never a mix, inside the root.
+def write_in_workspace(context: ToolContext, target: Path, data: bytes, shown: str) -> None:
+    """Write `data` to the workspace file `target` whole or not at all (`tools.atomic_files`), inside the root.
 
     The folders on the way are made (and entered) one at a time from the root,
     never through a link, so a folder swapped for a link cannot send the write,
@@ -331,10 +330,10 @@ def write_atomically(context: ToolContext, target: Path, data: bytes, shown: str
     """
     if not _DIR_FD:
         target.parent.mkdir(parents=True, exist_ok=True)
-        _write_by_path(target, data)
+        write_atomically(target, data)
         return
     with open_parent(context, target, shown, create=True) as folder:
-        _write_in_folder(folder, target.name, data)
+        write_atomically(target, data, folder)
 
 
 def remove_file(context: ToolContext, target: Path, shown: str) -> None:
@@ -344,38 +343,3 @@ def remove_file(context: ToolContext, target: Path, shown: str) -> None:
         return
     with open_parent(context, target, shown) as folder:
         os.unlink(target.name, dir_fd=folder)
-
-
-def _existing_mode(folder: int, name: str) -> int:
-    info = entry_stat(folder, name)
-    return stat.S_IMODE(info.st_mode) if info is not None and stat.S_ISREG(info.st_mode) else 0o644
-
-
-def _write_in_folder(folder: int, name: str, data: bytes) -> None:
-    temporary = f".{name}.{uuid.uuid4().hex[:8]}.tmp"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), _existing_mode(folder, name))
-            os.fsync(handle.fileno())
-        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
-        os.fsync(folder)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary, dir_fd=folder)
-        raise
-
-
-def _write_by_path(target: Path, data: bytes) -> None:
-    """Fallback for platforms without `dir_fd` (Windows): temporary file + `os.replace`."""
-    temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        temporary.write_bytes(data)
-        if target.exists():
-            shutil.copymode(target, temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from app.formatting import pretty_units, result_text
 from app.packages.diagrams import Drawing, beam_drawings
 from app.packages.records import Calculation
+from domain.calculations import Check
 from domain.packages import ProjectDetails, RevisionStatus, SheetEntry
 
 LONGEST_TEXT = 2_000  # characters of a question or an input shown; the record keeps the rest
@@ -109,10 +110,11 @@ def sheet(number: int, item: Calculation) -> Sheet:
                 (name, result_text(value), result_text(record.precise.get(name, value)))
                 for name, value in record.results.items()
             ],
-            "checks": [_check(check.model_dump()) for check in record.checks],
+            "checks": [_check(check) for check in record.checks],
             "reference": record.reference or "",
             "notes": record.notes,
             "drawings": beam_drawings(record.diagram) if record.diagram else [],
+            "verdict": record.verdict or "",
         }
     return Sheet(
         number=number,
@@ -122,7 +124,6 @@ def sheet(number: int, item: Calculation) -> Sheet:
         question=clipped(turn.user.strip()),
         index_question=clipped(question, LONGEST_INDEX_QUESTION),
         inputs=[(name, clipped(_argument(value))) for name, value in call.arguments.items()],
-        verdict=_verdict(fields.get("checks", [])),
         **fields,
     )
 
@@ -131,22 +132,15 @@ def _argument(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _check(check: dict[str, Any]) -> CheckRow:
-    ratio = check.get("ratio")
+def _check(check: Check) -> CheckRow:
     return CheckRow(
-        name=check["name"],
-        value=pretty_units(check["value"]),
-        limit=pretty_units(check["limit"]),
-        ratio=f"{ratio:.3f}" if isinstance(ratio, int | float) else "",
-        status=check["status"],
-        clause=check.get("clause") or "",
+        name=check.name,
+        value=pretty_units(check.value),
+        limit=pretty_units(check.limit),
+        ratio="" if check.ratio is None else f"{check.ratio:.3f}",
+        status=check.status,
+        clause=check.clause or "",
     )
-
-
-def _verdict(checks: list[CheckRow]) -> str:
-    if not checks:
-        return ""
-    return "NG" if any(check.status != "OK" for check in checks) else "OK"
 
 
 def preparers(found: list[Calculation]) -> list[str]:

@@ -30,7 +30,7 @@ from domain.packages import (
     Signer,
     SignoffStep,
 )
-from domain.records import Chat
+from domain.records import Workspace
 
 _LETTER = re.compile(r"^[A-Z]{1,3}$")
 LONGEST_DETAIL = 500
@@ -125,7 +125,7 @@ class PackageDesk:
             return seen[1]
         return self._calculations(chat_id)[1]
 
-    def _chat(self, chat_id: int) -> Chat:
+    def _chat(self, chat_id: int) -> Workspace:
         chat = self._store.get_chat(chat_id)
         if chat is None:
             raise LookupError(f"There is no workspace with id {chat_id}.")
@@ -200,7 +200,7 @@ class PackageDesk:
 
     def _render(
         self,
-        chat: Chat,
+        chat: Workspace,
         found: list[Calculation],
         records: _Records,
         current: CurrentRevision,
@@ -254,7 +254,7 @@ class PackageDesk:
 
     def _approve(
         self,
-        chat: Chat,
+        chat: Workspace,
         found: list[Calculation],
         records: _Records,
         current: CurrentRevision,

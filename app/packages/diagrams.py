@@ -12,10 +12,10 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from app.formatting import pretty_units
+from domain.calculations import Diagram
 
 WIDTH = 200.0  # the plot's frame, in points: two side by side across the page
 HEIGHT = 64.0
-_DIAGRAMS = (("shear", "Shear", "V"), ("moment", "Bending moment", "M"))
 
 
 class Shape(BaseModel):
@@ -38,15 +38,19 @@ class Drawing(BaseModel):
     problem: str = ""
 
 
-def beam_drawings(diagram: dict[str, Any]) -> list[Drawing]:
-    """The shear and moment drawings of a stored diagram record (`x`, `shear`, `moment` and their units)."""
-    x_unit = _unit(diagram.get("x_unit"))
+def beam_drawings(diagram: Diagram) -> list[Drawing]:
+    """The shear and moment drawings of a stored diagram record."""
+    x_unit = _unit(diagram.x_unit)
+    curves = (
+        ("Shear", "V", diagram.shear, diagram.shear_unit),
+        ("Bending moment", "M", diagram.moment, diagram.moment_unit),
+    )
     drawings = []
-    for key, title, symbol in _DIAGRAMS:
-        unit = _unit(diagram.get(f"{key}_unit"))
-        heading = f"{title} {symbol} ({unit})" + (", sagging positive" if key == "moment" else "")
+    for title, symbol, along, unit_text in curves:
+        unit = _unit(unit_text)
+        heading = f"{title} {symbol} ({unit})" + (", sagging positive" if symbol == "M" else "")
         try:
-            xs, values = _points(diagram.get("x"), diagram.get(key))
+            xs, values = _points(diagram.x, along)
         except ValueError as problem:
             drawings.append(Drawing(title=heading, problem=f"The {title.lower()} diagram {problem}."))
             continue
@@ -54,22 +58,21 @@ def beam_drawings(diagram: dict[str, Any]) -> list[Drawing]:
     return drawings
 
 
-def _unit(value: Any) -> str:
-    return pretty_units(str(value or "").replace("*", " * "))
+def _unit(value: str) -> str:
+    return pretty_units(value.replace("*", " * "))
 
 
-def _points(xs: Any, values: Any) -> tuple[list[float], list[float]]:
-    """The diagram's points as numbers, or ValueError with the end of a sentence saying what is wrong."""
-    if not isinstance(xs, list) or not isinstance(values, list) or len(xs) != len(values):
+def _points(xs: list[float], values: list[float]) -> tuple[list[float], list[float]]:
+    """The diagram's points, or ValueError with the end of a sentence saying what is wrong."""
+    if len(xs) != len(values):
         raise ValueError("is not drawn: its record has no matching positions and values")
     if len(xs) < 2:
         raise ValueError(f"is not drawn: its record has {len(xs)} point{'s' * (len(xs) != 1)}, and a line needs two")
-    numbers = [item for item in xs + values if isinstance(item, int | float) and not isinstance(item, bool)]
-    if len(numbers) != 2 * len(xs) or not all(math.isfinite(item) for item in numbers):
+    if not all(math.isfinite(item) for item in xs + values):
         raise ValueError("is not drawn: its record holds values that are not finite numbers")
     if not xs[-1] > xs[0] or any(b < a for a, b in zip(xs, xs[1:], strict=False)):
         raise ValueError("is not drawn: its positions do not run along the span")
-    return [float(x) for x in xs], [float(v) for v in values]
+    return xs, values
 
 
 def _shapes(xs: list[float], values: list[float], x_unit: str, symbol: str, unit: str) -> list[Shape]:

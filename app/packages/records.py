@@ -1,5 +1,5 @@
-"""The calculation records a package is made of: the report's selection, each stored result read back into its
-typed model in one place, and the digest that ties a printed page to those records."""
+"""The calculation records a package is made of: the report's selection, each with its stored result (read back
+into `CalcResult` by the store), and the digest that ties a printed page to those records."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
 from app.exports import calculations
+from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn
-from tools.calc import CalcResult
 
 
 @dataclass(frozen=True)
@@ -22,18 +20,12 @@ class Calculation:
     key: str  # "<turn id>:<call id>", unique in the store
     turn: Turn
     call: ToolCall
-    record: CalcResult | None  # None: a tool that keeps no calculation record (such as `sqrt`)
 
-
-def calculation_record(call: ToolCall) -> CalcResult | None:
-    """The calculation result stored with `call`, as the tool made it; None when it keeps none (or it no longer
-    reads as one, in which case the sheet shows the result as the tool returned it)."""
-    if call.data is None:
-        return None
-    try:
-        return CalcResult.model_validate(call.data)
-    except ValidationError:
-        return None
+    @property
+    def record(self) -> CalcResult | None:
+        """The calculation result as the tool made it; None for a tool that keeps none (such as `sqrt`), or one
+        that no longer reads as one, in which case the sheet shows the result as the tool returned it."""
+        return self.call.calculation
 
 
 def package_calculations(turns: Iterable[Turn]) -> tuple[list[Calculation], int]:
@@ -47,7 +39,7 @@ def package_calculations(turns: Iterable[Turn]) -> tuple[list[Calculation], int]
         if call is None:
             failed += 1
         else:
-            found.append(Calculation(f"{turn.turn_id}:{call.id}", turn, call, calculation_record(call)))
+            found.append(Calculation(f"{turn.turn_id}:{call.id}", turn, call))
     return found, failed
 
 
@@ -63,7 +55,7 @@ def records_digest(found: Iterable[Calculation]) -> str:
             "tool": item.call.name,
             "arguments": item.call.arguments,
             "output": item.call.output,
-            "data": item.call.data,
+            "data": None if item.record is None else item.record.stored(),
         }
         for item in found
     ]

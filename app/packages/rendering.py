@@ -8,7 +8,7 @@ from datetime import datetime
 from app.packages.content import PackageContent, RevisionLine, Sheet, Signature
 from app.packages.revisions import CurrentRevision, changes
 from domain.packages import PackageRevision, ProjectDetails
-from domain.records import Chat
+from domain.records import Workspace
 
 STATEMENT = (
     "Every value in this package was computed by the application's tools and is printed from the stored "
@@ -81,7 +81,7 @@ def revision_lines(
 
 
 def package_content(
-    chat: Chat,
+    chat: Workspace,
     details: ProjectDetails,
     current: CurrentRevision,
     revisions: Sequence[PackageRevision],

@@ -7,7 +7,6 @@ import math
 import threading
 from typing import Protocol, TextIO
 
-from app.formatting import call_signature
 from domain.events import (
     AgentEvent,
     ErrorEvent,
@@ -16,10 +15,12 @@ from domain.events import (
     ToolCallFinished,
     ToolCallStarted,
     TurnCompleted,
+    WaitingForServer,
     WarningEvent,
 )
 from faces.cli.terminal import Style, colour_wanted, fit, printable, tool_call_lines, width_of
 from faces.cli.waiting import Waiting
+from faces.text import call_signature
 
 MARKDOWN_MODULE = "faces.cli.markdown"  # imports Rich: about 70 ms, kept off the start-up's path
 
@@ -120,10 +121,12 @@ class Renderer:
         self.completed: TurnCompleted | None = None
         self._model = "the model"
         self._thinking_started = False
+        self._said_in_line = False
 
     def begin(self, model: str) -> None:
         """The question is on its way: wait for the model's first word."""
         self._model = printable(model)
+        self._said_in_line = False
         self._wait_for_model()
 
     def _wait_for_model(self) -> None:
@@ -152,12 +155,25 @@ class Renderer:
             self._wait_for_model()
         elif isinstance(event, WarningEvent):
             self._note("33", f"! {printable(event.message)}")
+        elif isinstance(event, WaitingForServer):
+            self._in_line(event)
         elif isinstance(event, ErrorEvent):
             self.waiting.stop()
             self._note("31", printable(event.message))
         elif isinstance(event, TurnCompleted):
             self.waiting.stop()
             self._completed(event)
+
+    def _in_line(self, event: WaitingForServer) -> None:
+        """Every server with the model is busy: the spinner says the turn's place in line (off a terminal, one
+        line says it the first time); when the wait is over, the model is thinking again."""
+        if not event.position:
+            self._wait_for_model()
+        elif self.waiting.animate:
+            self.waiting.relabel(printable(event.message))
+        elif not self._said_in_line:
+            self._said_in_line = True
+            self._note("2", printable(event.message))
 
     def _completed(self, event: TurnCompleted) -> None:
         self.completed = event

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app import Application, HistoryError, SwitchOutcome, edit_diff
-from app.formatting import local_stamp, shown_name
+from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SwitchOutcome, edit_diff
+from app.formatting import shown_name
 from domain.events import AgentError
-from domain.records import Chat
+from domain.records import Workspace
 from faces.cli.packages import HELP as PACKAGE_HELP
 from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
@@ -18,6 +18,7 @@ from faces.cli.running import EventLoop, ask
 from faces.cli.terminal import (
     Style,
     fit,
+    local_stamp,
     one_line,
     printable,
     printable_lines,
@@ -169,13 +170,13 @@ class Repl:
             self.say("")
             return False
 
-    def _current(self, action: str) -> Chat:
+    def _current(self, action: str) -> Workspace:
         chat = self.service.workspaces.current
         if chat is None:
             raise LookupError(f"There is no workspace yet to {action}; your first message creates one.")
         return chat
 
-    def _find(self, wanted: str) -> Chat:
+    def _find(self, wanted: str) -> Workspace:
         try:
             return self.service.workspaces.find(wanted)
         except LookupError as error:
@@ -196,8 +197,8 @@ class Repl:
         if not pending:
             return
         names = ", ".join(shown_name(chat.chat_name) for chat in pending)
-        self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
-        try:
+        try:  # from the sentence on: a Ctrl-C right after it skips too
+            self.say(f"Finishing the summary of {names}… (Ctrl-C skips it)", "2")
             self.service.summaries.wait()
         except KeyboardInterrupt:
             self.service.summaries.skip()
@@ -334,9 +335,7 @@ class Repl:
         if progress.running:
             self.say(f"Indexing: {progress.done} of {progress.total} files read so far.")
         if not files:
-            self.say(
-                f"No documents indexed in {library.root}; put PDF, Word, Excel, Markdown, text or CSV files there."
-            )
+            self.say(f"No documents indexed in {library.root}; put {DOCUMENT_TYPES_NAMED} files there.")
         for file in files:
             mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
             note = f" · {file.note}" if file.note else ""

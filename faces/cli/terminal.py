@@ -12,10 +12,13 @@ import os
 import re
 import shutil
 import textwrap
+from datetime import UTC, datetime
 from typing import TextIO
 
-from app.formatting import BIDI_SHOWN, WARNING_MARK, calculation_lines, call_signature, pretty_units, shortened
+from app.formatting import BIDI_SHOWN, pretty_units, shortened
 from domain.records import ToolCall
+from faces.cli.calculations import DIM, FAILED, calculation_lines
+from faces.text import call_signature
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -121,12 +124,20 @@ def tool_call_lines(call: ToolCall) -> list[tuple[str, str]]:
     check (NG) or an error in red.
     """
     signature = call_signature(call.name, call.arguments)
-    if not call.error and not call.data:
-        return [("2", printable(one_line(f"→ {signature} = {call.output}")))]
-    lines = [("2", printable(one_line(f"→ {signature}", 160)))]
-    if call.error:
-        return [*lines, ("31", printable(one_line(f"    ✗ {pretty_units(call.error)}", 300)))]
-    for line in calculation_lines(call.data or {}):
-        style = "31" if line.startswith("NG") else "33" if line.startswith(WARNING_MARK) else "2"
-        lines.append((style, printable(f"    {line}")))
-    return lines
+    if not call.error and call.calculation is None:
+        return [(DIM, printable(one_line(f"→ {signature} = {call.output}")))]
+    lines = [(DIM, printable(one_line(f"→ {signature}", 160)))]
+    if call.error or call.calculation is None:
+        return [*lines, (FAILED, printable(one_line(f"    ✗ {pretty_units(call.error or '')}", 300)))]
+    return lines + [(style, printable(f"    {line}")) for style, line in calculation_lines(call.calculation)]
+
+
+def local_stamp(stored: str | None) -> str:
+    """ "2026-11-23 00:30": a time the store keeps in UTC, on this computer's clock ("" if there is none)."""
+    if not stored:
+        return ""
+    try:
+        moment = datetime.fromisoformat(stored)
+    except ValueError:
+        return stored[:16]
+    return f"{(moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone():%Y-%m-%d %H:%M}"

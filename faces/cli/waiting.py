@@ -56,6 +56,14 @@ class Waiting:
         self._label, self._plain, self._since = label, plain, self._clock()
         self.tick()
 
+    def relabel(self, label: str) -> None:
+        """Say `label` for the wait in progress, its seconds still counted from its start (a new wait if none)."""
+        if self._label is None:
+            self.start(label)
+            return
+        self._label = label
+        self.tick()
+
     def stop(self) -> None:
         self.clear()
         self._label = None

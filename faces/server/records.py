@@ -14,9 +14,10 @@ from domain.events import (
     ToolCallFinished,
     ToolCallStarted,
     TurnCompleted,
+    WaitingForServer,
     WarningEvent,
 )
-from domain.records import Chat, ToolCall, Turn
+from domain.records import ToolCall, Turn, Workspace
 from faces.server.protocol import ErrorCode, Event, error_event, event
 
 # The agent's own failure kinds, as the protocol's codes (the kind goes in `details`).
@@ -62,7 +63,7 @@ def turn(record: Turn) -> dict[str, Any]:
     }
 
 
-def session_entry(chat: Chat, turns: int) -> dict[str, Any]:
+def session_entry(chat: Workspace, turns: int) -> dict[str, Any]:
     return {
         "sessionID": str(chat.chat_id),
         "name": chat.chat_name,
@@ -74,7 +75,8 @@ def session_entry(chat: Chat, turns: int) -> dict[str, Any]:
 async def turn_events(
     events: AsyncIterator[AgentEvent], request_id: str, turn_id: str, session_id: str
 ) -> AsyncIterator[Event]:
-    """A dispatch's events after `turn-started`: chunks, tool calls and results, errors, and `turn-completed` last."""
+    """A dispatch's events after `turn-started`: chunks, tool calls and results, its place in line while every
+    server is busy, errors, and `turn-completed` last."""
     cut_short = False
     async for item in events:
         if isinstance(item, TextDelta):
@@ -88,6 +90,15 @@ async def turn_events(
                 yield error_event(request_id, "TOOL_ERROR", item.call.error, details=details)
         elif isinstance(item, WarningEvent):
             cut_short = cut_short or item.code == "ANSWER_CUT"
+        elif isinstance(item, WaitingForServer):
+            yield event(
+                "turn-waiting",
+                request_id,
+                position=item.position,
+                ahead=item.ahead,
+                servers=item.servers,
+                message=item.message,
+            )
         elif isinstance(item, ErrorEvent):
             code = ERROR_CODES.get(item.code, "PROVIDER_ERROR")
             yield error_event(request_id, code, item.message, item.recoverable, {"kind": item.code})

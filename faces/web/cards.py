@@ -8,88 +8,61 @@ the span, with the peak of each labelled.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import streamlit as st
 
 from app.formatting import pretty_units, result_text
+from domain.calculations import CalcResult, Check, Diagram
 from faces.web.markdown import escape_markdown
 
 DIAGRAM_HEIGHT = 180
 LABEL_ROOM = 18  # pixels above and below the curve, for the peak's label
-_AMOUNT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
-_DIAGRAMS = (("shear", "V"), ("moment", "M"))
 
 
-def calculation_card(data: dict[str, Any]) -> None:
+def calculation_card(result: CalcResult) -> None:
     """Warnings first, formula with the numbers in, results with units, checks, reference, and a beam's diagrams."""
-    for warning in data.get("warnings", []):
+    for warning in result.warnings:
         st.warning(escape_markdown(warning))
-    if data.get("formula"):
+    if result.formula:
         st.caption("Formula")
-        st.code(data["formula"], language=None, wrap_lines=True)
-    if data.get("substituted"):
-        st.code(pretty_units(data["substituted"]), language=None, wrap_lines=True)
-    results = data.get("results", {})
+        st.code(result.formula, language=None, wrap_lines=True)
+    if result.substituted:
+        st.code(pretty_units(result.substituted), language=None, wrap_lines=True)
+    results = result.results
     st.table({"result": list(results), "value": [result_text(value) for value in results.values()]})
-    checks = governing_first(data.get("checks", []))
+    checks = governing_first(result.checks)
     for check in checks:
         st.markdown(check_line(check, governs=len(checks) > 1 and check is checks[0]))
-    for line in ([data["reference"]] if data.get("reference") else []) + data.get("notes", []):
+    for line in ([result.reference] if result.reference else []) + result.notes:
         st.caption(escape_markdown(line))
-    if data.get("diagram"):
-        diagrams(data["diagram"])
+    if result.diagram:
+        diagrams(result.diagram)
 
 
-def _amount(text: str) -> tuple[float, str] | None:
-    """ "31.25 mm" → (31.25, "mm")."""
-    match = _AMOUNT.match(text)
-    return (float(match.group(1)), match.group(2)) if match else None
-
-
-def ratio(check: dict[str, Any]) -> float | None:
-    """How much of its limit the check uses (over 1: it fails); None when value and limit do not compare."""
-    if isinstance(check.get("ratio"), int | float):
-        return float(check["ratio"])
-    value, limit = _amount(str(check.get("value", ""))), _amount(str(check.get("limit", "")))
-    if value is None or limit is None or value[1] != limit[1]:
-        return None
-    at_least = "≥" in str(check.get("name", ""))  # a minimum: the ratio is limit / value
-    numerator, denominator = (limit[0], value[0]) if at_least else (value[0], limit[0])
-    return numerator / denominator if denominator else None
-
-
-def failed(check: dict[str, Any]) -> bool:
-    return check.get("status") != "OK"
-
-
-def governing_first(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def governing_first(checks: list[Check]) -> list[Check]:
     """Failed checks before passed ones, each by its ratio, highest first."""
-    return sorted(checks, key=lambda check: (not failed(check), -(ratio(check) or 0.0)))
+    return sorted(checks, key=lambda check: (check.passed, -(check.ratio or 0.0)))
 
 
-def check_line(check: dict[str, Any], governs: bool = False) -> str:
+def check_line(check: Check, governs: bool = False) -> str:
     """`:red[NG · deflection ≤ L/360: 31.25 mm > limit 16.67 mm (ratio 1.88)]`, or a plain OK line."""
-    minimum = "≥" in str(check.get("name", ""))
-    sign = ("<" if minimum else ">") if failed(check) else ("≥" if minimum else "≤")
-    share = ratio(check)
+    minimum = "≥" in check.name
+    sign = ("≥" if minimum else "≤") if check.passed else ("<" if minimum else ">")
     text = (
-        f"**{escape_markdown(str(check.get('status', '?')))}** · {escape_markdown(str(check.get('name', '')))}: "
-        f"{escape_markdown(pretty_units(str(check.get('value', ''))))} {sign} "
-        f"limit {escape_markdown(pretty_units(str(check.get('limit', ''))))}"
-        + (f" (ratio {share:.2f})" if share is not None else "")
+        f"**{check.status}** · {escape_markdown(check.name)}: "
+        f"{escape_markdown(pretty_units(check.value))} {sign} limit {escape_markdown(pretty_units(check.limit))}"
+        + (f" (ratio {check.ratio:.2f})" if check.ratio is not None else "")
         + (" · **governs**" if governs else "")
-        + (f" · {escape_markdown(str(check['clause']))}" if check.get("clause") else "")
+        + (f" · {escape_markdown(check.clause)}" if check.clause else "")
     )
-    return f":material/cancel: :red[{text}]" if failed(check) else f":material/check_circle: {text}"
+    return f":material/check_circle: {text}" if check.passed else f":material/cancel: :red[{text}]"
 
 
-def diagrams(diagram: dict[str, Any]) -> None:
+def diagrams(diagram: Diagram) -> None:
     """Shear and bending-moment diagrams along the span."""
-    for key, symbol in _DIAGRAMS:
-        unit = pretty_units(str(diagram[f"{key}_unit"]).replace("*", " * "))
-        spec = diagram_spec(diagram["x"], diagram[key], str(diagram["x_unit"]), symbol, unit)
+    for values, symbol, unit in ((diagram.shear, "V", diagram.shear_unit), (diagram.moment, "M", diagram.moment_unit)):
+        spec = diagram_spec(diagram.x, values, diagram.x_unit, symbol, pretty_units(unit.replace("*", " * ")))
         st.vega_lite_chart(spec=spec, width="stretch")
 
 

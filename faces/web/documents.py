@@ -9,11 +9,11 @@ from typing import Any
 
 import streamlit as st
 
-from app import Application
+from app import DOCUMENT_SUFFIXES, Application
 from domain.records import DocumentFile
 from faces.web.markdown import escape_markdown, escape_name
 
-UPLOAD_TYPES = ["pdf", "docx", "xlsx", "md", "txt", "csv"]
+UPLOAD_TYPES = [suffix.removeprefix(".") for suffix in DOCUMENT_SUFFIXES]  # the types the index reads
 REFRESH_SECONDS = 1.0
 CONFLICTS = "upload_conflicts"  # uploads whose name is taken, waiting for Replace / Keep both / Cancel
 REMOVING = "removing_document"  # the document whose Remove waits for its confirmation

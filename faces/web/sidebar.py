@@ -8,7 +8,7 @@ import streamlit as st
 
 from app import Application, ServerStatus
 from app.formatting import shown_name
-from domain.records import Chat
+from domain.records import Workspace
 from faces.web import actions
 from faces.web.dates import group_of, hover_time, today_in, zone_named
 from faces.web.documents import documents_panel
@@ -70,7 +70,7 @@ def workspace_row(service: Application, chat_id: int, name: str, key: str, query
         workspace_menu(service, chat_id, name)
 
 
-def listed_workspaces(service: Application) -> tuple[list[Chat], int]:
+def listed_workspaces(service: Application) -> tuple[list[Workspace], int]:
     """The most recent workspaces (and the open one, however old), and how many more there are."""
     chats = service.workspaces.recent(limit=LISTED_WORKSPACES + 1)
     more = service.workspaces.count() - LISTED_WORKSPACES if len(chats) > LISTED_WORKSPACES else 0
@@ -81,9 +81,9 @@ def listed_workspaces(service: Application) -> tuple[list[Chat], int]:
     return chats, more
 
 
-def by_activity_date(chats: list[Chat], today: date, zone: tzinfo | None) -> dict[str, list[Chat]]:
+def by_activity_date(chats: list[Workspace], today: date, zone: tzinfo | None) -> dict[str, list[Workspace]]:
     """Workspaces under Today, Yesterday, Previous 7 days, Previous 30 days, then by month, in the order given."""
-    groups: dict[str, list[Chat]] = {}
+    groups: dict[str, list[Workspace]] = {}
     for chat in chats:
         groups.setdefault(group_of(chat.last_active_at, today, zone), []).append(chat)
     return groups
@@ -110,7 +110,7 @@ def workspace_hits(service: Application, query: str) -> None:
             st.caption(snippet)
 
 
-def agent_picker(service: Application, chat: Chat) -> None:
+def agent_picker(service: Application, chat: Workspace) -> None:
     """The agent this workspace works with: its prompt, its tools, maybe its model."""
     profiles = service.agents.profiles
     names = list(profiles)
@@ -129,7 +129,7 @@ def agent_picker(service: Application, chat: Chat) -> None:
         st.caption(f":material/warning: Agent file skipped: {escape_markdown(problem)}")
 
 
-def digital_twin(service: Application, chat: Chat) -> None:
+def digital_twin(service: Application, chat: Workspace) -> None:
     """The summary, when it was written in the reader's own time, and its editor (one label: it stays open)."""
     with st.expander("Digital twin", expanded=False, key=f"twin-{chat.chat_id}"):
         if service.summaries.is_pending(chat.chat_id):
@@ -165,8 +165,16 @@ def model_and_status(service: Application) -> None:
     service.models.use(st.selectbox("Model", options, index=options.index(service.models.current), key="model"))
     if status.error:
         st.warning(f"{sentence_markdown(status.error)}  \nYour workspaces stay readable meanwhile.")
+    elif status.not_answering:
+        st.warning(status_line(service, status))
     else:
-        count = len(status.models)
-        st.caption(
-            f"Ollama {status.version} at {escape_markdown(service.models.endpoint)} · {count} model{'s' * (count != 1)}"
-        )
+        st.caption(status_line(service, status))
+
+
+def status_line(service: Application, status: ServerStatus) -> str:
+    """The server's version, address and models; with several, how many answer and which do not."""
+    count = len(status.models)
+    models = f"{count} model{'s' * (count != 1)}"
+    if status.note is None:
+        return f"Ollama {status.version} at {escape_markdown(service.models.endpoint)} · {models}"
+    return f"Ollama {escape_markdown(status.version or '')} · {escape_markdown(status.note)} · {models}"

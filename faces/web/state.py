@@ -8,7 +8,7 @@ from typing import Literal
 
 import streamlit as st
 
-from app import Application, HistoryError, McpPool, SettingsError, start
+from app import Application, HistoryError, McpPool, ServerPools, SettingsError, start
 
 PAGE_TURNS = 5  # the turns drawn first: each element costs the browser about 1 ms a run, a turn about 12 of them
 EARLIER_TURNS = 10  # added by "Show earlier turns"
@@ -21,7 +21,7 @@ def service() -> Application:
     """This tab's service, made on its first run (a bad setting or store stops the page with one sentence)."""
     if "service" not in state:
         try:
-            made = start(Path(".env"), {}, mcp_pool())
+            made = start(Path(".env"), {}, mcp_pool(), server_pools())
         except (SettingsError, HistoryError) as error:
             st.error(str(error))
             st.stop()
@@ -37,6 +37,12 @@ def service() -> Application:
 def mcp_pool() -> McpPool:
     """The MCP servers of the whole app process, shared by its tabs (each tab keeps its own consent)."""
     return McpPool()
+
+
+@st.cache_resource
+def server_pools() -> ServerPools:
+    """The Ollama servers of the whole app process, shared by its tabs: their turns in flight count together."""
+    return ServerPools()
 
 
 def loop() -> asyncio.AbstractEventLoop:

@@ -12,9 +12,19 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from app.formatting import call_signature, pretty_units, usage_caption, visible_bidi_controls
-from domain.events import AgentEvent, ErrorEvent, TextDelta, ThinkingDelta, ToolCallFinished, ToolCallStarted
+from app import tool_kind
+from app.formatting import pretty_units, usage_caption, visible_bidi_controls
+from domain.events import (
+    AgentEvent,
+    ErrorEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallFinished,
+    ToolCallStarted,
+    WaitingForServer,
+)
 from domain.records import ToolCall, Turn
+from faces.text import call_signature
 from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.documents import passages
@@ -33,7 +43,7 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
     """One collapsible element per tool call: arguments, then the calculation card or the raw result."""
     icons = {"running": "spinner", "cut off": ":material/block:"}
     icon = icons.get(state) or (
-        ":material/error:" if call.error else ":material/calculate:" if call.data else ":material/build:"
+        ":material/error:" if call.error else ":material/calculate:" if call.calculation else ":material/build:"
     )
     label = escape_markdown(visible_bidi_controls(call_signature(call.name, call.arguments)))
     with st.expander(label if len(label) < LABEL_LENGTH else label[: LABEL_LENGTH - 3] + "…", icon=icon):
@@ -43,10 +53,10 @@ def tool_call(call: ToolCall, state: CallState = "done") -> None:
             st.caption("Running…" if state == "running" else "Stopped before this tool finished: no result.")
             return
         took = f"{call.duration_ms:.1f} ms"
-        if call.data and not call.error:
-            calculation_card(call.data)
+        if call.calculation and not call.error:
+            calculation_card(call.calculation)
             st.caption(took)
-        elif call.name == "search_documents" and not call.error:
+        elif tool_kind(call.name) == "documents" and not call.error:
             passages(call.output)
             st.caption(took)
         else:
@@ -107,10 +117,13 @@ class LiveView:
         self.running: dict[str, tuple[Any, ToolCall]] = {}
         self.started = time.monotonic()
         self.waiting_shown = ""
+        self.in_line = ""  # while every server with the model is busy: the turn's place in line
 
     def waiting(self) -> None:
-        """Between events: show that the model is still working, redrawn when the shown tenth of a second changes."""
-        shown = f"Waiting for the model… {time.monotonic() - self.started:.1f} s"
+        """Between events: show that the model is still working (or that the turn waits in line for a server),
+        redrawn when the shown tenth of a second changes."""
+        doing = escape_markdown(self.in_line) if self.in_line else "Waiting for the model…"
+        shown = f"{doing} {time.monotonic() - self.started:.1f} s"
         if shown != self.waiting_shown:
             self.waiting_shown = shown
             self.progress.caption(shown)
@@ -135,6 +148,10 @@ class LiveView:
             slot, _ = self.running.pop(event.call.id, None) or (self.tools.empty(), None)
             with slot.container():
                 tool_call(event.call)
+        elif isinstance(event, WaitingForServer):
+            self.in_line = event.message if event.position else ""
+            self.waiting_shown = ""
+            self.waiting()
         elif isinstance(event, ErrorEvent):
             self.notes.error(sentence_markdown(event.message))
         elif event.type == "warning":

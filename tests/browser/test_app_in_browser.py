@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from fakes.ollama import FakeOllama, Hang, Reply
 from history import ChatHistoryDB
 from tests.browser.conftest import ARTIFACTS, ROOT, Browser, send
@@ -68,7 +70,9 @@ def test_the_downloads_hold_the_whole_workspace_and_its_calculations(
     fake_ollama.script(Reply.tool_calls(("divide", {"a": 10, "b": 4})), Reply.text("Space them at 2.5 m."))
     page.goto(web_app)
     send(page, "Spacing for 10 m over 4 bays?")
-    page.get_by_text("Space them at 2.5 m.").wait_for()
+    answer = page.get_by_text("Space them at 2.5 m.", exact=True)
+    answer.first.wait_for()  # the streamed copy (with its cursor) may linger while the page is redrawn
+    expect(answer).to_have_count(1)
     page.get_by_role("button", name="⋮").click()  # the open workspace's menu
     with page.expect_download() as exported:
         page.get_by_role("button", name="Export as Markdown").click()

@@ -7,6 +7,4 @@
 from tools.connections.bolts import bolt_check
 from tools.connections.welds import fillet_weld_check
 
-__all__ = ["TOOLS", "bolt_check", "fillet_weld_check"]
-
-TOOLS = [fillet_weld_check, bolt_check]
+__all__ = ["bolt_check", "fillet_weld_check"]

@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tools.calc import CalcResult, Check, check, quantities
+from domain.calculations import Amount, CalcResult, Check
+from tools.calc import check, quantities
+from tools.catalogue import tool
 from tools.connections import aisc360_j, en1993_1_8
 from tools.connections.bolt_data import Diameter, aisc_grade, aisc_stresses, en_grade, pretension, stress_area
 from tools.connections.bolt_data import diameter as read_diameter
 from tools.connections.inputs import Combined, combination_name, combine, count, force, hole_type
 from tools.steel.sections_and_checks import CodeName, code_key
-from tools.units import System, conventional, registry, show, system_of
+from tools.units import registry
+from tools.units.showing import System, conventional, show, system_of
 
 AISC_NOT_CHECKED = (
     "bearing and tear-out at the holes not checked (J3.11), nor block shear (J4.3), the connected parts, "
@@ -50,6 +53,7 @@ class Found:
     notes: list[str] = field(default_factory=list)
 
 
+@tool("calculation", words=("bolt", "bolts", "bolted", "connection", "slip", "a325", "a490", "friction", "preloaded"))
 def bolt_check(
     diameter: str,
     grade: str,
@@ -236,7 +240,8 @@ def _eurocode_slip(joint: Joint, grade: Any, slip: str, hole_text: str, found: F
 def _interaction(total: float) -> Check:
     status: Literal["OK", "NG"] = "OK" if total <= 1 else "NG"
     return Check(name="Fv,Ed/Fv,Rd + Ft,Ed/(1.4 Ft,Rd) ≤ 1.0: shear and tension", value=f"{total:.3f}",
-                 limit="1", status=status, ratio=round(total, 6), clause="EN 1993-1-8 Table 3.4")  # fmt: skip
+                 limit="1", status=status, ratio=round(total, 6), clause="EN 1993-1-8 Table 3.4",
+                 value_amount=Amount(value=total), limit_amount=Amount(value=1.0))  # fmt: skip
 
 
 def _check(name: str, demand: float, capacity: float, clause: str, joint: Joint) -> Check:
@@ -269,7 +274,7 @@ def _result(joint: Joint, found: Found, code: CodeName) -> CalcResult:
     }
     if found.design_slip is not None:
         values["design_slip"] = conventional(found.design_slip * ureg.N, joint.system)
-    shown, full = quantities(values)
+    shown, full, amounts = quantities(values)
     en = code == "EN1993"
     plain = {
         "ratio": f"{ratio:.3f}",
@@ -282,6 +287,7 @@ def _result(joint: Joint, found: Found, code: CodeName) -> CalcResult:
     return CalcResult(
         results={**shown, **plain},
         precise={**full, **plain, "ratio": repr(ratio)},
+        amounts=amounts,
         formula=_formula(code, found.design_slip is not None),
         substituted="; ".join(found.substituted),
         reference=("EN 1993-1-8:2005, 3.4, 3.6, 3.9, Table 3.4; EN 1990 6.10" if en

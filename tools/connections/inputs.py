@@ -9,24 +9,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from tools.steel.sections_and_checks import COMBINATION_NAMES, COMBINATIONS, CodeName
-from tools.units import System, conventional, parse_quantity, registry, require, show
+from tools.units import registry
+from tools.units.reading import parse_quantity, require
+from tools.units.showing import System, conventional, show
 
-# "5/16 in", "1-1/8 in", "1 1/8 in", '3/4"': a fraction of the unit written after it
-_FRACTION = re.compile(r"^\s*(?:(\d+)(?:\s+|\s*-\s*))?(\d+)\s*/\s*(\d+)\s*(\S.*)$")
-_INCH_MARKS = ('"', "”", "″")
 Hole = Literal["standard", "oversized", "short-slotted transverse", "short-slotted parallel", "long-slotted transverse",
                "long-slotted parallel"]  # fmt: skip
 
 
 def length(text: str, name: str) -> Any:
-    """A length as engineers write a weld or bolt size: "5/16 in", "1-1/8 in", '3/4"', "0.75 in", "8 mm"."""
+    """A length as engineers write a weld or bolt size: "5/16 in", "1-1/8 in", '3/4"', "0.75 in", "8 mm" (the
+    fractions and inch marks read as every quantity is, by `tools.units.reading`)."""
     if not isinstance(text, str):
         raise ValueError(f"{name} must be a length with its unit, such as '5/16 in' or '8 mm'")
-    match = _FRACTION.match(text)
-    if match and int(match.group(3)):
-        value = int(match.group(1) or 0) + int(match.group(2)) / int(match.group(3))
-        unit = match.group(4).strip()
-        text = f"{value!r} {'in' if unit in _INCH_MARKS else unit}"
     try:
         return require(text, name, "length")
     except ValueError as error:

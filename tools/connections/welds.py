@@ -7,14 +7,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tools.calc import CalcResult, check, quantities
+from domain.calculations import CalcResult
+from tools.calc import check, quantities
+from tools.catalogue import tool
 from tools.connections import aisc360_j, en1993_1_8
 from tools.connections.bolt_data import KSI
 from tools.connections.inputs import Combined, combination_name, combine, count, force
 from tools.connections.inputs import angle as read_angle
 from tools.connections.inputs import length as read_length
 from tools.steel.sections_and_checks import CodeName, code_key
-from tools.units import System, conventional, registry, require, show, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import System, conventional, show, system_of
 
 ELECTRODES_KSI = (60, 70, 80, 90, 100, 110)  # AWS E60XX … E110XX: FEXX in ksi
 ELECTRODES_MPA = {43: 430, 49: 490, 55: 550, 62: 620, 69: 690, 76: 760}  # AWS A5.1M/A5.5M E43XX … E76XX
@@ -38,6 +42,7 @@ class WeldRun:
     system: System
 
 
+@tool("calculation", words=("weld", "welds", "welded", "fillet", "connection", "throat", "electrode", "e70"))
 def fillet_weld_check(
     size: str,
     length: str,
@@ -218,8 +223,8 @@ def _result(run: WeldRun, required: Combined, finding: Finding, code: CodeName) 
     capacity = conventional(finding.design * ureg.N, run.system)
     ratio = required.newtons / finding.design
     weld_check = check(finding.check_name, demand, capacity, finding.clause)
-    shown, full = quantities({"required_strength": demand, "design_strength": capacity})
-    rest, rest_full = quantities({
+    shown, full, amounts = quantities({"required_strength": demand, "design_strength": capacity})
+    rest, rest_full, rest_amounts = quantities({
         "strength_per_length": (finding.per_length * ureg.N / ureg.m).to("kip/in" if us else "kN/mm"),
         "throat": (finding.throat * ureg.m).to("in" if us else "mm"),
     })  # fmt: skip
@@ -227,6 +232,7 @@ def _result(run: WeldRun, required: Combined, finding: Finding, code: CodeName) 
     return CalcResult(
         results={**shown, "ratio": f"{ratio:.3f}", **rest, **plain},
         precise={**full, "ratio": repr(ratio), **rest_full, **plain},
+        amounts={**amounts, **rest_amounts},
         formula=f"{combination_name(code)}; {finding.formula}",
         substituted=f"{required.text}; {finding.substituted} = {show(capacity)}; ratio {ratio:.3f}",
         reference=finding.reference,

@@ -3,6 +3,4 @@
 
 from tools.documents.search import search_documents
 
-__all__ = ["TOOLS", "search_documents"]
-
-TOOLS = [search_documents]
+__all__ = ["search_documents"]

@@ -21,7 +21,6 @@ MAX_PAGES = 2_000
 MAX_ROWS = 200_000  # per spreadsheet or CSV file
 MAX_CHARS = 20_000_000  # per document, whatever its kind
 ROWS_PER_PASSAGE = 25
-SUFFIXES = (".pdf", ".docx", ".xlsx", ".md", ".txt", ".csv")
 
 
 class UnreadableError(Exception):
@@ -206,11 +205,24 @@ def _text(path: Path) -> str:
         return handle.read(MAX_CHARS)
 
 
-READERS: dict[str, Callable[[Path, Reading], None]] = {
-    ".pdf": read_pdf,
-    ".docx": read_docx,
-    ".xlsx": read_xlsx,
-    ".csv": read_csv,
-    ".md": read_markdown,
-    ".txt": read_text,
-}
+@dataclass(frozen=True)
+class DocumentType:
+    """A kind of file the index reads: its suffix, its name as users know it, and its reader."""
+
+    suffix: str
+    name: str
+    read: Callable[[Path, Reading], None]
+
+
+# The one list of the document types: the index, the uploads and what the faces say all take it from here.
+DOCUMENT_TYPES = (
+    DocumentType(".pdf", "PDF", read_pdf),
+    DocumentType(".docx", "Word", read_docx),
+    DocumentType(".xlsx", "Excel", read_xlsx),
+    DocumentType(".md", "Markdown", read_markdown),
+    DocumentType(".txt", "text", read_text),
+    DocumentType(".csv", "CSV", read_csv),
+)
+READERS = {kind.suffix: kind.read for kind in DOCUMENT_TYPES}
+DOCUMENT_SUFFIXES = tuple(READERS)
+DOCUMENT_TYPES_NAMED = ", ".join(kind.name for kind in DOCUMENT_TYPES[:-1]) + f" or {DOCUMENT_TYPES[-1].name}"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.catalogue import tool
 from tools.registry import ToolContext
 
 MAX_TOP_K = 10
 OUTPUT_BUDGET = 7_000  # characters of passage text in one answer, so the JSON is never cut
 
 
+@tool("documents", words=("spec", "specification", "drawing", "drawings", "memo", "report", "document", "project"))
 def search_documents(context: ToolContext, query: str, top_k: int = 5) -> dict[str, Any]:
     """Search the project's own documents (specs, memos, reports, load schedules) for passages, with file and page.
     Use it for questions about "the spec", "the drawings", "the memo" or "our project"; cite file and page.

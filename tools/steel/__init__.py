@@ -15,6 +15,4 @@ from tools.steel.beam_columns import steel_beam_column_check
 from tools.steel.columns import steel_column_check
 from tools.steel.sections_and_checks import section_properties, steel_beam_check
 
-__all__ = ["TOOLS", "section_properties", "steel_beam_check", "steel_beam_column_check", "steel_column_check"]
-
-TOOLS = [section_properties, steel_beam_check, steel_column_check, steel_beam_column_check]
+__all__ = ["section_properties", "steel_beam_check", "steel_beam_column_check", "steel_column_check"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tools.calc import Check
+from domain.calculations import Check
 from tools.steel import aisc_combined, aisc_compression, en1993, en_combined, en_compression
 from tools.steel.aisc360 import Strength
 from tools.steel.column_section import ColumnSection
 from tools.steel.readout import limit_check, share_check, shown
-from tools.units import System
+from tools.units.showing import System
 
 Loads = tuple[float, float, float]
 Spans = tuple[float, float, float]

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.calc import CalcResult
+from domain.calculations import CalcResult
+from tools.catalogue import tool
 from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
 from tools.steel.column_section import column_section
 from tools.steel.readout import Kind, figures_result
 from tools.steel.sections_and_checks import code_key
-from tools.units import System, registry, require, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import System, system_of
 
 TOOL = "steel_beam_column_check"
 
 
+@tool("calculation", words=("column", "axial", "compression", "combined", "interaction", "biaxial", "h1"))
 def steel_beam_column_check(
     designation: str,
     length: str,

@@ -14,7 +14,7 @@ from typing import Any
 from tools.steel.column_section import ColumnSection
 from tools.steel.en1993 import yield_strength
 from tools.steel.sections_and_checks import KSI, _grade_aisc, _grade_en
-from tools.units import require
+from tools.units.reading import require
 
 FAMILY_GRADES: dict[str, tuple[str, float]] = {
     "W": ("A992", 50.0),

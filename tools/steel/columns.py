@@ -10,13 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tools.calc import CalcResult, Check
+from domain.calculations import CalcResult, Check
+from tools.catalogue import tool
 from tools.steel import aisc_compression, en_compression
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
 from tools.steel.column_section import ColumnSection, column_section
 from tools.steel.readout import figures_result, limit_check, shown
 from tools.steel.sections_and_checks import code_key
-from tools.units import System, require, show, system_of
+from tools.units.reading import require
+from tools.units.showing import System, show, system_of
 
 SLENDERNESS_ADVICE = 200  # AISC 360-22 E2 user note: Lc/r preferably not over 200
 AXES = {"x-x": "x-x (major)", "y-y": "y-y (minor)", "z-z": "z-z (minor)"}
@@ -41,6 +43,7 @@ class Column:
     load_names: tuple[str, str] = ("D", "L")
 
 
+@tool("calculation", words=("column", "columns", "buckling", "axial", "compression", "strut", "post", "stanchion"))
 def steel_column_check(
     designation: str,
     length: str,

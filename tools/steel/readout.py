@@ -2,7 +2,7 @@
 
 The column and beam-column checks write a few dozen forces, moments, stresses and areas
 for every call; converting each through pint would take most of a call's time. The text is
-the same as `tools.units.show` (4 significant figures, "kip·ft", "in²") and `precise` gives
+the same as `tools.units.showing.show` (4 significant figures, "kip·ft", "in²") and `precise` gives
 ("927.45… kip", "250.0 kip * ft").
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from tools.calc import CalcResult, Check, Shown
-from tools.units import System, significant
+from domain.calculations import Amount, CalcResult, Check, Shown
+from tools.units.showing import System, significant
 
 Kind = Literal["force", "moment", "stress", "area", "length"]
 # (shown, as pint writes it, the size of one unit in SI base units), by kind and system
@@ -35,6 +35,12 @@ def shown(value: float, kind: Kind, system: System) -> str:
     return f"{significant(value / size)} {label}"
 
 
+def amount(value: float, kind: Kind, system: System) -> Amount:
+    """The number and unit the record keeps beside the text: 927.45… and "kip"."""
+    _, pint_text, size = UNITS[kind, system]
+    return Amount(value=value / size, unit=pint_text)
+
+
 def exact(value: float, kind: Kind, system: System) -> str:
     """The full-precision text of the stored record: "927.4523… kip"."""
     _, pint_text, size = UNITS[kind, system]
@@ -51,6 +57,8 @@ def limit_check(name: str, demand: float, capacity: float, kind: Kind, system: S
         status="OK" if share <= 1 else "NG",
         ratio=round(share, 6),
         clause=clause,
+        value_amount=amount(demand, kind, system),
+        limit_amount=amount(capacity, kind, system),
     )
 
 
@@ -63,6 +71,8 @@ def share_check(name: str, value: float, clause: str) -> Check:
         status="OK" if value <= 1 else "NG",
         ratio=round(value, 6),
         clause=clause,
+        value_amount=Amount(value=value),
+        limit_amount=Amount(value=1.0),
     )
 
 
@@ -72,6 +82,7 @@ def figures_result(
     """A `CalcResult` of figures in SI base units (shown and exact) and plain-text results, as `calc_result` makes."""
     results: Shown = {key: shown(value, kind, system) for key, (value, kind) in figures.items()}
     full: Shown = {key: exact(value, kind, system) for key, (value, kind) in figures.items()}
+    amounts = {key: amount(value, kind, system) for key, (value, kind) in figures.items()}
     results.update(text)
     full.update(text)
-    return CalcResult(results=results, precise=full, **fields)
+    return CalcResult(results=results, precise=full, amounts=dict(amounts), **fields)

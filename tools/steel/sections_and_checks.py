@@ -10,14 +10,17 @@ import re
 from functools import cache
 from typing import Any, Literal
 
+from domain.calculations import Amount, CalcResult
 from tools.beams import CASES, beam_diagram
-from tools.calc import CalcResult, calc_result
+from tools.calc import calc_result
+from tools.catalogue import tool
 from tools.practice import rolled_span_warnings, span_warnings
-from tools.quantity_text import engineering_units
 from tools.steel.member import i_member
 from tools.steel.tables import find_shape, metric_namesake
 from tools.steel.verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
-from tools.units import conventional, registry, require, show, significant, system_of
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import conventional, engineering_units, show, significant, system_of
 
 PINNED_KEYS = (
     "area", "depth", "I_major", "I_minor", "S_major", "Z_major", "r_major", "r_minor", "J", "mass_per_length",
@@ -52,6 +55,7 @@ KSI = 6.894757293168361e6  # Pa
 CodeName = Literal["AISC360-LRFD", "AISC360-ASD", "EN1993"]
 
 
+@tool("calculation", words=("section", "properties", "w", "hss", "ipe", "hea", "heb", "ub", "uc", "shape"))
 def section_properties(designation: str) -> CalcResult:
     """Properties of a standard rolled steel section from the published tables (area, I, S, Z, r, J, weight).
 
@@ -67,10 +71,12 @@ def section_properties(designation: str) -> CalcResult:
     if shape.metric:
         results["metric_designation"] = shape.metric
     full = dict(results)
+    amounts: dict[str, Amount | list[Amount]] = {}
     for key in keys:  # the table's own units, written directly: a lookup stays well under a millisecond
         value, unit = shape.properties[key], shape.unit(key)
         results[key] = f"{significant(value)} {_unit_text(unit)}"
         full[key] = f"{value!r} {unit}"
+        amounts[key] = Amount(value=value, unit=unit)
     notes = []
     if shape.family in ("HSS", "HSS_R", "PIPE"):
         notes.append("The weight is the table's nominal figure; properties use the design wall thickness (0.93 t).")
@@ -83,7 +89,7 @@ def section_properties(designation: str) -> CalcResult:
         notes.append(
             f"{shape.designation} is also AISC's metric name of {namesake.designation}; this is {shape.designation}."
         )
-    return CalcResult(results=results, precise=full, reference=shape.table, notes=notes)
+    return CalcResult(results=results, precise=full, amounts=amounts, reference=shape.table, notes=notes)
 
 
 @cache
@@ -91,6 +97,7 @@ def _unit_text(unit: str) -> str:
     return engineering_units(unit)
 
 
+@tool("calculation", words=("ok", "work", "works", "adequate", "pass", "check", "lrfd", "asd", "eurocode", "ltb"))
 def steel_beam_check(
     designation: str,
     span: str,

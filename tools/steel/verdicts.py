@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from tools.calc import Check, check
+from domain.calculations import Check
+from tools.calc import check
 from tools.steel import aisc360, en1993
 from tools.steel.member import IMember
 from tools.steel.moment_gradient import aisc_cb, eurocode_c1, peak
-from tools.units import System, conventional, registry, show
+from tools.units import registry
+from tools.units.showing import System, conventional, show
 
 DEFLECTION_DIVISOR = 360
 MAX_SEGMENT_CHECKS = 6  # more segments than this: the governing one alone is listed

@@ -6,8 +6,12 @@ import math
 import re
 from typing import Literal
 
-from tools.calc import CalcResult, calc_result
-from tools.units import conventional, registry, require, show, system_of
+from domain.calculations import CalcResult
+from tools.calc import calc_result
+from tools.catalogue import tool
+from tools.units import registry
+from tools.units.reading import require
+from tools.units.showing import conventional, show, system_of
 
 Shape = Literal["slab", "footing", "wall", "column_rect", "column_round"]
 STEEL_DENSITY_KG_M3 = 7850.0
@@ -49,6 +53,7 @@ _SHAPES = {  # shape: (needed dimensions, formula)
 }
 
 
+@tool("calculation", words=("concrete", "volume", "pour", "footing", "slab"))
 def concrete_volume(
     shape: Shape,
     length: str | None = None,
@@ -129,6 +134,7 @@ def _bar_mass(bar_size: str) -> tuple[object, str, str]:
     return mass, system_of(diameter), f"steel density {STEEL_DENSITY_KG_M3:g} kg/m³: w = ρπd²/4"
 
 
+@tool("calculation", words=("rebar", "bar", "bars", "reinforcement", "weight"))
 def rebar_weight(bar_size: str, length: str, count: int = 1) -> CalcResult:
     """Weight of reinforcing bars from their published nominal mass per length.
 
@@ -152,6 +158,3 @@ def rebar_weight(bar_size: str, length: str, count: int = 1) -> CalcResult:
         f"= {show(values['total_weight'])}",
         reference=source,
     )
-
-
-TOOLS = [concrete_volume, rebar_weight]

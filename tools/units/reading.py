@@ -1,17 +1,11 @@
-"""Quantities as text: written as engineers write them, and read back without `eval`.
+"""Reading quantities as engineers write them: "6 m", "12 kN/m", `20'-6"`, "3/16 in", "12 kN/m * (6 m)**2 / 8".
 
-`engineering_units` writes pint's "kN * m", "m ** 3" and "kN / m ** 2" as
-"kN·m", "m³" and "kN/m²" — in the tools' results (what the model reads and
-repeats) and in everything the faces show; `normalise` and `evaluate` read
-that notation back.
-
-Text such as "12 kN/m * (6 m)**2 / 8" is preprocessed (feet-and-inches, "per",
-superscripts, "kip-ft", fractions such as "3/16 in"), tokenised, checked against an
-allowlist (numbers, names and + − × ÷ ** and parentheses), grouped so that a number binds
-to the units written after it, its unit names read as engineers mean them
-(`tools.unit_names`: "k" is a kip, "KN/M" kN/m, "K" refused), and evaluated by pint's
-expression tree with our operators: floats only, bounded exponents, overflow and division
-by zero refused.
+The text is preprocessed (feet-and-inches, "per", superscripts, "kip-ft", fractions such as "3/16 in" and
+"1-1/8 in"), tokenised, checked against an allowlist (numbers, names and + − × ÷ ** and parentheses),
+grouped so that a number binds to the units written after it, its unit names read as engineers mean them
+(`tools.units.names`: "k" is a kip, "KN/M" kN/m, "K" refused), and evaluated by pint's expression tree with
+our operators: floats only, bounded exponents, overflow and division by zero refused. The quantity is then
+checked for its kind and range (`require`).
 """
 
 from __future__ import annotations
@@ -22,8 +16,10 @@ import tokenize
 from collections.abc import Callable
 from typing import Any
 
-from tools.unit_names import units_named
+from tools.units import registry
+from tools.units.names import engineers_units, units_named
 
+MAX_QUANTITY_CHARS = 200
 MAX_EXPONENT = 64
 MAX_MAGNITUDE = 1e15
 
@@ -34,23 +30,92 @@ _FEET_INCHES = re.compile(
 _HYPHENATED_UNITS = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")  # "kip-ft", "kN-m": a product of units
 _LONE_FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'")
 _LONE_INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*\"")
-
-# A power of a unit or a bracket, `m**2` or `m ** 2`: spaced on both sides or on neither, so that
-# Markdown bold in a model's text (`is **12**`) is never taken for one.
-_POWER = re.compile(r"(?<=[A-Za-z)])(?: \*\* |\*\*)(-?\d+)(?![\d.*])")
-_PRODUCT = re.compile(r"(?<=[\w)]) \* (?=[\w(])")
-_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_MARKS = str.maketrans({"′": "'", "’": "'", "″": '"', "”": '"'})  # primes and curly quotes for feet and inches
+_SIMPLE = re.compile(  # a number and one unit name: "20 degC" (offset units cannot be multiplied)
+    r"^\s*(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>[A-Za-zµΩ°][A-Za-z_µΩ°]*)?\s*$"
+)
 
 
-def engineering_units(text: str) -> str:
-    """ "54 kN * m" → "54 kN·m", "10 m ** 3" → "10 m³", "kN / m ** 2" → "kN/m²" (read back by `normalise`)."""
-    text = _POWER.sub(lambda power: power.group(1).translate(_SUPERSCRIPTS), text)
-    return _PRODUCT.sub("·", text).replace(" / ", "/")
+def parse_quantity(text: str, name: str = "quantity") -> Any:
+    """A pint Quantity from model text such as "12 kN/m", `20'-6"` or "(6 m)**2 / 8"."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{name} is empty; give a number with its unit, such as '6 m'")
+    if len(text) > MAX_QUANTITY_CHARS:
+        raise ValueError(f"{name} is too long ({len(text)} characters; at most {MAX_QUANTITY_CHARS})")
+    ureg = registry()
+    normalised = normalise(text)
+    simple = _SIMPLE.match(normalised)
+    try:
+        if simple:  # "20 degC" needs this form: offset units cannot be multiplied
+            units = units_named(simple["unit"], ureg) if simple["unit"] else ureg.dimensionless
+            quantity = ureg.Quantity(float(simple["number"]), units)
+        else:
+            quantity = evaluate(normalised, ureg)
+        check_magnitude(quantity)
+    except ValueError as error:
+        raise ValueError(f"{name} '{text}' could not be read: {error}") from None
+    except (AssertionError, IndexError, SyntaxError):
+        raise ValueError(f"{name} '{text}' is not a quantity: give a number with its unit, such as '6 m'") from None
+    except Exception as error:  # noqa: BLE001 - pint's parse and dimension errors
+        raise ValueError(f"{name} '{text}' could not be read: {pint_message(error)}") from None
+    return quantity if isinstance(quantity, ureg.Quantity) else ureg.Quantity(float(quantity))
+
+
+def parse_unit(text: str, name: str = "unit") -> Any:
+    """Units alone, such as "kN*m" or "ft"."""
+    if not text or not text.strip():
+        raise ValueError(f"{name} is empty")
+    if len(text) > MAX_QUANTITY_CHARS:
+        raise ValueError(f"{name} is too long")
+    ureg = registry()
+    try:
+        return ureg.parse_units(engineers_units(normalise(text), ureg))
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    except Exception:  # noqa: BLE001 - pint raises several kinds for an unknown name
+        raise ValueError(f"'{text}' is not a unit this application knows") from None
+
+
+DIMENSIONS = {
+    "length": "[length]",
+    "area": "[length] ** 2",
+    "volume": "[length] ** 3",
+    "second moment of area (length⁴)": "[length] ** 4",
+    "force": "[force]",
+    "force per length": "[force] / [length]",
+    "pressure or stress": "[pressure]",
+    "moment (force × length)": "[force] * [length]",
+    "mass": "[mass]",
+}
+
+
+def dimension_name(quantity: Any) -> str:
+    """ "a length", "a force", … or the dimensionality itself."""
+    for label, dimension in DIMENSIONS.items():
+        if quantity.check(dimension):
+            return label
+    return "dimensionless" if quantity.dimensionless else str(quantity.dimensionality)
+
+
+def require(text: str, name: str, dimension: str, positive: bool = True) -> Any:
+    """Parse `text` and insist on a kind of quantity: "span must be a length; got 12 kN"."""
+    quantity = parse_quantity(text, name)
+    if not quantity.check(DIMENSIONS[dimension]):
+        article = "an" if dimension[0] in "aeiou" else "a"
+        raise ValueError(f"{name} must be {article} {dimension}; got {text.strip()} ({dimension_name(quantity)})")
+    if positive and quantity.magnitude <= 0:
+        raise ValueError(f"{name} must be more than zero; got {text.strip()}")
+    base = abs(quantity.to_base_units().magnitude)
+    if base and not (1 / MAX_MAGNITUDE < base < MAX_MAGNITUDE):
+        raise ValueError(f"{name} = {text.strip()} is out of any sensible range; check the number and its unit")
+    return quantity
 
 
 def normalise(text: str) -> str:
+    """The text in the notation the parser reads: products, powers, percent, feet and inches (`20'-6"`, and
+    the primes and curly quotes a word processor makes of them, `20′-6″`, `3/4”`) as units."""
     text = text.strip().replace("·", "*").replace("×", "*").replace("−", "-").replace("^", "**")
-    text = text.replace("%", " percent ")
+    text = text.replace("%", " percent ").translate(_MARKS)
     text = _FEET_INCHES.sub(lambda m: f"({m['feet']} ft + {_inches(m['inches'])} in)", text)
     text = _LONE_FEET.sub(r"\1 ft", text)
     text = _LONE_INCHES.sub(r"\1 in", text)

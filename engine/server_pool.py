@@ -1,0 +1,335 @@
+"""Several Ollama servers (ENDPOINT may list them): which answers, which has which model, how many turns each
+runs, and the line of turns waiting for one.
+
+A turn goes to a server that has its model and the fewest turns in flight. The counts are this process's own:
+another app process, or another program, using the same server is not seen. A server that fails (its connection
+refused, no answer in time, a 5xx of its own) is marked down and left alone for DOWN_SECONDS; then its models are
+read again (the probe), and if it answers it takes turns again. With MAX_TURNS_PER_SERVER turns on every server
+that has the model, a turn waits in line, first come first served, and says so.
+
+A pool serves every event loop of its process (the web app's tabs, the summary writer's thread, the document
+index's worker threads): its state is behind a lock, and a turn in line is woken on its own loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import AsyncGenerator, Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from domain.events import AgentError, WaitingForServer
+from engine.failures import CallSite
+from engine.ollama_server import ClientPerLoop, pulled_models
+
+logger = logging.getLogger(__name__)
+
+DOWN_SECONDS = 30.0  # a server that failed is left alone this long, then probed again
+MODELS_SECONDS = 10.0  # how long a server's list of models (/api/tags) is trusted
+PROBE_SECONDS = 3.0  # the time limit of reading a server's models
+
+
+def split_servers(servers: str | Sequence[str]) -> tuple[str, ...]:
+    """The servers of ENDPOINT (comma-separated) or of a list, without trailing slashes or repeats, in order."""
+    pieces = servers.split(",") if isinstance(servers, str) else servers
+    urls = tuple(dict.fromkeys(piece.strip().rstrip("/") for piece in pieces if piece.strip()))
+    if not urls:
+        raise ValueError("no Ollama server is given")
+    return urls
+
+
+def has_model(models: Collection[str], model: str) -> bool:
+    """Whether `models` (as /api/tags names them) holds `model`; a name without a tag means its `latest`."""
+    return model in models or (":" not in model and f"{model}:latest" in models)
+
+
+def listed(urls: Sequence[str]) -> str:
+    return ", ".join(urls)
+
+
+def none_answers(urls: Sequence[str]) -> AgentError:
+    """The sentence for several servers of which none answers."""
+    return AgentError(
+        "PROVIDER_UNAVAILABLE",
+        f"None of the Ollama servers answers (tried {listed(urls)}) — is `ollama serve` running on them? "
+        "Start one and send your message again.",
+    )
+
+
+@dataclass
+class _Server:
+    url: str
+    in_flight: int = 0
+    down_until: float | None = None  # None: answering, as far as this process knows
+    models: frozenset[str] | None = None
+    models_read: float = 0.0
+
+
+@dataclass(frozen=True)
+class ServerHealth:
+    """One server as the pool sees it now."""
+
+    url: str
+    answering: bool
+    in_flight: int
+
+
+class _Waiter:
+    """A turn in line: the servers that have its model, and how to wake it on its own event loop."""
+
+    def __init__(self, servers: Sequence[str]) -> None:
+        self.servers = frozenset(servers)
+        self.loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def wake(self) -> None:
+        with contextlib.suppress(RuntimeError):  # its loop is closed: nothing waits there any more
+            self.loop.call_soon_threadsafe(self._event.set)
+
+    async def sleep(self) -> None:
+        await self._event.wait()
+        self._event.clear()
+
+
+class ServerPool:
+    """The Ollama servers of one ENDPOINT, shared by the process's turns, summaries and embeddings."""
+
+    def __init__(
+        self,
+        servers: str | Sequence[str],
+        max_turns_per_server: int | None = None,
+        *,
+        down_seconds: float = DOWN_SECONDS,
+        models_seconds: float = MODELS_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.urls = split_servers(servers)
+        self.cap = max_turns_per_server  # None: no cap (a bare AIAgent, as before there were several servers)
+        self.down_seconds, self.models_seconds = down_seconds, models_seconds
+        self._clock = clock
+        self._servers = {url: _Server(url) for url in self.urls}
+        self._line: list[_Waiter] = []
+        self._lock = threading.Lock()
+
+    @property
+    def several(self) -> bool:
+        return len(self.urls) > 1
+
+    # Health ------------------------------------------------------------------------------------
+
+    def health(self) -> tuple[ServerHealth, ...]:
+        with self._lock:
+            return tuple(ServerHealth(s.url, s.down_until is None, s.in_flight) for s in self._servers.values())
+
+    def mark_down(self, url: str, reason: str) -> None:
+        """`url` failed: skip it for DOWN_SECONDS, then probe it again."""
+        with self._lock:
+            server = self._servers[url]
+            server.down_until, server.models = self._clock() + self.down_seconds, None
+        if self.several:
+            logger.warning("Ollama at %s is left alone for %g s: %s", url, self.down_seconds, reason)
+        self._wake_line()
+
+    def mark_answering(self, url: str, models: frozenset[str] | None = None) -> None:
+        """`url` answered (with `models`, when it listed them)."""
+        with self._lock:
+            server = self._servers[url]
+            came_back, server.down_until = server.down_until is not None, None
+            if models is not None:
+                server.models, server.models_read = models, self._clock()
+        if came_back:
+            self._wake_line()
+
+    def forget_models(self, url: str) -> None:
+        """Read `url`'s models again before the next turn (it said it lacks one it listed)."""
+        with self._lock:
+            self._servers[url].models = None
+
+    def asking(self) -> list[str]:
+        """The servers worth asking now: those answering and those whose rest is over (all, if every one rests)."""
+        with self._lock:
+            return [url for url in self.urls if self._due(self._servers[url])] or list(self.urls)
+
+    def _due(self, server: _Server) -> bool:
+        return server.down_until is None or self._clock() >= server.down_until
+
+    def _stale(self, server: _Server) -> bool:
+        return server.models is None or self._clock() - server.models_read >= self.models_seconds
+
+    # Which servers have a model ----------------------------------------------------------------
+
+    async def servers_with(self, model: str, clients: ClientPerLoop, avoid: Collection[str] = ()) -> tuple[str, ...]:
+        """The servers that answer and have `model`, their models read again when older than MODELS_SECONDS (a
+        down server's once its rest is over: the probe). A single server is not asked: it is the only choice, and
+        the turn says what is wrong with it. Raises `AgentError` when no server that answers has the model."""
+        if not self.several:
+            return tuple(url for url in self.urls if url not in avoid)
+        asking = [url for url in self.asking() if url not in avoid]
+        with self._lock:
+            stale = [url for url in asking if self._stale(self._servers[url])]
+        await asyncio.gather(*(self._read_models(url, clients) for url in stale))
+        with self._lock:
+            answering = [url for url in asking if self._servers[url].down_until is None]
+            have = tuple(url for url in answering if has_model(self._servers[url].models or (), model))
+            pulled = sorted({name for url in answering for name in self._servers[url].models or ()})
+        if have:
+            return have
+        raise self._missing(model, asking, answering, pulled)
+
+    async def _read_models(self, url: str, clients: ClientPerLoop) -> None:
+        site = CallSite(url, "", PROBE_SECONDS)
+        try:
+            names = await pulled_models(clients.get(site), site)
+        except AgentError as failure:
+            self.mark_down(url, failure.message)
+        else:
+            self.mark_answering(url, frozenset(names))
+
+    def _missing(self, model: str, asked: list[str], answering: list[str], pulled: list[str]) -> AgentError:
+        """The sentence for a model on no server that answers, naming the servers tried."""
+        if not answering:
+            return none_answers(asked)
+        silent = [url for url in self.urls if url not in answering]
+        down = f"; {listed(silent)} {'is' if len(silent) == 1 else 'are'} not answering" if silent else ""
+        have = f"Pulled there: {listed(pulled)}." if pulled else "No models are pulled there yet."
+        return AgentError(
+            "MODEL_NOT_FOUND",
+            f"The model {model} is on none of the Ollama servers that answer (tried {listed(answering)}{down}). "
+            f"{have} Run `ollama pull {model}` on one of them, or choose another model.",
+            recoverable=False,
+        )
+
+    def embedding_order(self, model: str) -> list[str]:
+        """The servers to ask for embeddings with `model`, best first: those known to have it, then the others
+        worth asking; fewer turns in flight first. Embeddings are short and do not count as turns."""
+        asking = self.asking()
+        with self._lock:
+
+            def rank(url: str) -> tuple[bool, int, int]:
+                server = self._servers[url]
+                known = server.models is not None and has_model(server.models, model)
+                return not known, server.in_flight, self.urls.index(url)
+
+            return sorted(asking, key=rank)
+
+    # The line ----------------------------------------------------------------------------------
+
+    def claim(self, model: str, clients: ClientPerLoop, avoid: Collection[str] = ()) -> Claim:
+        """A turn's hold on a server that has `model` (none of `avoid`): `waits`, then `release`."""
+        return Claim(self, model, clients, frozenset(avoid))
+
+    def join(self, servers: Sequence[str]) -> _Waiter:
+        waiter = _Waiter(servers)
+        with self._lock:
+            self._line.append(waiter)
+        return waiter
+
+    def take(self, waiter: _Waiter) -> str | None:
+        """A server for `waiter`, counted in flight, if one is free and no turn before it in line may have it."""
+        with self._lock:
+            self._line[:] = [other for other in self._line if not other.loop.is_closed() or other is waiter]
+            before = self._line[: self._line.index(waiter)]
+            wanted = frozenset().union(*(other.servers for other in before))
+            answering = [url for url in waiter.servers if self._servers[url].down_until is None]
+            free = [url for url in answering or waiter.servers if url not in wanted and self._room(url)]
+            if not free:
+                return None
+            best = min(free, key=lambda url: (self._servers[url].in_flight, self.urls.index(url)))
+            self._servers[best].in_flight += 1
+            self._line.remove(waiter)
+            return best
+
+    def _room(self, url: str) -> bool:
+        return self.cap is None or self._servers[url].in_flight < self.cap
+
+    def position(self, waiter: _Waiter) -> int:
+        """1 when `waiter` is next for its servers; each turn before it in line wanting one of them adds one."""
+        with self._lock:
+            before = self._line[: self._line.index(waiter)] if waiter in self._line else []
+            return 1 + sum(1 for other in before if other.servers & waiter.servers)
+
+    def leave(self, waiter: _Waiter) -> None:
+        with self._lock:
+            if waiter in self._line:
+                self._line.remove(waiter)
+        self._wake_line()
+
+    def release(self, url: str) -> None:
+        with self._lock:
+            self._servers[url].in_flight -= 1
+        self._wake_line()
+
+    def _wake_line(self) -> None:
+        with self._lock:
+            waiting = list(self._line)
+        for waiter in waiting:
+            waiter.wake()
+
+
+class Claim:
+    """One turn's (or summary's) hold on a server: a place in line while every server with its model is busy,
+    then the server, counted in flight until `release`."""
+
+    def __init__(self, pool: ServerPool, model: str, clients: ClientPerLoop, avoid: frozenset[str]) -> None:
+        self._pool, self.model, self._clients, self._avoid = pool, model, clients, avoid
+        self.server: str | None = None
+        self._waiter: _Waiter | None = None
+
+    async def waits(self) -> AsyncGenerator[WaitingForServer, None]:
+        """Hold a server for the model: at once when one is free; else after a wait in line, told by a
+        `WaitingForServer` whenever the turn's place changes and once more when the wait is over. Raises
+        `AgentError` when no server that answers has the model."""
+        servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
+        self._waiter = waiter = self._pool.join(servers)
+        shown = 0
+        while (server := self._pool.take(waiter)) is None:
+            if (position := self._pool.position(waiter)) != shown:
+                shown = position
+                yield self._waiting(position, len(servers))
+            await waiter.sleep()
+        self._waiter, self.server = None, server
+        if shown:
+            yield WaitingForServer(
+                position=0, servers=len(servers), message=f"Ollama at {server} is free: your turn goes on there."
+            )
+
+    def _waiting(self, position: int, servers: int) -> WaitingForServer:
+        ahead = position - 1
+        place = "yours is next" if not ahead else f"{ahead} turn{'s' * (ahead != 1)} ahead of yours"
+        cap = self._pool.cap
+        busy = (
+            f"The Ollama server is busy with {cap} turns (MAX_TURNS_PER_SERVER)"
+            if servers == 1
+            else f"All {servers} Ollama servers with {self.model} are busy, {cap} turns each (MAX_TURNS_PER_SERVER)"
+        )
+        return WaitingForServer(
+            position=position, ahead=ahead, servers=servers, message=f"{busy}: waiting in line, {place}."
+        )
+
+    def release(self) -> None:
+        """Leave the line, or give the server back; safe to call more than once."""
+        waiter, server = self._waiter, self.server
+        self._waiter = self.server = None
+        if waiter is not None:
+            self._pool.leave(waiter)
+        if server is not None:
+            self._pool.release(server)
+
+
+class ServerPools:
+    """A process's pools, one per list of servers and cap: every application it opens (the web app's tabs) shares
+    them, so that the turns in flight are counted for the whole process."""
+
+    def __init__(self) -> None:
+        self._pools: dict[tuple[tuple[str, ...], int | None], ServerPool] = {}
+        self._lock = threading.Lock()
+
+    def get(self, servers: str | Sequence[str], max_turns_per_server: int | None) -> ServerPool:
+        key = (split_servers(servers), max_turns_per_server)
+        with self._lock:
+            if key not in self._pools:
+                self._pools[key] = ServerPool(*key)
+            return self._pools[key]
