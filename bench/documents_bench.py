@@ -131,8 +131,11 @@ def against_raw_pdfium(folder: Path, files: int, pages: int, runs: int) -> list[
     ]  # fmt: skip
 
 
-def filled_store(folder: Path, passages: int, model: str, embedded: bool = True) -> ChatHistoryDB:
-    store = ChatHistoryDB(folder / "big.sqlite")
+def filled_store(
+    folder: Path, passages: int, model: str, embedded: bool = True, target: str | None = None
+) -> ChatHistoryDB:
+    """`passages` passages of 120 words (and their embeddings) in a new store: `folder`'s big.sqlite, or `target`."""
+    store = ChatHistoryDB(target or folder / "big.sqlite")
     rng = random.Random(3)
     per_file = 100
     for f in range(passages // per_file):

@@ -23,11 +23,14 @@ from functools import partial
 from pathlib import Path
 
 from agent import AIAgent
+from app.documents import DocumentLibrary
 from app.service import Application
 from bench import store_bench
 from bench.agent_bench import fake_server_process
 from bench.harness import Result, single, summarise, timed_ms
 from bench.server_bench import Outcome, concurrent, failures_row
+from engine.embeddings import Embedder
+from fakes.ollama import FakeOllama
 from fakes.postgres import PostgresServer, unavailable
 from history import ChatHistoryDB
 from store import copy_history
@@ -146,6 +149,8 @@ def moved_in(server: PostgresServer, size: int, folder: Path) -> tuple[Pair, lis
     seconds = time.perf_counter() - started
     source.close()
     target.close()
+    with server.admin(url.rsplit("/", 1)[1]) as admin:  # as autovacuum leaves it soon after, rather than during
+        admin.execute("VACUUM (ANALYZE)")
     pair = Pair(application(str(scratch)), application(url), tower, (str(scratch), url))
     rate = size / seconds
     return pair, [single(f"db copy into PostgreSQL, {size:,} turns", seconds, "s", f"(reference: {rate:,.0f} turns/s)",
@@ -206,6 +211,59 @@ def two_servers(server: PostgresServer, rounds: int) -> list[Result]:
     return results
 
 
+def documents(server: PostgresServer, folder: Path, passages: int, runs: int) -> list[Result]:
+    """The document index's search on both backends: by words, and by words and embeddings (bytea, the cosine in
+    the application; pgvector is not installed here), and the first search after the index changed, which reads
+    every embedding into the application's matrix."""
+    from bench.documents_bench import DIMENSIONS, filled_store, rng_words
+
+    model = "nomic-embed-text"
+    stores = [
+        filled_store(folder, passages, model),
+        filled_store(folder, passages, model, target=server.new_database()),
+    ]
+    results: list[Result] = []
+    with FakeOllama(models=[model]) as fake:
+        fake.embed_dimensions = DIMENSIONS
+        hybrid = [DocumentLibrary(store, folder, Embedder(fake.url, model)) for store in stores]
+        words = [DocumentLibrary(store, folder, None) for store in stores]
+        questions = iter(f"{rng_words(i)} splice" for i in range(100 * runs))
+        failed: list[str] = []
+        for name, libraries in (("words and embeddings", hybrid), ("words only", words)):
+            samples: list[list[float]] = [[], []]
+            for _ in range(runs):
+                for index, library in enumerate(libraries):
+                    search = partial(_found, library, next(questions), failed, libraries is hybrid)
+                    samples[index] += timed_ms(search, 1, warmup=0)
+            results += compared(f"search the documents by {name}, {passages:,} passages", samples, SEARCH_MS)
+        loading: list[list[float]] = [[], []]
+        for _ in range(max(3, runs // 10)):
+            for index, library in enumerate(hybrid):
+                library._changed()  # noqa: SLF001 - as after a file was indexed: the matrix is read again
+                loading[index] += timed_ms(partial(_found, library, next(questions), failed, True), 1, warmup=0)
+        results += compared(f"the first search after the index changed (embeddings read), {passages:,} passages",
+                            loading)  # fmt: skip
+        shown = f"0 (now: {len(failed)}{': ' + failed[0] if failed else ''})"
+        results.append(single("document searches that failed or fell back to words", len(failed), "", shown,
+                              not failed))  # fmt: skip
+    for store in stores:
+        store.close()
+    return results
+
+
+def _found(library: DocumentLibrary, question: str, failed: list[str], embedded: bool) -> None:
+    """One document search; an empty answer, or words only where embeddings were asked for, is a failure."""
+    try:
+        found = library.search(question, 5)
+    except Exception as error:  # noqa: BLE001 - a benchmark counts its errors, and goes on
+        failed.append(f"{question!r}: {error}")
+        return
+    if not found["passages"]:
+        failed.append(f"{question!r}: nothing found")
+    elif embedded and "words only" in found.get("note", ""):
+        failed.append(f"{question!r}: {found['note']}")
+
+
 def run(quick: bool) -> list[Result]:
     reason = unavailable()
     if reason is not None:
@@ -221,6 +279,7 @@ def run(quick: bool) -> list[Result]:
             pair.postgres.close()
             server.drop_database(pair.targets[1])
             Path(pair.targets[0]).unlink()
+        results += documents(server, Path(name), 2_000 if quick else 10_000, runs)
         results += two_servers(server, 1 if quick else 5)
     return results + flatness(results, sizes)
 
