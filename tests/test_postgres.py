@@ -173,6 +173,20 @@ def test_a_user_without_rights_is_told_the_role_must_own_its_database(postgres_s
     assert raw_rows(fresh, "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'") == [(0,)]
 
 
+def test_a_database_that_does_not_exist_is_named_and_none_is_made(postgres_server: PostgresServer) -> None:
+    owned = postgres_server.new_database()
+    missing = owned.rsplit("/", 1)[0] + "/nosuch"
+    with pytest.raises(HistoryError) as absent:
+        ChatHistoryDB(missing)
+    assert str(absent.value) == (
+        f"The database nosuch does not exist on the PostgreSQL server at 127.0.0.1:{postgres_server.port}; create it "
+        "(see Office server in the README) or correct DATABASE_URL (or the URL given)."
+    )
+    assert password_of(owned) not in str(absent.value)
+    with postgres_server.admin() as admin:
+        assert admin.execute("SELECT COUNT(*) FROM pg_database WHERE datname = 'nosuch'").fetchone() == (0,)
+
+
 def test_a_schema_from_a_newer_version_is_refused_untouched(postgres_server: PostgresServer) -> None:
     url = postgres_server.new_database()
     store = ChatHistoryDB(url)
