@@ -1,9 +1,9 @@
-"""ChatHistoryDB: the product's chat history, kept in one SQLite file (the `store` package).
+"""ChatHistoryDB: the product's chat history, kept in one SQLite file or a PostgreSQL database (the `store` package).
 
 Other programs use it from here, as the product's first version did:
 
     from history import ChatHistoryDB
-    db = ChatHistoryDB("chat_history.sqlite")
+    db = ChatHistoryDB("chat_history.sqlite")  # or ChatHistoryDB("postgresql://USER:PASSWORD@HOST:PORT/DB")
     chat_id = db.create_chat("Tower A")
     db.add_to_history(chat_id, "How tall?", "45 m.")
 """

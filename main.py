@@ -4,6 +4,8 @@
     python main.py --once "question"
     python main.py serve [--host 127.0.0.1] [--port 60100] [--token T]
     python main.py verify FILE.pdf [--db PATH]
+    python main.py db upgrade [--db PATH]
+    python main.py db copy --from SOURCE --to TARGET
 
 The faces themselves live in `faces/cli` and `faces/server`.
 """
@@ -17,6 +19,10 @@ if __name__ == "__main__":
         from faces.server import main as serve
 
         sys.exit(serve(sys.argv[2:]))
+    if sys.argv[1:2] == ["db"]:
+        from faces.cli.database import main as database
+
+        sys.exit(database(sys.argv[2:]))
     if sys.argv[1:2] == ["verify"]:
         from faces.cli.verify import main as verify
 

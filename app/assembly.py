@@ -48,7 +48,7 @@ def open_application(
     servers from `mcp_pool` and the Ollama servers from `servers` when the face shares them among its services
     (the web app's tabs)."""
     check_paths(settings)
-    store = ChatHistoryDB(settings.chat_history_db_path)
+    store = ChatHistoryDB(settings.store_target)
     try:
         settings.workspace_root.mkdir(parents=True, exist_ok=True)
     except OSError as error:

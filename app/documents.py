@@ -33,9 +33,11 @@ from app.document_saver import DocumentSaver
 from app.document_scans import NEEDS_TESSERACT, ScanReader, without_ocr
 from app.document_uploads import MAX_FILE_BYTES, IfExists, write_upload
 from app.document_watch import watches
+from app.leases import held
 from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
+from store import HistoryError
 from tools.documents.ocr import tesseract
 from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 from tools.documents.reading import read_in_worker, snapshot
@@ -47,6 +49,7 @@ logger = logging.getLogger(__name__)
 EMBED_BATCH = 64
 HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
 INDEX_WAIT_SECONDS = 30.0  # how long a search waits for the files being read
+INDEX_CLAIM = "document index"  # one process indexes the workspace folder at a time
 
 
 @dataclass
@@ -173,14 +176,22 @@ class DocumentLibrary:
 
     def _run(self) -> None:
         try:
-            with _folder_lock(self.root):  # one indexing run per folder in this process (several tabs)
+            # one indexing run per folder in this process (several tabs), and in every process on the store
+            with _folder_lock(self.root), held(self._store, INDEX_CLAIM):
                 self._index_loop()
+        except HistoryError as error:  # the store's own sentence (its disk is full, it was closed at exit): no bug
+            logger.info("indexing the workspace folder stopped: %s", error)
+            self._stopped(error)
         except Exception as error:  # noqa: BLE001 - the thread must end cleanly and say what happened
             logger.exception("indexing the workspace folder failed")
-            self.progress.errors.append(f"Indexing stopped: {error}")
-            with self._lock:
-                self._again = self._active = self.progress.running = self.progress.reading = False
-                self._files_read.set()
+            self._stopped(error)
+
+    def _stopped(self, error: Exception) -> None:
+        """Indexing ended early: it says why, and searches waiting for the files go on with what is indexed."""
+        self.progress.errors.append(f"Indexing stopped: {error}")
+        with self._lock:
+            self._again = self._active = self.progress.running = self.progress.reading = False
+            self._files_read.set()
 
     def _index_loop(self) -> None:
         while True:

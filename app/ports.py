@@ -1,8 +1,8 @@
 """What each part of the application needs of the store: one narrow interface per concern.
 
-The application's parts depend on these, not on a backend: `store.ChatHistoryDB` (SQLite) is
-one implementation, checked against them by the type checker where the application is opened,
-and a second backend is another. Each interface names only what its part calls.
+The application's parts depend on these, not on a backend: `store.ChatHistoryDB` opens SQLite or
+PostgreSQL behind the same methods, and is checked against them by the type checker where the
+application is opened. Each interface names only what its part calls.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from domain.records import (
 
 
 class StoreFiles(Protocol):
-    """The store as a whole: its files (which nothing else may open), copies of it, closing it."""
+    """The store as a whole: its files (which nothing else may open; none for a database server), copies of it,
+    closing it."""
 
     def files(self) -> tuple[Path, ...]: ...
     def owns(self, path: Path) -> bool: ...
@@ -52,12 +53,22 @@ class WorkspaceRecords(Protocol):
     def set_chat_agent(self, chat_id: int, agent: str | None) -> None: ...
 
 
+class Leases(Protocol):
+    """Work one process of several does at a time: a claim is held by one store until released (or until its
+    process ends), and renewed meanwhile."""
+
+    def claim(self, name: str) -> bool: ...
+    def release(self, name: str) -> None: ...
+
+
 class TurnRecords(Protocol):
-    """A workspace's turns: stored however they end, read back in windows or in batches."""
+    """A workspace's turns: stored from the moment they are asked (`begin_turn`), finished however they end, read
+    back in windows or in batches."""
 
     def get_chat(self, chat_id: int) -> Workspace | None: ...
     def rename_chat(self, chat_id: int, new_name: str) -> None: ...
     def check_writable(self) -> None: ...
+    def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int: ...
     def add_to_history(
         self,
         chat_id: int,
@@ -73,6 +84,7 @@ class TurnRecords(Protocol):
         error: str | None = None,
         thinking: str | None = None,
         asked_by: str | None = None,
+        running_id: int | None = None,
     ) -> int: ...
     def get_turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]: ...
     def iter_turns(self, chat_id: int, batch: int = 500) -> Iterator[Turn]: ...
@@ -84,8 +96,8 @@ class TurnRecords(Protocol):
     def turn_models(self, chat_id: int) -> list[str]: ...
 
 
-class SummaryRecords(Protocol):
-    """Digital-twin summaries and the turns they do not cover yet."""
+class SummaryRecords(Leases, Protocol):
+    """Digital-twin summaries and the turns they do not cover yet; one process writes a workspace's at a time."""
 
     def get_chat(self, chat_id: int) -> Workspace | None: ...
     def check_writable(self) -> None: ...
@@ -105,8 +117,9 @@ class EditRecords(Protocol):
     def set_file_edit_status(self, edit_id: int, status: FileEditStatus, expected: FileEditStatus) -> bool: ...
 
 
-class DocumentRecords(Protocol):
-    """The document index: files, their passages (searched by words) and the passages' embeddings."""
+class DocumentRecords(Leases, Protocol):
+    """The document index: files, their passages (searched by words) and the passages' embeddings; one process
+    indexes the workspace folder at a time."""
 
     def owns(self, path: Path) -> bool: ...
     def files(self) -> tuple[Path, ...]: ...

@@ -42,6 +42,12 @@ logger = logging.getLogger(__name__)
 CLOSE_WAIT_SECONDS = 5.0
 
 
+def _beside_history(store: Store) -> Path:
+    """The history file's folder, or the current folder for a history on a database server."""
+    files = store.files()
+    return files[0].parent if files else Path()
+
+
 class Application:
     """One user's view of the application: its parts, over one store and one agent."""
 
@@ -86,7 +92,7 @@ class Application:
             self.workspaces,
             asked_by=engineer,
         )
-        self.reports = Reports(store, exports_dir if exports_dir is not None else store.files()[0].parent / "exports")
+        self.reports = Reports(store, exports_dir if exports_dir is not None else _beside_history(store) / "exports")
         self.packages = Packages(PackageDesk(store), self.reports, engineer)
         hub = context.external
         self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from store import is_store_file
+from store.postgres_url import parse_postgres_url, redact_url
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are a private engineering assistant for construction and structural "
@@ -53,6 +54,11 @@ class Settings(BaseModel):
     model: str = Field("qwen3:4b", min_length=1, description="an Ollama model name such as qwen3:4b")
     system_prompt: str = Field(DEFAULT_SYSTEM_PROMPT, min_length=1, description="non-empty text")
     chat_history_db_path: Path = Field(Path("chat_history.sqlite"), description="a file path")
+    database_url: str = Field(
+        "",
+        description="empty (SQLite at CHAT_HISTORY_DB_PATH) or postgresql://USER:PASSWORD@HOST:PORT/DB",
+        repr=False,  # it holds a password
+    )
     workspace_root: Path = Field(Path("workspace"), description="a folder path")
     num_ctx: int = Field(8192, ge=1024, le=1_048_576, description="a whole number from 1024 to 1048576")
     num_predict: int = Field(
@@ -112,6 +118,13 @@ class Settings(BaseModel):
         """`~/projects` in `.env` means the home folder, as in a shell (SQLite itself would not expand it)."""
         return value.expanduser() if value is not None else None
 
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _postgres_url(cls, value: str) -> str:
+        if value:
+            parse_postgres_url(value)  # its sentence never shows the password
+        return value
+
     @field_validator("endpoint", mode="after")
     @classmethod
     def _servers_listed(cls, value: str) -> str:
@@ -135,6 +148,11 @@ class Settings(BaseModel):
                     f"{key} {path} is a file of the chat history (CHAT_HISTORY_DB_PATH); name another file for {use}."
                 )
         return self
+
+    @property
+    def store_target(self) -> str | Path:
+        """What the store opens: DATABASE_URL when it is set, else the SQLite file at CHAT_HISTORY_DB_PATH."""
+        return self.database_url or self.chat_history_db_path
 
     @property
     def exports_folder(self) -> Path:
@@ -178,7 +196,7 @@ def _explain(error: ValidationError, raw: Mapping[str, Any]) -> str:
     key = _env_key(field_name)
     if field_name not in Settings.model_fields:
         return f"Unknown setting {key}."
-    shown = str(raw.get(field_name, ""))[:80]
+    shown = redact_url(str(raw.get(field_name, "")))[:80]  # a password in DATABASE_URL is never shown
     return f"Setting {key} has the value {shown!r}, which is not allowed: use {allowed}."
 
 
@@ -230,13 +248,7 @@ def _nearest_existing(path: Path) -> Path:
     return current
 
 
-def check_paths(settings: Settings) -> None:
-    """Refuse, before anything is created, a chat history whose folder does not exist (a mistyped path) and
-    a workspace folder that cannot be made.
-
-    One sentence names the setting; nothing is left half-created.
-    """
-    history = settings.chat_history_db_path
+def _check_history_file(history: Path) -> None:
     if history.is_dir():
         raise SettingsError(f"CHAT_HISTORY_DB_PATH {history} is a folder; name a file in it.")
     if not history.absolute().parent.is_dir():  # a mistyped path would make folders and an empty history
@@ -244,6 +256,16 @@ def check_paths(settings: Settings) -> None:
             f"CHAT_HISTORY_DB_PATH (or --db) {history} is in a folder that does not exist; "
             "check the path, or create the folder first."
         )
+
+
+def check_paths(settings: Settings) -> None:
+    """Refuse, before anything is created, a chat history whose folder does not exist (a mistyped path) and
+    a workspace folder that cannot be made.
+
+    One sentence names the setting; nothing is left half-created.
+    """
+    if not settings.database_url:  # on a database server, the history has no file here
+        _check_history_file(settings.chat_history_db_path)
     folder = settings.workspace_root
     existing = _nearest_existing(folder)
     if not existing.is_dir():

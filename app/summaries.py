@@ -199,10 +199,20 @@ class Summaries:
         return True
 
     async def refresh(self, chat_id: int) -> bool:
-        """Summarise the turns the summary does not cover yet; False when there were none.
+        """Summarise the turns the summary does not cover yet; False when there were none, or when another process
+        (or window) is writing this summary now: it is written once, whoever left the workspace.
 
         Raises `AgentError` when the model cannot summarise; the old summary stays.
         """
+        claim = f"summary {chat_id}"
+        if not self._store.claim(claim):
+            return False
+        try:
+            return await self._summarise(chat_id)
+        finally:
+            self._store.release(claim)
+
+    async def _summarise(self, chat_id: int) -> bool:
         chat = self._store.get_chat(chat_id)
         turns, pending = self._store.turns_since_summary(chat_id, TURNS_PER_SUMMARY)
         if chat is None or not pending:

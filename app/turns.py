@@ -2,8 +2,11 @@
 
 The turn's workspace is fixed before the model is asked, so an answer that
 finishes after the user moved on still lands where the question was asked. The
-turn is stored when the agent completes it, or, if the stream is cut off part
-way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as stopped.
+question is stored as it is asked, as a running turn of this process's store; the
+turn is finished when the agent completes it, or, if the stream is cut off part
+way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as
+stopped. A process killed mid-answer leaves the running turn behind, and whoever
+notices stores it as stopped (`store.leases`).
 """
 
 from __future__ import annotations
@@ -105,6 +108,7 @@ class Turns:
 
     async def _run(self, chat_id: int, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
         self._running = request.stop
+        running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
         turn = TurnState()
         stored = False
         try:
@@ -112,11 +116,12 @@ class Turns:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         stored = True
-                        event = event.model_copy(update={"turn_id": self.record(chat_id, request.question, event)})
+                        turn_id = self.record(chat_id, request.question, event, running)
+                        event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished: keep what arrived
-                self.record(chat_id, request.question, turn.completed(request.model, "stopped"))
+                self.record(chat_id, request.question, turn.completed(request.model, "stopped"), running)
 
     def _request(self, chat_id: int, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
         """The turn as the workspace stands now in the store (another window may have added turns): its summary,
@@ -155,8 +160,9 @@ class Turns:
         select = self._agent.settings.select_tools and profile.tools is None
         return offer_tools(question, allowed, used=used, select=select, external=external)
 
-    def record(self, chat_id: int, question: str, completed: TurnCompleted) -> int:
-        """Store a finished (or stopped, or failed) turn; the first answered message names a new workspace.
+    def record(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None = None) -> int:
+        """Store a finished (or stopped, or failed) turn, finishing the running turn `running_id` stored when it
+        was asked; the first answered message names a new workspace.
 
         A turn that failed (Ollama down, an empty answer) names nothing: the
         workspace keeps its default name until a question is answered.
@@ -182,4 +188,5 @@ class Turns:
             error=completed.error,
             thinking=completed.thinking,
             asked_by=self._asked_by or None,
+            running_id=running_id,
         )

@@ -20,7 +20,8 @@ from engine.embeddings import Embedder
 from fakes.documents import DESIGN_BASIS, ROOF_ROWS, write_docx, write_glyph_pdf, write_pdf, write_xlsx
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
-from store.words import match_expression
+from store.sqlite_search import match_expression
+from store.words import query_words
 
 WORDS = "beam column slab footing rebar splice anchor bolt weld plate girder joist deck shear moment".split()
 DIMENSIONS = 768  # nomic-embed-text's
@@ -130,8 +131,11 @@ def against_raw_pdfium(folder: Path, files: int, pages: int, runs: int) -> list[
     ]  # fmt: skip
 
 
-def filled_store(folder: Path, passages: int, model: str, embedded: bool = True) -> ChatHistoryDB:
-    store = ChatHistoryDB(folder / "big.sqlite")
+def filled_store(
+    folder: Path, passages: int, model: str, embedded: bool = True, target: str | None = None
+) -> ChatHistoryDB:
+    """`passages` passages of 120 words (and their embeddings) in a new store: `folder`'s big.sqlite, or `target`."""
+    store = ChatHistoryDB(target or folder / "big.sqlite")
     rng = random.Random(3)
     per_file = 100
     for f in range(passages // per_file):
@@ -206,12 +210,12 @@ def _as_good_as_every_match(store: ChatHistoryDB, question: str) -> float:
     """The share of the top 5 that are as good as the top 5 of BM25 over every match (the first version's query),
     to within the weight of the common words left out: scored by that query, each at least its fifth best."""
     found = [p.passage_id for p, _ in store.search_passages(question, 5)]
-    with sqlite3.connect(store.path) as raw:
+    with sqlite3.connect(store.files()[0]) as raw:
         every: dict[int, float] = dict(
             raw.execute(
                 """SELECT rowid, -bm25(passage_search, 1.0, 0.5) AS score FROM passage_search
                    WHERE passage_search MATCH ? ORDER BY score DESC LIMIT 2000""",
-                (match_expression(question),),
+                (match_expression(query_words(question)),),
             ).fetchall()
         )
     fifth = sorted(every.values(), reverse=True)[min(4, len(every) - 1)]

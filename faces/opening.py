@@ -20,8 +20,10 @@ def start_or_exit(
     if env_file is not None and not Path(env_file).is_file():
         stderr.write(f"The settings file {env_file} does not exist; name an existing file with --env-file.\n")
         return EXIT_USAGE
+    # --db names a SQLite file, which then wins over DATABASE_URL as over CHAT_HISTORY_DB_PATH
+    overrides = {"model": model, "endpoint": server, "chat_history_db_path": db, "database_url": "" if db else None}
     try:
-        return start(Path(env_file or ".env"), {"model": model, "endpoint": server, "chat_history_db_path": db})
+        return start(Path(env_file or ".env"), overrides)
     except SettingsError as error:
         stderr.write(f"{error}\n")
         return EXIT_USAGE

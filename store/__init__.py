@@ -1,26 +1,86 @@
-"""The chat history: every workspace, turn, tool call, summary and file edit, in one SQLite file.
+"""The chat history: every workspace, turn, tool call, summary and file edit, in SQLite or PostgreSQL.
 
 This package owns all SQL in the product, and nothing else opens the database
 file. `ChatHistoryDB` keeps the first version's methods (`create_chat`,
 `list_chats`, `rename_chat`, `delete_chat`, `load_history`, `add_to_history`,
 `clear_history`, `set_context_summary`, `get_context_summary`) with their
-meaning, and adds what the application needs.
+meaning, and adds what the application needs. `ChatHistoryDB(path_or_url)` opens
+a SQLite file (a path, or `sqlite:///path`) or a PostgreSQL database
+(`postgresql://USER:PASSWORD@HOST:PORT/DB`); both are a `ChatHistoryDB`.
 """
 
 from __future__ import annotations
 
-from store.base import BUSY_TIMEOUT_SECONDS, HistoryError, is_store_file, store_files
+from pathlib import Path
+
+from store.base import HistoryError
 from store.chats import ChatStore
+from store.copying import Progress, copy_history
 from store.documents import DocumentStore
 from store.file_edits import FileEditStore
+from store.leases import LeaseStore
 from store.memories import MemoryStore
 from store.packages import PackageStore
+from store.postgres_connection import PostgresConnection
+from store.postgres_url import is_postgres_url
 from store.search import SearchStore
+from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, SqliteConnection, is_store_file, sqlite_path, store_files
 from store.summaries import SummaryStore
 
-__all__ = ["BUSY_TIMEOUT_SECONDS", "ChatHistoryDB", "HistoryError", "is_store_file", "store_files"]
+__all__ = [
+    "BUSY_TIMEOUT_SECONDS",
+    "ChatHistoryDB",
+    "HistoryError",
+    "PostgresHistoryDB",
+    "SqliteHistoryDB",
+    "is_postgres_url",
+    "is_store_file",
+    "Progress",
+    "copy_into_new_file",
+    "copy_history",
+    "sqlite_path",
+    "store_files",
+]
 
 
-class ChatHistoryDB(ChatStore, SummaryStore, SearchStore, FileEditStore, DocumentStore, MemoryStore, PackageStore):
+class ChatHistoryDB(
+    ChatStore, SummaryStore, SearchStore, FileEditStore, DocumentStore, MemoryStore, PackageStore, LeaseStore
+):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
-    packages, in SQLite."""
+    packages. `ChatHistoryDB(target)` opens the backend `target` names."""
+
+    def __new__(cls, target: str | Path = "chat_history.sqlite") -> ChatHistoryDB:
+        if cls is ChatHistoryDB:
+            chosen: type[ChatHistoryDB] = PostgresHistoryDB if is_postgres_url(str(target)) else SqliteHistoryDB
+            return super().__new__(chosen)
+        return super().__new__(cls)
+
+
+class SqliteHistoryDB(SqliteConnection, ChatHistoryDB):
+    """The chat history in one SQLite file: the embedded default."""
+
+
+class PostgresHistoryDB(PostgresConnection, ChatHistoryDB):
+    """The chat history in a PostgreSQL database shared by the office's processes (psycopg is imported only
+    when one is opened)."""
+
+    def backup(self, target: Path) -> None:
+        """Copy every workspace, consistent at one moment, into a new SQLite file at `target` (for the whole
+        database, `pg_dump` is the server's own backup)."""
+        copy_into_new_file(self, target)
+
+
+def copy_into_new_file(source: ChatHistoryDB, target: Path, progress: Progress | None = None) -> dict[str, int]:
+    """Copy `source` into a new SQLite file at `target`; on failure the file is removed again."""
+    if target.exists():
+        raise FileExistsError(f"{target} already exists; choose a new file name for the copy")
+    copy = SqliteHistoryDB(target)
+    try:
+        return copy_history(source, copy, progress)
+    except BaseException:
+        copy.close()
+        for part in store_files(target):
+            part.unlink(missing_ok=True)
+        raise
+    finally:
+        copy.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.records import Workspace
 from store.base import StoreBase
-from store.schema import timestamp
+from store.sql import NO_LIMIT, timestamp
 
 _CHAT_COLUMNS = (
     "chat_id, chat_name, created_at, last_active_at, context_summary, context_updated_at, summary_turn_id, agent"
@@ -18,33 +18,32 @@ class ChatStore(StoreBase):
         with self._write() as db:
             now = timestamp()
             row = db.execute(
-                """INSERT INTO chats (chat_name, created_at, last_active_at, activity_seq)
-                   VALUES (:name, :now, :now, (SELECT COALESCE(MAX(activity_seq), 0) + 1 FROM chats))
-                   RETURNING chat_id""",
+                f"""INSERT INTO chats (chat_name, created_at, last_active_at, activity_seq)
+                   VALUES (:name, :now, :now, {self._dialect.next_activity()}) RETURNING chat_id""",  # noqa: S608
                 {"name": chat_name, "now": now},
             ).fetchone()
         return int(row[0])
 
     def list_chats(self) -> list[tuple[int, str, str]]:
         """(chat_id, chat_name, created_at), the most recently active first."""
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
+        with self._query() as db:
+            rows = db.execute(
                 "SELECT chat_id, chat_name, created_at FROM chats ORDER BY activity_seq DESC, chat_id DESC"
             ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
     def recent_chats(self, limit: int | None = None) -> list[Workspace]:
         """Whole workspace records, the most recently active first."""
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
+        with self._query() as db:
+            rows = db.execute(
                 f"SELECT {_CHAT_COLUMNS} FROM chats ORDER BY activity_seq DESC, chat_id DESC LIMIT ?",  # noqa: S608
-                (-1 if limit is None else limit,),
+                (NO_LIMIT if limit is None else limit,),
             ).fetchall()
         return [Workspace.model_validate(dict(row)) for row in rows]
 
     def get_chat(self, chat_id: int) -> Workspace | None:
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 f"SELECT {_CHAT_COLUMNS} FROM chats WHERE chat_id = ?",  # noqa: S608 - fixed column list
                 (chat_id,),
             ).fetchone()
@@ -55,9 +54,9 @@ class ChatStore(StoreBase):
         text = name_or_id.strip()
         if text.isdigit() and (chat := self.get_chat(int(text))) is not None:
             return chat
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
-                "SELECT chat_id FROM chats WHERE chat_name = ? COLLATE NOCASE ORDER BY activity_seq DESC LIMIT 1",
+        with self._query() as db:
+            row = db.execute(
+                "SELECT chat_id FROM chats WHERE lower(chat_name) = lower(?) ORDER BY activity_seq DESC LIMIT 1",
                 (text,),
             ).fetchone()
         return self.get_chat(int(row[0])) if row else None
@@ -76,8 +75,8 @@ class ChatStore(StoreBase):
 
     def find_empty_chat(self, chat_name: str) -> Workspace | None:
         """The most recent workspace called `chat_name` with no turns, no summary, no file edits and no project."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 """SELECT chat_id FROM chats
                    WHERE chat_name = ? AND context_summary IS NULL
                      AND NOT EXISTS (SELECT 1 FROM history WHERE history.chat_id = chats.chat_id)

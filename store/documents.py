@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
+from typing import Any
 
 from domain.records import DocumentFile, Passage
 from store.base import StoreBase
-from store.schema import timestamp
-from store.words import any_of, query_words, quoted
+from store.sql import Database, Dialect, timestamp
+from store.words import query_words
 
 RANKED_MATCHES = 10_000  # passages ranked by BM25 at most; past it, the newest matches (see search_passages)
 _FILE_COLUMNS = "path, size, mtime_ns, sha256, status, note, passages, indexed_at"
@@ -16,7 +16,8 @@ _PASSAGE_COLUMNS = "passages.id AS passage_id, passages.path, passages.page, pas
 
 
 class DocumentStore(StoreBase):
-    """Files of the workspace folder and their passages; the SQL of `app.documents`."""
+    """Files of the workspace folder and their passages; the SQL of `app.documents`. Passages are searched by
+    FTS5 and BM25 on SQLite, by `tsvector` and `ts_rank` on PostgreSQL (`store.sql.Dialect`)."""
 
     def document_files(self) -> list[DocumentFile]:
         with self._read() as db:
@@ -44,38 +45,32 @@ class DocumentStore(StoreBase):
             db.executemany("DELETE FROM documents WHERE path = ?", [(path,) for path in paths])
 
     def search_passages(self, query: str, limit: int) -> list[tuple[Passage, float]]:
-        """Passages matching the question's words, best first, with BM25 scores (higher is better).
+        """Passages matching the question's words, best first, with their scores (higher is better).
 
-        BM25 is computed in full only where it can tell passages apart. A word in more than
-        half the passages weighs nothing in it (FTS5 clamps such a word's IDF to 1e-6), so it
-        is left out when the question has rarer words. And when the words left match more than
-        RANKED_MATCHES passages, only the newest RANKED_MATCHES of them are ranked: then every
-        word is common, the scores differ only by how densely the words occur, and ranking
-        them all costs 1 µs a passage and word (130 ms for four words at 100,000 passages).
+        The ranking (BM25 on SQLite) is computed in full only where it can tell passages apart. A word
+        in more than half the passages weighs nothing in it (FTS5 clamps such a word's IDF to 1e-6), so
+        it is left out when the question has rarer words. And when the words left match more than
+        RANKED_MATCHES passages, only the newest RANKED_MATCHES of them are ranked: then every word is
+        common, the scores differ only by how densely the words occur, and ranking them all costs 1 µs
+        a passage and word (130 ms for four words at 100,000 passages).
         """
         words = query_words(query)
         if not words:
             return []
         with self._read() as db:
-            expression, matches = _telling(db, words)
+            expression, matches = _telling(db, self._dialect, words)
             if expression is None:
                 return []
-            start = _newest_window(db, expression) if matches > RANKED_MATCHES else 0
-            rows = db.execute(
-                f"""SELECT {_PASSAGE_COLUMNS}, hits.score FROM (
-                        SELECT rowid, -bm25(passage_search, 1.0, 0.5) AS score FROM passage_search
-                        WHERE passage_search MATCH ? AND rowid >= ? ORDER BY score DESC LIMIT ?
-                    ) AS hits JOIN passages ON passages.id = hits.rowid
-                    ORDER BY hits.score DESC""",  # noqa: S608 - rank first, then read only the best rows
-                (expression, start, limit),
-            ).fetchall()
+            start = _newest_window(db, self._dialect, expression) if matches > RANKED_MATCHES else 0
+            rows = self._dialect.ranked_passages(db, expression, start, limit, _PASSAGE_COLUMNS)
         return [(_passage(row), float(row["score"])) for row in rows]
 
     def passages_by_id(self, ids: list[int]) -> dict[int, Passage]:
+        subquery, parameter = self._dialect.id_list(ids)
         with self._read() as db:
             rows = db.execute(
-                f"SELECT {_PASSAGE_COLUMNS} FROM passages WHERE id IN (SELECT value FROM json_each(?))",  # noqa: S608
-                (f"[{','.join(map(str, ids))}]",),
+                f"SELECT {_PASSAGE_COLUMNS} FROM passages WHERE id IN ({subquery})",  # noqa: S608
+                (parameter,),
             ).fetchall()
         return {int(row["passage_id"]): _passage(row) for row in rows}
 
@@ -84,7 +79,7 @@ class DocumentStore(StoreBase):
         with self._read() as db:
             rows = db.execute(
                 """SELECT id, location || ': ' || text FROM passages
-                   WHERE embedding IS NULL OR embedding_model IS NOT ? ORDER BY id LIMIT ?""",
+                   WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM ? ORDER BY id LIMIT ?""",
                 (model, limit),
             ).fetchall()
         return [(int(row[0]), str(row[1])) for row in rows]
@@ -106,28 +101,24 @@ class DocumentStore(StoreBase):
         return [(int(row[0]), bytes(row[1])) for row in rows]
 
 
-def _telling(db: sqlite3.Connection, words: list[str]) -> tuple[str | None, int]:
-    """The FTS5 query of the words that weigh in BM25 (all found words if none does), and how many matches at most."""
+def _telling(db: Database, dialect: Dialect, words: list[str]) -> tuple[str | None, int]:
+    """The query of the words that weigh in the ranking (all found words if none does), and how many matches at most."""
     total = db.execute("SELECT COALESCE(SUM(passages), 0) FROM documents").fetchone()[0]
     found = {}
-    for word in words:  # counting a word's passages reads its postings, without ranking them
-        count = db.execute("SELECT COUNT(*) FROM passage_search WHERE passage_search MATCH ?", (quoted([word]),))
-        if (passages := int(count.fetchone()[0])) > 0:
+    for word in words:
+        if (passages := dialect.passage_count(db, word)) > 0:
             found[word] = passages
     telling = [word for word, passages in found.items() if passages * 2 <= total] or list(found)
-    return any_of(telling), sum(found[word] for word in telling)
+    return dialect.any_of(telling), sum(found[word] for word in telling)
 
 
-def _newest_window(db: sqlite3.Connection, expression: str) -> int:
+def _newest_window(db: Database, dialect: Dialect, expression: str) -> int:
     """The smallest passage id among the newest RANKED_MATCHES passages matching `expression`."""
-    row = db.execute(
-        "SELECT rowid FROM passage_search WHERE passage_search MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
-        (expression, RANKED_MATCHES - 1),
-    ).fetchone()
-    return int(row[0]) if row is not None else 0
+    found = dialect.nth_newest_passage(db, expression, RANKED_MATCHES - 1)
+    return found if found is not None else 0
 
 
-def _passage(row: sqlite3.Row) -> Passage:
+def _passage(row: Any) -> Passage:
     return Passage(
         passage_id=row["passage_id"], path=row["path"], page=row["page"], location=row["location"], text=row["text"]
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.records import FileEdit, FileEditStatus
 from store.base import StoreBase
-from store.schema import timestamp
+from store.sql import timestamp
 
 _COLUMNS = "id AS edit_id, chat_id, path, before, after, status, created_at, decided_at"
 
@@ -30,11 +30,11 @@ class FileEditStore(StoreBase):
 
     def file_edits(self, chat_id: int, status: FileEditStatus | None = None) -> list[FileEdit]:
         """A workspace's edits, oldest first, optionally only those with `status`."""
+        only = "" if status is None else "AND status = ?"
         with self._read() as db:
             rows = db.execute(
-                f"""SELECT {_COLUMNS} FROM file_edits
-                    WHERE chat_id = ? AND (? IS NULL OR status = ?) ORDER BY id""",  # noqa: S608
-                (chat_id, status, status),
+                f"SELECT {_COLUMNS} FROM file_edits WHERE chat_id = ? {only} ORDER BY id",  # noqa: S608
+                (chat_id,) if status is None else (chat_id, status),
             ).fetchall()
         return [FileEdit.model_validate(dict(row)) for row in rows]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain.records import Memory
 from store.base import StoreBase
-from store.schema import timestamp
-from store.words import match_expression
+from store.sql import NO_LIMIT, timestamp
+from store.words import query_words
 
 _COLUMNS = "memories.id AS memory_id, memories.text, memories.created_at, memories.updated_at"
 
@@ -36,19 +36,15 @@ class MemoryStore(StoreBase):
         with self._read() as db:
             rows = db.execute(
                 f"SELECT {_COLUMNS} FROM memories ORDER BY id DESC LIMIT ?",  # noqa: S608
-                (-1 if limit is None else limit,),
+                (NO_LIMIT if limit is None else limit,),
             ).fetchall()
         return [Memory.model_validate(dict(row)) for row in rows]
 
     def search_memories(self, query: str, limit: int) -> list[Memory]:
-        """Memories sharing words with `query`, best first (BM25)."""
-        expression = match_expression(query)
+        """Memories sharing words with `query`, best first (BM25 on SQLite, ts_rank on PostgreSQL)."""
+        expression = self._dialect.any_of(query_words(query))
         if expression is None:
             return []
         with self._read() as db:
-            rows = db.execute(
-                f"""SELECT {_COLUMNS} FROM memory_search JOIN memories ON memories.id = memory_search.rowid
-                    WHERE memory_search MATCH ? ORDER BY bm25(memory_search) LIMIT ?""",  # noqa: S608
-                (expression, limit),
-            ).fetchall()
+            rows = self._dialect.ranked_memories(db, expression, limit, _COLUMNS)
         return [Memory.model_validate(dict(row)) for row in rows]

@@ -8,17 +8,17 @@ row from checked to approved, so two approvals at once cannot both win.
 from __future__ import annotations
 
 import json
-import sqlite3
+from typing import Any
 
 from domain.packages import IssuedMatch, PackageRevision, ProjectDetails, SheetEntry
 from store.base import StoreBase
-from store.schema import timestamp
+from store.sql import timestamp
 
 _REVISION_COLUMNS = """id AS revision_id, chat_id, letter, status, workspace_name, records_digest, details, sheets,
     checked_by, checked_at, checked_note, approved_by, approved_at, approved_note, sha256"""
 
 
-def _revision(row: sqlite3.Row) -> PackageRevision:
+def _revision(row: Any) -> PackageRevision:
     fields = dict(row)
     fields["details"] = ProjectDetails.model_validate_json(fields["details"])
     fields["sheets"] = [SheetEntry.model_validate(entry) for entry in json.loads(fields["sheets"])]
@@ -30,8 +30,8 @@ class PackageStore(StoreBase):
 
     def project_details(self, chat_id: int) -> ProjectDetails:
         """The workspace's project details (all empty until someone fills them in)."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 "SELECT project_name, project_number, client, description FROM project_details WHERE chat_id = ?",
                 (chat_id,),
             ).fetchone()
@@ -99,8 +99,8 @@ class PackageStore(StoreBase):
 
     def issued_pdf(self, chat_id: int, letter: str) -> bytes | None:
         """The frozen bytes of an approved revision, exactly as approved."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 "SELECT pdf FROM package_revisions WHERE chat_id = ? AND letter = ? AND status = 'approved'",
                 (chat_id, letter),
             ).fetchone()
@@ -108,8 +108,8 @@ class PackageStore(StoreBase):
 
     def find_issued(self, sha256: str) -> IssuedMatch | None:
         """The approved revision whose PDF has this SHA-256, if any."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 """SELECT chat_id, workspace_name, letter, approved_by, approved_at, sha256 FROM package_revisions
                    WHERE sha256 = ? AND status = 'approved' ORDER BY id LIMIT 1""",
                 (sha256,),
@@ -119,9 +119,10 @@ class PackageStore(StoreBase):
     def calculation_fingerprint(self, chat_id: int) -> tuple[int, int, int]:
         """What changes whenever the workspace's turns do (one added, replaced or cleared): the newest turn's id,
         how many there are and how many were replaced. Turns are otherwise never changed."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
-                """SELECT COALESCE(MAX(id), 0), COUNT(*), COALESCE(SUM(status = 'superseded'), 0)
+        with self._query() as db:
+            row = db.execute(
+                """SELECT COALESCE(MAX(id), 0), COUNT(*),
+                          COALESCE(SUM(CASE WHEN status = 'superseded' THEN 1 ELSE 0 END), 0)
                    FROM history WHERE chat_id = ?""",
                 (chat_id,),
             ).fetchone()

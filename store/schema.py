@@ -1,19 +1,18 @@
-"""The chat-history schema: ordered migrations, each a small function, versioned by `PRAGMA user_version`.
+"""The SQLite chat history's schema: ordered migrations, each a small function, versioned by `PRAGMA user_version`.
 
-Only the store uses this module (`store.base`); it runs every migration above a
-file's version inside one `BEGIN IMMEDIATE` transaction each.
+Only the store uses this module (`store.sqlite_connection`); it runs every migration above a
+file's version inside one `BEGIN IMMEDIATE` transaction each. PostgreSQL's schema is
+`store.postgres_schema`: a new table or column is a migration in both.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime
 
+from store.sql import timestamp
 
-def timestamp() -> str:
-    """Now, in UTC with microseconds, in the text format of SQLite's CURRENT_TIMESTAMP (so they sort together)."""
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "timestamp"]
 
 
 def create_seed_tables(db: sqlite3.Connection) -> None:
@@ -296,6 +295,33 @@ def add_turn_counts(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_leases(db: sqlite3.Connection) -> None:
+    """Version 13: claims on work that one process of several does at a time, and turns while they run.
+
+    A claim (a workspace's summary being written, the workspace folder being indexed) and a running
+    turn belong to the store that made them until `expires_at` (the database's clock, in seconds): the
+    owner renews it while it works, and a claim or turn whose owner stopped renewing is free, or
+    stored as stopped, for whoever notices.
+    """
+    for statement in (
+        """CREATE TABLE claims (
+            name TEXT PRIMARY KEY,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL)""",
+        """CREATE TABLE running_turns (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id INTEGER NOT NULL REFERENCES chats(chat_id) ON DELETE CASCADE,
+            user TEXT NOT NULL,
+            model TEXT,
+            asked_by TEXT,
+            created_at TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            expires_at REAL NOT NULL)""",
+        "CREATE INDEX running_turns_by_expiry ON running_turns(expires_at)",
+    ):
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -309,5 +335,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_workspace_agent,
     add_calculation_packages,
     add_turn_counts,
+    add_leases,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -11,17 +11,16 @@ Snippets are made for the rows shown only.
 
 from __future__ import annotations
 
-import sqlite3
-
 from domain.records import SearchHit
 from store.base import StoreBase
-from store.words import in_workspaces, words_query
+from store.sql import Database, TurnQuery
+from store.words import words_query
 
 NEWEST_MATCHES = 500  # matching turns read newest first in one query
 ASKED_AT_ONCE = 50  # workspaces asked for their newest match in one query
 LITERAL_WINDOW = 5_000  # text without letters or digits is looked for in this many newest turns
 SNIPPET_TOKENS = 12
-_CHATS = """SELECT chat_id, chat_name, chat_name LIKE :pattern ESCAPE '\\' AS named FROM chats
+_CHATS = """SELECT chat_id, chat_name, chat_name {like} :pattern ESCAPE '\\' AS named FROM chats
             ORDER BY activity_seq DESC, chat_id DESC"""
 
 
@@ -52,13 +51,13 @@ class SearchStore(StoreBase):
                 return self._by_words(db, text, pattern, limit)
             return self._literally(db, text.strip(), pattern, limit)
 
-    def _by_words(self, db: sqlite3.Connection, text: str, pattern: str, limit: int) -> list[SearchHit]:
+    def _by_words(self, db: Database, text: str, pattern: str, limit: int) -> list[SearchHit]:
         query = words_query(db, text)
-        chats = db.execute(_CHATS, {"pattern": pattern}).fetchall()
+        chats = db.execute(_CHATS.format(like=self._dialect.like), {"pattern": pattern}).fetchall()
         if query is None:
             return [SearchHit(chat_id=row[0], chat_name=row[1]) for row in chats if row[2]][:limit]
         newest, complete = self._newest_matches(db, query)
-        hits = []
+        found: list[tuple[int, str, int | None]] = []
         for index, (chat_id, name, named) in enumerate(chats):
             if not complete and chat_id not in newest:
                 unseen = [row[0] for row in chats[index : index + ASKED_AT_ONCE] if row[0] not in newest]
@@ -66,54 +65,52 @@ class SearchStore(StoreBase):
                 newest.update(self._newest_in(db, unseen, query))
             turn_id = newest.get(chat_id)
             if turn_id is not None or named:
-                snippet = self._snippet(db, query, turn_id) if turn_id is not None else None
-                hits.append(SearchHit(chat_id=chat_id, chat_name=name, snippet=snippet))
-            if len(hits) == limit:
+                found.append((chat_id, name, turn_id))
+            if len(found) == limit:
                 break
-        return hits
+        shown = [turn_id for _, _, turn_id in found if turn_id is not None]
+        snippets = self._dialect.snippets(db, query, shown, SNIPPET_TOKENS)
+        return [
+            SearchHit(
+                chat_id=chat_id, chat_name=name, snippet=_one_line(snippets[turn_id]) if turn_id in snippets else None
+            )
+            for chat_id, name, turn_id in found
+        ]
 
-    @staticmethod
-    def _newest_matches(db: sqlite3.Connection, query: str) -> tuple[dict[int, int | None], bool]:
+    def _newest_matches(
+        self, db: Database, query: TurnQuery, chat_ids: list[int] | None = None
+    ) -> tuple[dict[int, int | None], bool]:
         """The newest matching turn of each workspace among the newest matches; and whether those were all."""
-        rows = db.execute(
-            """SELECT history.chat_id, history.id FROM turn_search JOIN history ON history.id = turn_search.rowid
-               WHERE turn_search MATCH ? ORDER BY turn_search.rowid DESC LIMIT ?""",
-            (query, NEWEST_MATCHES),
-        ).fetchall()
+        rows = self._dialect.newest_matches(db, query, chat_ids, NEWEST_MATCHES)
         newest: dict[int, int | None] = {}
         for chat_id, turn_id in rows:
             newest.setdefault(chat_id, turn_id)
         return newest, len(rows) < NEWEST_MATCHES
 
-    def _newest_in(self, db: sqlite3.Connection, chat_ids: list[int], query: str) -> dict[int, int | None]:
-        """The newest matching turn of each of these workspaces that has one."""
-        found, complete = self._newest_matches(db, in_workspaces(chat_ids, query))
+    def _newest_in(self, db: Database, chat_ids: list[int], query: TurnQuery) -> dict[int, int | None]:
+        """The newest matching turn of each of these workspaces that has one: in one statement where the backend
+        has one, else in one bounded statement for them all, then one by one."""
+        each = self._dialect.newest_each(db, query, chat_ids)
+        if each is not None:
+            return each
+        found, complete = self._newest_matches(db, query, chat_ids)
         if not complete:  # one long workspace filled the bound and may hide another's matches: ask the rest alone
             for chat_id in [chat_id for chat_id in chat_ids if chat_id not in found]:
-                row = db.execute(
-                    "SELECT rowid FROM turn_search WHERE turn_search MATCH ? ORDER BY rowid DESC LIMIT 1",
-                    (in_workspaces([chat_id], query),),
-                ).fetchone()
-                found[chat_id] = int(row[0]) if row else None
+                rows = self._dialect.newest_matches(db, query, [chat_id], 1)
+                found[chat_id] = rows[0][1] if rows else None
         return found
 
-    @staticmethod
-    def _snippet(db: sqlite3.Connection, query: str, turn_id: int) -> str | None:
-        row = db.execute(
-            "SELECT snippet(turn_search, -1, '', '', '…', ?) FROM turn_search WHERE turn_search MATCH ? AND rowid = ?",
-            (SNIPPET_TOKENS, query, turn_id),
-        ).fetchone()
-        return _one_line(row[0]) if row and row[0] else None
-
-    def _literally(self, db: sqlite3.Connection, text: str, pattern: str, limit: int) -> list[SearchHit]:
+    def _literally(self, db: Database, text: str, pattern: str, limit: int) -> list[SearchHit]:
         """Text of symbols only, in the workspace names and the newest turns (the index holds no symbols)."""
+        dialect = self._dialect
         rows = db.execute(
-            """WITH recent AS (SELECT id, chat_id, user, assistant FROM history ORDER BY id DESC LIMIT :window),
+            f"""WITH recent AS (SELECT id, chat_id, "user", assistant FROM history ORDER BY id DESC LIMIT :window),
                     found AS (SELECT chat_id, MAX(id) AS turn_id FROM recent
-                              WHERE instr(user, :text) OR instr(assistant, :text) GROUP BY chat_id)
+                              WHERE {dialect.position}("user", :text) > 0 OR {dialect.position}(assistant, :text) > 0
+                              GROUP BY chat_id)
                SELECT chats.chat_id, chat_name, found.turn_id FROM chats LEFT JOIN found USING (chat_id)
-               WHERE found.turn_id IS NOT NULL OR chat_name LIKE :pattern ESCAPE '\\'
-               ORDER BY activity_seq DESC, chats.chat_id DESC LIMIT :limit""",
+               WHERE found.turn_id IS NOT NULL OR chat_name {dialect.like} :pattern ESCAPE '\\'
+               ORDER BY activity_seq DESC, chats.chat_id DESC LIMIT :limit""",  # noqa: S608 - the dialect's words
             {"window": LITERAL_WINDOW, "text": text, "pattern": pattern, "limit": limit},
         ).fetchall()
         return [
@@ -122,9 +119,9 @@ class SearchStore(StoreBase):
         ]
 
     @staticmethod
-    def _around(db: sqlite3.Connection, turn_id: int, text: str) -> str:
+    def _around(db: Database, turn_id: int, text: str) -> str:
         """About 80 characters of the question or answer around the first occurrence of `text`."""
-        user, assistant = db.execute("SELECT user, assistant FROM history WHERE id = ?", (turn_id,)).fetchone()
+        user, assistant = db.execute('SELECT "user", assistant FROM history WHERE id = ?', (turn_id,)).fetchone()
         source = user if text in user else assistant
         start = max(0, source.index(text) - 40)
         excerpt = _one_line(source[start : start + 80])

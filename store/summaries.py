@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.records import Turn
-from store.schema import timestamp
+from store.sql import timestamp
 from store.turns import HAS_CONTENT, TurnStore
 
 
@@ -26,14 +26,14 @@ class SummaryStore(TurnStore):
             )
 
     def get_context_summary(self, chat_id: int) -> str | None:
-        with self._lock, self._translated_errors():
-            row = self._db.execute("SELECT context_summary FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        with self._query() as db:
+            row = db.execute("SELECT context_summary FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
         return row[0] if row else None
 
     def count_unsummarised_turns(self, chat_id: int) -> int:
         """How many turns the workspace's summary does not cover yet (turns that failed before any answer aside)."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 f"""SELECT COUNT(*) FROM history JOIN chats USING (chat_id)
                     WHERE chat_id = ? AND history.id > COALESCE(chats.summary_turn_id, 0)
                       AND {HAS_CONTENT}""",  # noqa: S608 - a fixed condition

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import json.scanner
 import logging
-import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -14,12 +13,12 @@ from pydantic import TypeAdapter, ValidationError
 from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn, TurnStatus
 from store.base import StoreBase
-from store.schema import timestamp
+from store.sql import NO_LIMIT, Database, timestamp
 from store.words import index_words
 
 logger = logging.getLogger(__name__)
 
-_TURN_COLUMNS = """id AS turn_id, chat_id, user, assistant, created_at, status, model, prompt_tokens,
+_TURN_COLUMNS = """id AS turn_id, chat_id, "user", assistant, created_at, status, model, prompt_tokens,
                    completion_tokens, duration_ms, error, thinking, asked_by"""
 # A turn that failed before any answer (the model could not be reached) is kept in the record, but it is
 # no change to the workspace: it neither needs summarising nor names the workspace.
@@ -45,7 +44,7 @@ def _json_value(text: str) -> Any:
     return value if end == len(text) else json.loads(text)
 
 
-def _tool_call(row: sqlite3.Row) -> dict[str, Any]:
+def _tool_call(row: Any) -> dict[str, Any]:
     """A stored tool call as the fields of a `ToolCall`, validated with its turn's (one call for a batch); its
     calculation (the `data` column) is read back into `CalcResult`."""
     data = row["data"]
@@ -82,17 +81,17 @@ class TurnStore(StoreBase):
 
     def load_history(self, chat_id: int) -> list[tuple[str, str]]:
         """Every (user, assistant) pair of a workspace, oldest first."""
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
-                "SELECT user, assistant FROM history WHERE chat_id = ? ORDER BY id", (chat_id,)
+        with self._query() as db:
+            rows = db.execute(
+                'SELECT "user", assistant FROM history WHERE chat_id = ? ORDER BY id', (chat_id,)
             ).fetchall()
         return [(str(u), str(a)) for u, a in rows]
 
     def load_recent_history(self, chat_id: int, limit: int) -> list[tuple[str, str]]:
         """The newest `limit` (user, assistant) pairs, oldest first; cost does not grow with the history."""
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
-                """SELECT user, assistant FROM history WHERE chat_id = ? AND status != 'superseded'
+        with self._query() as db:
+            rows = db.execute(
+                """SELECT "user", assistant FROM history WHERE chat_id = ? AND status != 'superseded'
                    ORDER BY id DESC LIMIT ?""",
                 (chat_id, limit),
             ).fetchall()
@@ -113,10 +112,13 @@ class TurnStore(StoreBase):
         error: str | None = None,
         thinking: str | None = None,
         asked_by: str | None = None,
+        running_id: int | None = None,
     ) -> int:
         """Store one turn and its tool calls atomically; the workspace moves to the top of the list.
 
         `asked_by` is who asked (ENGINEER_NAME when the question was asked): the preparer a package names.
+        `running_id` is the turn as `begin_turn` stored it when it started: it is finished in the same
+        transaction (and stored even if another process already stored it as stopped).
         """
         turn = {
             "chat_id": chat_id,
@@ -133,28 +135,39 @@ class TurnStore(StoreBase):
             "asked_by": asked_by or None,
         }
         with self._write() as db:
-            turn_id = db.execute(
-                """INSERT INTO history (chat_id, user, assistant, created_at, status, model,
+            if running_id is not None:
+                db.execute("DELETE FROM running_turns WHERE id = ?", (running_id,))
+            turn_id = self._insert_turn(db, turn, tool_calls)
+        self._running_turns.discard(running_id or 0)
+        return turn_id
+
+    def _insert_turn(self, db: Database, turn: dict[str, Any], tool_calls: Sequence[ToolCall]) -> int:
+        """Write one turn (the columns of `add_to_history`'s `turn`) with its tool calls, index its words and move
+        its workspace to the top of the list."""
+        turn_id = int(
+            db.execute(
+                """INSERT INTO history (chat_id, "user", assistant, created_at, status, model,
                                         prompt_tokens, completion_tokens, duration_ms, error, thinking, asked_by)
                    VALUES (:chat_id, :user, :assistant, :now, :status, :model, :prompt_tokens,
                            :completion_tokens, :duration_ms, :error, :thinking, :asked_by) RETURNING id""",
                 turn,
             ).fetchone()[0]
+        )
+        if tool_calls:
             db.executemany(
                 """INSERT INTO tool_calls (turn_id, position, name, arguments, output, error, duration_ms, data)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
                 [_tool_call_row(turn_id, position, call) for position, call in enumerate(tool_calls)],
             )
-            db.execute(
-                """UPDATE chats SET last_active_at = :now, activity_seq = (SELECT MAX(activity_seq) FROM chats) + 1
-                   WHERE chat_id = :chat_id""",
-                turn,
-            )
-            db.executemany(
-                "INSERT OR IGNORE INTO search_terms (term) VALUES (?)",
-                [(word,) for word in index_words(user + "\n" + assistant)],
-            )
-        return int(turn_id)
+        db.execute(
+            f"UPDATE chats SET last_active_at = :now, activity_seq = {self._dialect.next_activity()} "  # noqa: S608
+            "WHERE chat_id = :chat_id",
+            turn,
+        )
+        words = turn["user"] + "\n" + turn["assistant"]
+        self._dialect.add_terms(db, sorted(index_words(words)))  # in order: two writers never wait on each other
+        self._dialect.index_turns(db, [(turn_id, turn["chat_id"], turn["user"], turn["assistant"])])
+        return turn_id
 
     def get_turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
         """Turns with their tool calls, oldest first: the newest `limit` before `before_turn_id`."""
@@ -168,8 +181,8 @@ class TurnStore(StoreBase):
         short transaction of its own, so other windows may write meanwhile; turns
         added after the first batch was read are left out.
         """
-        with self._lock, self._translated_errors():
-            last = self._db.execute("SELECT MAX(id) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0]
+        with self._query() as db:
+            last = db.execute("SELECT MAX(id) FROM history WHERE chat_id = ?", (chat_id,)).fetchone()[0]
         after = 0
         while last is not None and after < last:
             with self._read() as db:
@@ -186,16 +199,16 @@ class TurnStore(StoreBase):
 
     def has_turns_before(self, chat_id: int, turn_id: int) -> bool:
         """Whether the workspace has a turn older than `turn_id` (one index lookup, whatever its length)."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 "SELECT EXISTS (SELECT 1 FROM history WHERE chat_id = ? AND id < ?)", (chat_id, turn_id)
             ).fetchone()
         return bool(row[0])
 
     def has_answered_turns(self, chat_id: int) -> bool:
         """Whether the workspace holds a turn other than those that failed before any answer."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute(
+        with self._query() as db:
+            row = db.execute(
                 f"SELECT EXISTS (SELECT 1 FROM history WHERE chat_id = ? AND {HAS_CONTENT})",  # noqa: S608
                 (chat_id,),
             ).fetchone()
@@ -203,15 +216,15 @@ class TurnStore(StoreBase):
 
     def turn_models(self, chat_id: int) -> list[str]:
         """The models that answered in the workspace, by name."""
-        with self._lock, self._translated_errors():
-            rows = self._db.execute(
+        with self._query() as db:
+            rows = db.execute(
                 "SELECT DISTINCT model FROM history WHERE chat_id = ? AND model != '' ORDER BY model", (chat_id,)
             ).fetchall()
         return [str(row[0]) for row in rows]
 
     def _select_turns(
         self,
-        db: sqlite3.Connection,
+        db: Database,
         chat_id: int,
         limit: int | None,
         before_turn_id: int | None = None,
@@ -225,14 +238,14 @@ class TurnStore(StoreBase):
             (
                 chat_id,
                 after_turn_id,
-                2**62 if before_turn_id is None else before_turn_id,
+                NO_LIMIT if before_turn_id is None else before_turn_id,
                 not content_only,
-                limit or -1,
+                limit or NO_LIMIT,
             ),
         ).fetchall()
         return self._with_tool_calls(db, list(reversed(rows)))
 
-    def _with_tool_calls(self, db: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[Turn]:
+    def _with_tool_calls(self, db: Database, rows: list[Any]) -> list[Turn]:
         """The rows as turns with their tool calls, validated as one list in one call."""
         calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
         turns = [{**dict(row), "tool_calls": calls.get(row["turn_id"], ())} for row in rows]
@@ -241,14 +254,14 @@ class TurnStore(StoreBase):
         except ValidationError:
             return [_turn_read_whole(turn) for turn in turns]
 
-    @staticmethod
-    def _tool_calls_for(db: sqlite3.Connection, turn_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    def _tool_calls_for(self, db: Database, turn_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         if not turn_ids:
             return {}
+        ids, parameter = self._dialect.id_list(turn_ids)
         rows = db.execute(
-            """SELECT turn_id, position, name, arguments, output, error, duration_ms, data FROM tool_calls
-               WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY turn_id, position""",
-            (json.dumps(turn_ids),),
+            f"""SELECT turn_id, position, name, arguments, output, error, duration_ms, data FROM tool_calls
+               WHERE turn_id IN ({ids}) ORDER BY turn_id, position""",  # noqa: S608 - the dialect's subquery
+            (parameter,),
         ).fetchall()
         calls: dict[int, list[dict[str, Any]]] = {}
         for row in rows:
@@ -262,8 +275,8 @@ class TurnStore(StoreBase):
 
     def count_turns(self, chat_id: int) -> int:
         """How many turns the workspace has: its kept count (schema 11), one row whatever the history's length."""
-        with self._lock, self._translated_errors():
-            row = self._db.execute("SELECT turn_count FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
+        with self._query() as db:
+            row = db.execute("SELECT turn_count FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
         return int(row[0]) if row is not None else 0
 
     def clear_history(self, chat_id: int) -> None:

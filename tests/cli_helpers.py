@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 from pathlib import Path
 
@@ -53,6 +54,43 @@ def interrupt_while_waiting(
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(then, timeout=15)
     return out, err, process.returncode
+
+
+def interrupt_after_line(fake: FakeOllama, typed: str, line: str, waiting_in: str) -> tuple[str, str, int]:
+    """Type into the CLI, wait until it writes a line holding `line` and then sleeps in the kernel's `waiting_in`,
+    press Ctrl-C. (A wait seen before the line could be another one: the end of a turn, whose Ctrl-C handler
+    takes the signal and does nothing once the answer is in.)"""
+    process = subprocess.Popen(
+        [sys.executable, str(MAIN), "--server", fake.url],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    process.stdin.write(typed)
+    process.stdin.close()
+    lines: list[str] = []
+    seen = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for text in process.stdout:
+            lines.append(text)
+            if line in text:
+                seen.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert seen.wait(30), f"the CLI never wrote {line!r}: {''.join(lines)}"
+        wait_for_wait(process.pid, waiting_in)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    reader.join(30)
+    return "".join(lines), process.stderr.read(), process.returncode
 
 
 def run_in_terminal(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.settings import Settings  # noqa: E402
 from fakes.ollama import FakeOllama  # noqa: E402
+from fakes.postgres import PostgresServer, unavailable  # noqa: E402
 
 if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
@@ -44,3 +46,32 @@ def app(fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 
     monkeypatch.setenv("ENDPOINT", fake_ollama.url)
     return AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=20)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One throwaway PostgreSQL server for the session (Debian's binaries, run as the postgres user when root).
+
+    Outside CI the PostgreSQL tests are skipped, with the reason, where the binaries are missing; in CI they
+    never are (`.ci/run` installs them).
+    """
+    reason = unavailable()
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"The PostgreSQL tests must run in CI, but {reason}.")
+        pytest.skip(f"PostgreSQL tests skipped: {reason}.")
+    with PostgresServer() as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where a store is opened, for each backend: a SQLite file in the test's folder, or a fresh PostgreSQL
+    database owned by a role of its own (no superuser)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "chat_history.sqlite")
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)

@@ -13,7 +13,7 @@ import pytest
 from app.formatting import BIDI_CONTROLS
 from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request
 from history import ChatHistoryDB
-from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
+from tests.cli_helpers import MAIN, interrupt_after_line, interrupt_while_waiting, run_cli
 
 
 def test_a_full_session(fake_ollama: FakeOllama, isolated: Path) -> None:
@@ -165,7 +165,7 @@ def test_a_switch_does_not_wait_for_the_summary_and_ctrl_c_skips_it_at_the_end(
         Reply([Hang(30)]) if is_summary_request(body) else Reply.text(f"Answer to {body['messages'][-1]['content']}.")
     )
     typed = "/new A\nquestion\n/new B\nquestion in B\n/exit\n"
-    out, err, code = interrupt_while_waiting(fake_ollama, typed, 3, "", waiting_in="futex")  # for the summary
+    out, err, code = interrupt_after_line(fake_ollama, typed, "Finishing the summary", "futex")  # for the summary
     assert code == 0, err
     assert "Answer to question in B." in out, "a question asked while the summary is written is answered at once"
     assert "Finishing the summary of A, B… (Ctrl-C skips it)" in out, "leaving the CLI leaves B too"

@@ -31,11 +31,15 @@ def passages_of(store: ChatHistoryDB, files: int, per_file: int, rare: dict[tupl
         store.save_document(record, rows)
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> ChatHistoryDB:
-    made = ChatHistoryDB(tmp_path / "index.sqlite")
+def filled(target: str | Path) -> ChatHistoryDB:
+    made = ChatHistoryDB(target)
     passages_of(made, 20, 30, {(0, 3): "anchorage", (1, 7): "anchorage anchorage", (19, 2): "weld"})
     return made
+
+
+@pytest.fixture
+def store(store_target: str) -> ChatHistoryDB:
+    return filled(store_target)
 
 
 def test_a_rare_word_among_common_ones_finds_its_passages_however_old(
@@ -58,7 +62,8 @@ def test_when_every_word_is_common_only_the_newest_matches_are_ranked(
     assert {p.path for p, _ in store.search_passages("beam splice", 10)} - {"doc18.pdf", "doc19.pdf"}
 
 
-def test_the_ranking_within_reach_is_bm25_over_every_match(store: ChatHistoryDB, tmp_path: Path) -> None:
+def test_the_ranking_within_reach_is_bm25_over_every_match(tmp_path: Path) -> None:
+    store = filled(tmp_path / "index.sqlite")
     expected = sqlite3.connect(tmp_path / "index.sqlite").execute(
         """SELECT rowid FROM passage_search WHERE passage_search MATCH '"beam" OR "weld"'
            ORDER BY bm25(passage_search, 1.0, 0.5), rowid LIMIT 3"""

@@ -31,11 +31,11 @@ def folder(isolated: Path) -> Path:
     return root
 
 
-def library(
-    store_folder: Path, root: Path, fake: FakeOllama | None, model: str = "nomic-embed-text"
-) -> DocumentLibrary:
+def library(store: Path | str, root: Path, fake: FakeOllama | None, model: str = "nomic-embed-text") -> DocumentLibrary:
+    """The index of `root` in the store at `store` (a database's URL, or a folder for a SQLite file in it)."""
     embedder = Embedder(fake.url, model) if fake is not None else None
-    made = DocumentLibrary(ChatHistoryDB(store_folder / "chat_history.sqlite"), root, embedder)
+    target = store / "chat_history.sqlite" if isinstance(store, Path) else store
+    made = DocumentLibrary(ChatHistoryDB(target), root, embedder)
     made.refresh()
     assert made.wait(120), "indexing did not finish"
     return made
@@ -54,8 +54,8 @@ def first(found: dict[str, Any]) -> dict[str, Any]:
     return top
 
 
-def test_lexical_questions_find_the_right_file_and_page_first(folder: Path, isolated: Path) -> None:
-    docs = library(isolated, folder, None)
+def test_lexical_questions_find_the_right_file_and_page_first(folder: Path, store_target: str) -> None:
+    docs = library(store_target, folder, None)
     lap = first(docs.search("What lap length does the spec require for #5 bars?", 5))
     assert (lap["file"], lap["page"], lap["location"]) == ("spec.pdf", 4, "page 4") and "24 inches" in lap["text"]
     snow = first(docs.search("What roof snow load did the design basis use?", 5))
@@ -67,8 +67,8 @@ def test_lexical_questions_find_the_right_file_and_page_first(folder: Path, isol
     assert (curing["file"], curing["page"]) == ("spec.pdf", 6)
 
 
-def test_the_distractor_with_the_same_words_does_not_win(folder: Path, isolated: Path) -> None:
-    docs = library(isolated, folder, None)
+def test_the_distractor_with_the_same_words_does_not_win(folder: Path, store_target: str) -> None:
+    docs = library(store_target, folder, None)
     found = docs.search("lap splice length #5 bars", 5)
     files = [p["file"] for p in found["passages"]]
     assert files[0] == "spec.pdf" and "memos/wellness.txt" in files  # found, but below the spec
@@ -87,9 +87,9 @@ def test_a_paraphrase_is_found_through_embeddings(folder: Path, isolated: Path, 
 
 
 def test_without_an_embedding_model_it_searches_by_words_and_says_so_once(
-    folder: Path, isolated: Path, fake_ollama: FakeOllama
+    folder: Path, store_target: str, fake_ollama: FakeOllama
 ) -> None:
-    docs = library(isolated, folder, fake_ollama, model="nomic-embed-text")  # not pulled on this server
+    docs = library(store_target, folder, fake_ollama, model="nomic-embed-text")  # not pulled on this server
     found = docs.search("lap length #5 bars", 3)
     assert first(found)["page"] == 4
     assert "words only" in found["note"] and "ollama pull nomic-embed-text" in found["note"]

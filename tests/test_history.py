@@ -1,4 +1,6 @@
-"""ChatHistoryDB on real SQLite files: the seed's methods, the audit trail, migrations, refusals."""
+"""ChatHistoryDB on real SQLite files and real PostgreSQL databases: the seed's methods, the audit trail,
+migrations, refusals. The store's contract runs on both backends (`store_target`); what only a SQLite
+file has (its pages, its locks, its PRAGMAs) runs on SQLite."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 from domain.records import ToolCall
 from history import ChatHistoryDB, HistoryError
 from store.schema import SCHEMA_VERSION
+from tests.stores import raw_rows
 from tests.waiting import wait_for_wait
 
 SEED_SCHEMA = """
@@ -36,8 +39,8 @@ CREATE TABLE history (
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Iterator[ChatHistoryDB]:
-    store = ChatHistoryDB(tmp_path / "chat_history.sqlite")
+def db(store_target: str) -> Iterator[ChatHistoryDB]:
+    store = ChatHistoryDB(store_target)
     yield store
     store.close()
 
@@ -98,13 +101,12 @@ def test_turns_keep_usage_status_and_tool_calls_in_order(db: ChatHistoryDB) -> N
     assert [c.model_dump() for c in turn.tool_calls] == [c.model_dump() for c in calls]
 
 
-def test_delete_cascades_to_turns_and_tool_calls(db: ChatHistoryDB, tmp_path: Path) -> None:
+def test_delete_cascades_to_turns_and_tool_calls(db: ChatHistoryDB, store_target: str) -> None:
     chat = db.create_chat("w")
     db.add_to_history(chat, "q", "a", tool_calls=[ToolCall(name="sqrt", arguments={}, output="1")])
     db.delete_chat(chat)
-    raw = sqlite3.connect(tmp_path / "chat_history.sqlite")
-    assert raw.execute("SELECT COUNT(*) FROM history").fetchone()[0] == 0
-    assert raw.execute("SELECT COUNT(*) FROM tool_calls").fetchone()[0] == 0
+    assert raw_rows(store_target, "SELECT COUNT(*) FROM history") == [(0,)]
+    assert raw_rows(store_target, "SELECT COUNT(*) FROM tool_calls") == [(0,)]
 
 
 def test_recent_history_and_paging(db: ChatHistoryDB) -> None:
@@ -119,18 +121,17 @@ def test_recent_history_and_paging(db: ChatHistoryDB) -> None:
     assert db.count_turns(chat) == 30
 
 
-def counted(path: Path) -> dict[int, tuple[int, int]]:
+def counted(target: str | Path) -> dict[int, tuple[int, int]]:
     """Each workspace's kept count beside its turns counted one by one, read over a connection of the test's own."""
-    raw = sqlite3.connect(path)
-    rows = raw.execute(
-        "SELECT chat_id, turn_count, (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id) FROM chats"
-    ).fetchall()
-    raw.close()
+    rows = raw_rows(
+        str(target),
+        "SELECT chat_id, turn_count, (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id) FROM chats",
+    )
     return {chat_id: (kept, actual) for chat_id, kept, actual in rows}
 
 
-def test_each_workspace_keeps_its_turn_count_through_every_change(db: ChatHistoryDB, tmp_path: Path) -> None:
-    path = tmp_path / "chat_history.sqlite"
+def test_each_workspace_keeps_its_turn_count_through_every_change(db: ChatHistoryDB, store_target: str) -> None:
+    path = store_target
     tower, bridge, empty = db.create_chat("Tower"), db.create_chat("Bridge"), db.create_chat("Empty")
     ids = [db.add_to_history(tower, f"q{i}", f"a{i}", tool_calls=[ToolCall(name="sqrt", arguments={}, output="1")])
            for i in range(7)]  # fmt: skip
@@ -272,9 +273,8 @@ def test_database_of_another_application_is_refused(tmp_path: Path) -> None:
     assert [r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")] == ["invoices"]
 
 
-def test_two_connections_write_at_once_without_locking_errors(tmp_path: Path) -> None:
-    path = tmp_path / "shared.sqlite"
-    first, second = ChatHistoryDB(path), ChatHistoryDB(path)
+def test_two_connections_write_at_once_without_locking_errors(store_target: str) -> None:
+    first, second = ChatHistoryDB(store_target), ChatHistoryDB(store_target)
     chat = first.create_chat("shared")
     failures: list[BaseException] = []
 
@@ -324,9 +324,8 @@ def test_damaged_page_in_an_old_file_is_found_before_anything_is_written(tmp_pat
     assert path.read_bytes() == bytes(data)
 
 
-def test_a_turn_for_a_workspace_deleted_elsewhere_says_so(tmp_path: Path) -> None:
-    path = tmp_path / "h.sqlite"
-    mine, other = ChatHistoryDB(path), ChatHistoryDB(path)
+def test_a_turn_for_a_workspace_deleted_elsewhere_says_so(store_target: str) -> None:
+    mine, other = ChatHistoryDB(store_target), ChatHistoryDB(store_target)
     chat = mine.create_chat("w")
     other.delete_chat(chat)
     with pytest.raises(HistoryError, match="no longer exists"):
@@ -406,13 +405,13 @@ def test_a_turn_that_failed_before_any_answer_is_no_change_to_summarise(db: Chat
     assert service.summaries.needed(chat)
 
 
-def test_a_workspace_of_failed_turns_only_has_no_answered_turns(tmp_path: Path) -> None:
+def test_a_workspace_of_failed_turns_only_has_no_answered_turns(store_target: str) -> None:
     import asyncio
 
     from agent import AIAgent
     from app.service import Application
 
-    db = ChatHistoryDB(tmp_path / "h.sqlite")
+    db = ChatHistoryDB(store_target)
     service = Application(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
     chat = db.create_chat("New workspace")
     db.add_to_history(chat, "Hello?", "", status="error", error="Ollama cannot be reached.")

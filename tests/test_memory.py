@@ -39,11 +39,11 @@ async def test_a_memory_added_in_one_workspace_is_in_another_workspaces_prompt(
     assert [m.text for m in spaces.memory.all()] == [FACT]
 
 
-def test_the_memory_tools_search_and_remove(isolated: Path) -> None:
+def test_the_memory_tools_search_and_remove(store_target: str) -> None:
     from app.memory import MemoryBook
     from tools import ToolContext, run_tool
 
-    book = MemoryBook(ChatHistoryDB(isolated / "chat_history.sqlite"))
+    book = MemoryBook(ChatHistoryDB(store_target))
     context = ToolContext(memory=book)
     added = run_tool("memory_add", {"text": FACT}, context)
     run_tool("memory_add", {"text": "The engineer's name is Ada"}, context)
@@ -56,10 +56,10 @@ def test_the_memory_tools_search_and_remove(isolated: Path) -> None:
     assert run_tool("memory_add", {"text": "  "}, context).error
 
 
-def test_many_memories_bring_the_relevant_and_the_newest(isolated: Path) -> None:
+def test_many_memories_bring_the_relevant_and_the_newest(store_target: str) -> None:
     from app.memory import MemoryBook
 
-    book = MemoryBook(ChatHistoryDB(isolated / "chat_history.sqlite"))
+    book = MemoryBook(ChatHistoryDB(store_target))
     book.add("Timber is graded to C24 in this office")
     for n in range(30):
         book.add(f"Project {n} uses the standard drawing border")

@@ -1,4 +1,4 @@
-"""The store's search and the documents on real SQLite files of a few thousand turns.
+"""The store's search and the documents on real SQLite files and PostgreSQL databases of a few thousand turns.
 
 Search asks each workspace for its newest match once the newest matches overall
 run past a bound, and the documents are built a batch of turns at a time; these
@@ -23,6 +23,7 @@ from app.service import Application
 from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn, Workspace
 from history import ChatHistoryDB, HistoryError
+from store import SqliteHistoryDB
 from store.search import NEWEST_MATCHES
 from tools.atomic_files import write_atomically
 
@@ -39,7 +40,14 @@ FAILED = ToolCall(name="divide", arguments={"a": 1, "b": 0}, output="Error: divi
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
+def store(store_target: str) -> Iterator[ChatHistoryDB]:
+    db = ChatHistoryDB(store_target)
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
     db = ChatHistoryDB(tmp_path / "history.sqlite")
     yield db
     db.close()
@@ -151,8 +159,9 @@ def test_a_file_of_the_previous_schema_is_searched_by_prefix_after_its_upgrade(t
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
-def test_counting_a_workspace_s_turns_does_the_same_work_whatever_its_length(store: ChatHistoryDB) -> None:
+def test_counting_a_workspace_s_turns_does_the_same_work_whatever_its_length(sqlite_store: ChatHistoryDB) -> None:
     """The count is read, not made: SQLite runs as many instructions for 3,000 turns as for 3 (no time is measured)."""
+    store = sqlite_store
     short, long = store.create_chat("Short"), store.create_chat("Long")
     for i in range(3):
         store.add_to_history(short, f"q{i}", "a")
@@ -163,6 +172,8 @@ def test_counting_a_workspace_s_turns_does_the_same_work_whatever_its_length(sto
     def step() -> int:
         steps[0] += 1
         return 0  # go on
+
+    assert isinstance(store, SqliteHistoryDB)
 
     def instructions(chat_id: int) -> int:
         steps[0] = 0
@@ -382,8 +393,9 @@ def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path: Pat
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
 
 
-def test_the_export_refuses_the_store_files(service: Application, store: ChatHistoryDB, tmp_path: Path) -> None:
-    chat = store.create_chat("w")
+def test_the_export_refuses_the_store_files(sqlite_store: ChatHistoryDB, tmp_path: Path) -> None:
+    service = Application(sqlite_store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
+    chat = sqlite_store.create_chat("w")
     for own in ("history.sqlite", "history.sqlite-wal", "history.sqlite-shm"):
         with pytest.raises(PermissionError, match="chat history itself"):
             service.reports.write_export(chat, tmp_path / own)

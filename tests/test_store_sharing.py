@@ -129,6 +129,10 @@ def test_a_cli_killed_mid_turn_beside_open_tabs_loses_nothing(fake_ollama: FakeO
     assert finished.returncode == 0
     acknowledged.append("finished question")
     acknowledged += write_turns(tabs, chat, "after", 4)
+    # the killed run's question was stored as its turn started; the next CLI found its process gone
+    acknowledged.append("killed question")
+    killed_turn = next(t for c in first.list_chats() for t in first.get_turns(c[0]) if t.user == "killed question")
+    assert killed_turn.status == "stopped"
 
     seen = fresh_look(path)
     assert seen["integrity"] == "ok"

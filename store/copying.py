@@ -1,0 +1,122 @@
+"""Copying a whole chat history from one store into another, whichever their backends (`python main.py db copy`).
+
+Every workspace with its turns, tool calls, summary, file edits, agent, project details and package
+revisions, the memory and the document index, with their ids (so links and bookmarks still lead to
+the same workspace). The source is read in one consistent snapshot, a batch at a time; the target is
+written in one transaction, refused if it already holds anything, and its counts are compared with
+the source's before that transaction commits: an interrupted copy leaves the target as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from store.base import HistoryError, StoreBase
+from store.sql import Database
+
+BATCH = 5_000
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    key: str  # what the rows are read in order of, a batch at a time
+    columns: tuple[str, ...]
+
+
+# In the order the foreign keys need. Derived columns are left out: each backend makes its own
+# (a workspace's turn count, the full-text indexes).
+TABLES = (
+    Table("chats", "chat_id", ("chat_id", "chat_name", "created_at", "context_summary", "context_updated_at",
+                               "last_active_at", "activity_seq", "summary_turn_id", "agent")),
+    Table("history", "id", ("id", "chat_id", "user", "assistant", "created_at", "status", "model", "prompt_tokens",
+                            "completion_tokens", "duration_ms", "error", "thinking", "asked_by")),
+    Table("tool_calls", "id", ("id", "turn_id", "position", "name", "arguments", "output", "error", "duration_ms",
+                               "data")),
+    Table("file_edits", "id", ("id", "chat_id", "path", "before", "after", "status", "created_at", "decided_at")),
+    Table("project_details", "chat_id", ("chat_id", "project_name", "project_number", "client", "description",
+                                         "updated_at")),
+    Table("package_revisions", "id", ("id", "chat_id", "letter", "status", "workspace_name", "records_digest",
+                                      "details", "sheets", "checked_by", "checked_at", "checked_note", "approved_by",
+                                      "approved_at", "approved_note", "pdf", "sha256")),
+    Table("memories", "id", ("id", "text", "created_at", "updated_at")),
+    Table("documents", "path", ("path", "size", "mtime_ns", "sha256", "status", "note", "passages", "indexed_at")),
+    Table("passages", "id", ("id", "path", "page", "location", "text", "embedding", "embedding_model")),
+    Table("search_terms", "term", ("term",)),
+)  # fmt: skip
+USER_DATA = ("chats", "memories", "documents")  # a target holding any of these is not empty
+Progress = Callable[[str, int, int], None]  # (table, rows copied, rows in all)
+
+
+def _columns(table: Table) -> str:
+    return ", ".join(f'"{name}"' for name in table.columns)
+
+
+def _batches(db: Database, table: Table) -> Iterator[list[Any]]:
+    """The table's rows in order of its key, a batch at a time, each row a tuple of its columns."""
+    after: Any = None
+    while True:
+        where = "" if after is None else f'WHERE "{table.key}" > ?'
+        rows = db.execute(
+            f'SELECT {_columns(table)} FROM {table.name} {where} ORDER BY "{table.key}" LIMIT ?',  # noqa: S608
+            (BATCH,) if after is None else (after, BATCH),
+        ).fetchall()
+        if not rows:
+            return
+        yield [tuple(row) for row in rows]
+        after = rows[-1][table.columns.index(table.key)]
+
+
+def _counts(db: Database) -> dict[str, int]:
+    return {table.name: int(db.execute(f"SELECT COUNT(*) FROM {table.name}").fetchone()[0]) for table in TABLES}  # noqa: S608
+
+
+def _refuse_a_full_target(db: Database, target: StoreBase) -> None:
+    for name in USER_DATA:
+        if db.execute(f"SELECT EXISTS (SELECT 1 FROM {name})").fetchone()[0]:  # noqa: S608 - fixed names
+            held = "workspaces" if name == "chats" else "memories" if name == "memories" else "an indexed document"
+            raise HistoryError(
+                f"{target.describe()} already holds {held}; copy into an empty chat history (a new file, or a new "
+                "database), so that nothing there is mixed with or written over."
+            )
+
+
+def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None = None) -> dict[str, int]:
+    """Copy everything `source` holds into the empty `target`; the rows copied of each table.
+
+    HistoryError (one sentence) when the target is not empty, a store fails, or the counts differ: the
+    target's transaction is then rolled back, and the target holds what it held before.
+    """
+    with source._snapshot() as reading, target._write() as writing:  # noqa: SLF001 - both are stores of this package
+        _refuse_a_full_target(writing, target)
+        counts = _counts(reading)
+        dialect = target._dialect  # noqa: SLF001
+        dialect.before_copy(writing)
+        for table in TABLES:
+            done = 0
+            for rows in _batches(reading, table):
+                dialect.insert_rows(writing, table.name, table.columns, rows)
+                if table.name == "history":
+                    dialect.index_turns(writing, [(row[0], row[1], row[2], row[3]) for row in rows])
+                done += len(rows)
+                if progress is not None:
+                    progress(table.name, done, counts[table.name])
+        dialect.after_copy(writing)
+        copied = _counts(writing)
+        _check(writing, counts, copied, target)
+    return copied
+
+
+def _check(db: Database, expected: dict[str, int], copied: dict[str, int], target: StoreBase) -> None:
+    """The target holds as many rows of each table as the source, and each workspace counts its turns."""
+    wrong = [f"{name} {copied[name]:,} of {count:,}" for name, count in expected.items() if copied[name] != count]
+    kept = db.execute("SELECT COALESCE(SUM(turn_count), 0) FROM chats").fetchone()[0]
+    if kept != copied["history"]:
+        wrong.append(f"turn counts {kept:,} of {copied['history']:,}")
+    if wrong:
+        raise HistoryError(
+            f"The copy into {target.describe()} did not match the source ({', '.join(wrong)}); nothing was kept — "
+            "try again, and report it if it happens again."
+        )

@@ -1,0 +1,145 @@
+"""Work that one process of several does at a time, and turns stored from the moment they start.
+
+Several processes (web servers, protocol servers, command lines) may share one store. A *claim*
+(`claim("summary 12")`) belongs to one store at a time: a workspace's summary is written once,
+and the workspace folder is indexed by one process at a time. A *running turn* is stored when the
+question is asked (`begin_turn`) and finished when the answer is (`add_to_history(running_id=…)`),
+so a process killed mid-answer leaves the question behind, owned by a store that no longer renews it.
+
+Each store renews what it holds every RENEW_SECONDS on the database's clock; what was not renewed
+for LEASE_SECONDS is free for whoever notices (a running turn is then stored as stopped, with the
+question). On one machine a dead owner is noticed at once: the owner's name says which process
+made it, in which process namespace of which boot, and when it started.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from store.base import HistoryError
+from store.owners import owner_gone
+from store.sql import Database, timestamp
+from store.turns import TurnStore
+
+LEASE_SECONDS = 60.0
+RENEW_SECONDS = 15.0
+CUT_OFF = "The answer was cut off: the program answering it stopped before it could store it."
+
+logger = logging.getLogger(__name__)
+
+
+class LeaseStore(TurnStore):
+    """Claims and running turns, renewed while this store holds them."""
+
+    def claim(self, name: str) -> bool:
+        """Take the claim `name` for this store, unless another store holds it; whether this store holds it now."""
+        now = self._dialect.now_seconds
+        with self._write() as db:
+            row = db.execute(f"SELECT owner, expires_at < {now} FROM claims WHERE name = ?", (name,)).fetchone()  # noqa: S608
+            if row is not None and row[0] != self.owner:
+                if not (row[1] or owner_gone(row[0])):
+                    return False
+                db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, row[0]))
+            db.execute(
+                f"""INSERT INTO claims (name, owner, expires_at) VALUES (?, ?, {now} + ?)
+                    ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at
+                    WHERE claims.owner = excluded.owner""",  # noqa: S608 - the dialect's clock
+                (name, self.owner, LEASE_SECONDS),
+            )
+            held = bool(db.execute("SELECT owner FROM claims WHERE name = ?", (name,)).fetchone()[0] == self.owner)
+        if held:
+            self._held_claims.add(name)
+            self._keep_renewing()
+        return held
+
+    def release(self, name: str) -> None:
+        """Give the claim `name` up (nothing happens if this store does not hold it)."""
+        self._held_claims.discard(name)
+        with self._write() as db:
+            db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, self.owner))
+
+    def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int:
+        """Store a question as it is asked; `add_to_history(…, running_id=…)` finishes it. Turns other stores
+        left running when they stopped are stored as stopped first."""
+        now = self._dialect.now_seconds
+        with self._write() as db:
+            self._store_cut_off_turns(db)
+            running_id = int(
+                db.execute(
+                    f"""INSERT INTO running_turns (chat_id, "user", model, asked_by, created_at, owner, expires_at)
+                        VALUES (?, ?, ?, ?, ?, ?, {now} + ?) RETURNING id""",  # noqa: S608 - the dialect's clock
+                    (chat_id, question, model, asked_by or None, timestamp(), self.owner, LEASE_SECONDS),
+                ).fetchone()[0]
+            )
+        self._running_turns.add(running_id)
+        self._keep_renewing()
+        return running_id
+
+    def store_cut_off_turns(self) -> int:
+        """Store as stopped the running turns whose owners stopped renewing them (or ended); how many there were."""
+        with self._query() as db:
+            if db.execute("SELECT COUNT(*) FROM running_turns").fetchone()[0] == 0:
+                return 0
+        with self._write() as db:
+            return self._store_cut_off_turns(db)
+
+    def _opened(self) -> None:
+        """Whoever opens the store notices the turns of processes that ended mid-answer."""
+        self.store_cut_off_turns()
+
+    def _store_cut_off_turns(self, db: Database) -> int:
+        now = self._dialect.now_seconds
+        rows = db.execute(
+            f"""SELECT id, chat_id, "user", model, asked_by, created_at, owner, expires_at < {now} AS expired
+                FROM running_turns WHERE owner != ?""",  # noqa: S608 - the dialect's clock
+            (self.owner,),
+        ).fetchall()
+        stored = 0
+        for row in rows:
+            if (row["expired"] or owner_gone(row["owner"])) and self._end_running(db, row):
+                stored += 1
+        return stored
+
+    def _end_running(self, db: Database, row: Any) -> bool:
+        if db.execute("DELETE FROM running_turns WHERE id = ?", (row["id"],)).rowcount != 1:
+            return False  # another store noticed it first
+        turn = {
+            "chat_id": row["chat_id"], "user": row["user"], "assistant": "", "now": row["created_at"],
+            "status": "stopped", "model": row["model"], "prompt_tokens": None, "completion_tokens": None,
+            "duration_ms": None, "error": CUT_OFF, "thinking": None, "asked_by": row["asked_by"],
+        }  # fmt: skip
+        self._insert_turn(db, turn, ())
+        logger.warning("turn %s of workspace %s was cut off by its program's end; stored as stopped", *row[:2])
+        return True
+
+    # Renewing ---------------------------------------------------------------------------
+
+    def _keep_renewing(self) -> None:
+        with self._lock:
+            if self._renewer is None and not self._closing.is_set():
+                self._renewer = threading.Thread(target=self._renew, name="store-leases", daemon=True)
+                self._renewer.start()
+
+    def _renew(self) -> None:
+        """Renew what this store holds every RENEW_SECONDS, until it holds nothing or closes."""
+        while not self._closing.wait(RENEW_SECONDS):
+            with self._lock:
+                if self._closing.is_set() or not (self._held_claims or self._running_turns):
+                    self._renewer = None
+                    return
+                try:
+                    self._renew_once()
+                except HistoryError as error:  # the database is away: the next round tries again
+                    logger.warning("could not renew the store's claims: %s", error)
+
+    def _renew_once(self) -> None:
+        now = self._dialect.now_seconds
+        with self._write() as db:
+            for table in ("claims", "running_turns"):
+                db.execute(
+                    f"UPDATE {table} SET expires_at = {now} + ? WHERE owner = ?",  # noqa: S608 - fixed names
+                    (LEASE_SECONDS, self.owner),
+                )
+            self._store_cut_off_turns(db)

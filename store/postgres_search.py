@@ -1,0 +1,216 @@
+"""PostgreSQL's own SQL: full-text search with `tsvector` and GIN indexes, and the expressions SQLite writes
+otherwise.
+
+Turns are searched in `turn_search`, whose vectors the store makes itself from the words
+`store.words` finds (folded, diacritics removed, as SQLite's FTS5 table holds them), so that a
+search finds the same turns on either backend; the question's words are then exact lexemes of a
+`tsquery`, a typed prefix expanded through `search_terms` as on SQLite. Passages and memories are
+stemmed by PostgreSQL's `english` configuration (SQLite's are by Porter's stemmer) and searched with
+`websearch_to_tsquery`, ranked by `ts_rank`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from store.sql import Database, TurnQuery
+from store.words import TOKEN, fold
+
+if TYPE_CHECKING:
+    from store.postgres_adapters import PgDatabase
+
+MAX_POSITION = 16_383  # PostgreSQL keeps word positions up to this, and at most 256 for a word
+MAX_POSITIONS = 256
+MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for one)
+MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
+PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
+IDENTITIES = (
+    ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("file_edits", "id"), ("package_revisions", "id"),
+    ("memories", "id"), ("passages", "id"), ("running_turns", "id"),
+)  # fmt: skip  # D, C, B (a passage's location), A (its text): as SQLite's BM25 weights
+
+
+def _lexeme(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def turn_vector(user: str, assistant: str) -> str:
+    """The `tsvector` of a turn: its words with their positions, the answer's after a gap (so that no phrase
+    spans the question and the answer), within PostgreSQL's limits."""
+    positions: dict[str, list[int]] = {}
+    position, budget = 0, MAX_VECTOR_BYTES
+    for text in (user, assistant):
+        for word in TOKEN.findall(fold(text)):
+            position = min(position + 1, MAX_POSITION)
+            seen = positions.get(word)
+            if seen is None:
+                size = len(word.encode())
+                if size > MAX_WORD_BYTES or size > budget:
+                    continue
+                budget -= size
+                positions[word] = [position]
+            elif len(seen) < MAX_POSITIONS and seen[-1] != position:
+                seen.append(position)
+        position = min(position + 1, MAX_POSITION)
+    return " ".join(f"{_lexeme(word)}:{','.join(map(str, where))}" for word, where in positions.items())
+
+
+def turn_tsquery(query: TurnQuery) -> str | None:
+    """Every typed word (AND) as any of its phrases (OR) as a `tsquery`; None when a word is too long to be
+    indexed (so nothing can match it)."""
+    if any(len(word.encode()) > MAX_WORD_BYTES for phrases in query for phrase in phrases for word in phrase):
+        return None
+    return " & ".join(
+        "(" + " | ".join("(" + " <-> ".join(_lexeme(word) for word in phrase) + ")" for phrase in phrases) + ")"
+        for phrases in query
+    )
+
+
+def snippet_of(text: str, wanted: set[str], tokens: int) -> tuple[int, str]:
+    """How many of the `wanted` words `text` holds, and about `tokens` of its words around the first of them."""
+    spans = [(match.start(), match.end(), fold(match.group())) for match in TOKEN.finditer(text)]
+    hits = [index for index, (_, _, word) in enumerate(spans) if word in wanted]
+    if not hits:
+        return 0, ""
+    start = max(0, min(hits[0] - (tokens - 1) // 2, len(spans) - tokens))
+    end = min(len(spans), start + tokens)
+    begin = spans[start][0] if start > 0 else 0
+    finish = spans[end - 1][1] if end < len(spans) else len(text)
+    shown = ("…" if start > 0 else "") + text[begin:finish] + ("…" if end < len(spans) else "")
+    return len({spans[index][2] for index in hits}), shown
+
+
+class PostgresDialect:
+    """What PostgreSQL says its own way; see `store.sql.Dialect`."""
+
+    name = "postgresql"
+    like = "ILIKE"
+    position = "strpos"
+    now_seconds = "(extract(epoch from clock_timestamp())::double precision)"
+
+    def next_activity(self) -> str:
+        return "nextval('chat_activity')"
+
+    def id_list(self, ids: Sequence[int]) -> tuple[str, Any]:
+        return "SELECT unnest(?::bigint[])", list(ids)
+
+    def index_turns(self, db: Database, turns: Sequence[tuple[int, int, str, str]]) -> None:
+        if len(turns) == 1:
+            ((turn_id, chat_id, user, assistant),) = turns
+            db.execute(
+                "INSERT INTO turn_search (turn_id, chat_id, words) VALUES (?, ?, ?::tsvector)",
+                (turn_id, chat_id, turn_vector(user, assistant)),
+            )
+            return
+        vectors = [(turn_id, chat_id, turn_vector(user, assistant)) for turn_id, chat_id, user, assistant in turns]
+        self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), vectors)
+
+    def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """With COPY, the fastest way PostgreSQL takes rows in."""
+        cast("PgDatabase", db).copy_rows(table, columns, rows)
+
+    def before_copy(self, db: Database) -> None:
+        """A workspace's count is made once at the end: counted by the trigger, a million turns would update its
+        row a million times in one transaction."""
+        db.execute("ALTER TABLE history DISABLE TRIGGER turn_count_insert")
+
+    def after_copy(self, db: Database) -> None:
+        db.execute("UPDATE chats SET turn_count = (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id)")
+        db.execute("ALTER TABLE history ENABLE TRIGGER turn_count_insert")
+        for table, column in IDENTITIES:
+            db.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "  # noqa: S608 - fixed names
+                f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
+            )
+        db.execute("SELECT setval('chat_activity', COALESCE((SELECT MAX(activity_seq) FROM chats), 0) + 1, false)")
+        for index in ("passages_words", "memories_words"):  # what COPY left in the indexes' pending lists
+            db.execute(f"SELECT gin_clean_pending_list('{index}')")
+        db.execute("ANALYZE")
+
+    def add_terms(self, db: Database, words: Iterable[str]) -> None:
+        """In the order given, so that two writers adding the same words never wait on each other in a circle;
+        words too long to be indexed are left out."""
+        terms = [word for word in words if len(word.encode()) <= MAX_WORD_BYTES]
+        db.execute("INSERT INTO search_terms (term) SELECT unnest(?::text[]) ON CONFLICT DO NOTHING", (terms,))
+
+    def newest_matches(
+        self, db: Database, query: TurnQuery, chat_ids: Sequence[int] | None, limit: int
+    ) -> list[tuple[int, int]]:
+        expression = turn_tsquery(query)
+        if expression is None:
+            return []
+        where, parameters = "", list[Any]([expression])
+        if chat_ids is not None and len(chat_ids) == 1:  # read backwards along the workspace's index
+            where, parameters = "AND chat_id = ?", [expression, chat_ids[0]]
+        elif chat_ids is not None:
+            where, parameters = "AND chat_id = ANY(?::bigint[])", [expression, list(chat_ids)]
+        rows = db.execute(
+            f"""SELECT chat_id, turn_id FROM turn_search WHERE words @@ ?::tsquery {where}
+                ORDER BY turn_id DESC LIMIT ?""",  # noqa: S608 - a fixed condition
+            (*parameters, limit),
+        ).fetchall()
+        return [(int(chat_id), int(turn_id)) for chat_id, turn_id in rows]
+
+    def newest_each(self, db: Database, query: TurnQuery, chat_ids: Sequence[int]) -> dict[int, int | None] | None:
+        """Each workspace read backwards along its own index (chat_id, turn_id) to its newest match: one statement
+        whose cost follows the workspaces asked, where one over all of them may read every turn of the others."""
+        expression = turn_tsquery(query)
+        if expression is None:
+            return dict.fromkeys(chat_ids)
+        rows = db.execute(
+            """SELECT asked.chat_id, (SELECT turn_id FROM turn_search
+                                      WHERE chat_id = asked.chat_id AND words @@ ?::tsquery
+                                      ORDER BY turn_id DESC LIMIT 1)
+               FROM unnest(?::bigint[]) AS asked (chat_id)""",
+            (expression, list(chat_ids)),
+        ).fetchall()
+        return {int(chat_id): None if turn_id is None else int(turn_id) for chat_id, turn_id in rows}
+
+    def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
+        """The question's or the answer's words around the first match, from the one holding more of the words;
+        the turns read in one statement."""
+        if not turn_ids:
+            return {}
+        rows = db.execute('SELECT id, "user", assistant FROM history WHERE id = ANY(?::bigint[])', (list(turn_ids),))
+        wanted = {word for phrases in query for phrase in phrases for word in phrase}
+        shown = {}
+        for turn_id, *texts in rows.fetchall():
+            found = max((snippet_of(text, wanted, tokens) for text in texts), key=lambda candidate: candidate[0])
+            if found[1]:
+                shown[int(turn_id)] = found[1]
+        return shown
+
+    def any_of(self, words: list[str]) -> str | None:
+        """For `websearch_to_tsquery`: the words are letters and digits only, so nothing in them is an operator."""
+        return " or ".join(words) or None
+
+    def passage_count(self, db: Database, word: str) -> int:
+        row = db.execute(
+            "SELECT COUNT(*) FROM passages WHERE words @@ websearch_to_tsquery('english', ?)", (word,)
+        ).fetchone()
+        return int(row[0])
+
+    def nth_newest_passage(self, db: Database, expression: str, offset: int) -> int | None:
+        row = db.execute(
+            """SELECT id FROM passages WHERE words @@ websearch_to_tsquery('english', ?)
+               ORDER BY id DESC LIMIT 1 OFFSET ?""",
+            (expression, offset),
+        ).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def ranked_passages(self, db: Database, expression: str, start: int, limit: int, columns: str) -> list[Any]:
+        return db.execute(
+            f"""SELECT {columns}, ts_rank('{PASSAGE_WEIGHTS}', passages.words, query, 1) AS score
+                FROM passages, websearch_to_tsquery('english', ?) AS query
+                WHERE passages.words @@ query AND passages.id >= ? ORDER BY score DESC, passages.id LIMIT ?""",  # noqa: S608
+            (expression, start, limit),
+        ).fetchall()
+
+    def ranked_memories(self, db: Database, expression: str, limit: int, columns: str) -> list[Any]:
+        return db.execute(
+            f"""SELECT {columns} FROM memories, websearch_to_tsquery('english', ?) AS query
+                WHERE memories.words @@ query ORDER BY ts_rank(memories.words, query) DESC, memories.id DESC
+                LIMIT ?""",  # noqa: S608 - fixed columns
+            (expression, limit),
+        ).fetchall()
