@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
 
 # Every setting the application reads (derived, so a new one cannot leak in), and what the ollama client reads.
+# A shell that starts a job in the background has it ignore Ctrl-C, and programs it starts inherit that: the
+# CLI under test would never see the Ctrl-C its tests press. The suite gives its programs Ctrl-C back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 SETTING_KEYS = tuple(name.upper() for name in Settings.model_fields) + ("OLLAMA_HOST", "OLLAMA_API_KEY")
 
 
