@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 Role = Literal["admin", "engineer", "viewer"]
 ShareRole = Literal["viewer", "editor"]
-Access = Literal["owner", "editor", "viewer"]  # what a user may do in a workspace, the most first
+Grant = Literal["owner", "editor", "viewer"]  # what a user may do in a workspace, the most first
 ROLES: tuple[Role, ...] = ("admin", "engineer", "viewer")
 SHARE_ROLES: tuple[ShareRole, ...] = ("viewer", "editor")
 EVERYONE = 0  # the user id a share to everyone in the office is kept under

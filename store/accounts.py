@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.accounts import EVERYONE, Access, Role, Share, ShareRole, User
+from domain.accounts import EVERYONE, Grant, Role, Share, ShareRole, User
 from store.base import StoreBase
 from store.sql import timestamp
 
@@ -162,7 +162,7 @@ class AccountStore(StoreBase):
             ).fetchall()
         return [Share.model_validate(dict(row)) for row in rows]
 
-    def access_to(self, chat_id: int, user_id: int) -> Access | None:
+    def access_to(self, chat_id: int, user_id: int) -> Grant | None:
         """What `user_id` may do in `chat_id` as its owner or through a share (None: nothing), in one statement."""
         with self._query() as db:
             rows = db.execute(
@@ -171,9 +171,9 @@ class AccountStore(StoreBase):
                 {"chat": chat_id, "user": user_id, "everyone": EVERYONE},
             ).fetchall()
         found = {str(row[0]) for row in rows}
-        return next((access for access in ("owner", "editor", "viewer") if access in found), None)  # type: ignore[return-value]
+        return next((access for access in ("owner", "editor", "viewer") if access in found), None)
 
-    def accessible(self, user_id: int) -> dict[int, Access]:
+    def accessible(self, user_id: int) -> dict[int, Grant]:
         """Every workspace `user_id` owns or has been shared, with the most they may do in each."""
         with self._query() as db:
             rows = db.execute(
@@ -182,7 +182,7 @@ class AccountStore(StoreBase):
                 {"user": user_id, "everyone": EVERYONE},
             ).fetchall()
         rank = {"owner": 0, "editor": 1, "viewer": 2}
-        found: dict[int, Access] = {}
+        found: dict[int, Grant] = {}
         for chat_id, access in rows:
             if int(chat_id) not in found or rank[str(access)] < rank[found[int(chat_id)]]:
                 found[int(chat_id)] = access
