@@ -82,7 +82,7 @@ def test_the_chat_cli_asks_as_the_user_its_key_names(store_target: str, fake_oll
     assert anns.returncode == 0 and "A 6 m span." in anns.stdout, anns.stderr
     store = ChatHistoryDB(store_target)
     [workspace] = store.recent_chats()
-    assert store.owner_of(workspace.chat_id) is not None and store.owner_of(workspace.chat_id).name == "ann"  # type: ignore[union-attr]
+    assert store.owner_of(workspace.chat_id) is not None and store.owner_of(workspace.chat_id).name == "ann"
     store.close()
     vics = cli(store_target, "--user", "vic", "--once", "And now?", API_KEY=vic_key, **chat)
     assert vics.returncode == 1 and "Your role is viewer" in vics.stderr

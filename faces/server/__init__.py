@@ -87,21 +87,38 @@ def is_loopback(host: str) -> bool:
 def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parse_args(argv)
-    if not is_loopback(args.host) and not args.token:
-        stderr.write(
-            f"Refusing to listen on {args.host} without --token: anyone who can reach it could use the model and "
-            "read the workspaces. Give --token, or listen on 127.0.0.1.\n"
-        )
-        return EXIT_USAGE
     service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
     if isinstance(service, int):
         return service
+    refusal = _refusal(service, args)
+    if refusal is not None:
+        service.close()
+        stderr.write(f"{refusal}\n")
+        return EXIT_USAGE
     for problem in service.agents.problems:  # a bad agent file is left out, and said so
         stderr.write(f"Agent file skipped: {problem}\n")
     try:
         return asyncio.run(_serve(service, args, stdout, stderr))
     finally:
         service.close()
+
+
+def _refusal(service: Application, args: argparse.Namespace) -> str | None:
+    """Why the server may not start as asked: without accounts, another address needs --token; with accounts,
+    each user's API key is the token, so --token is not taken."""
+    if service.accounts_on:
+        if args.token:
+            return (
+                "With AUTH=accounts each request's token is its user's API key (python main.py users key NAME); "
+                "leave out --token."
+            )
+        return None
+    if not is_loopback(args.host) and not args.token:
+        return (
+            f"Refusing to listen on {args.host} without --token: anyone who can reach it could use the model and "
+            "read the workspaces. Give --token, or listen on 127.0.0.1."
+        )
+    return None
 
 
 async def _serve(service: Application, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
