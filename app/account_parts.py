@@ -15,12 +15,14 @@ from typing import Any
 from app.access import Access
 from app.approvals import EditApprovals
 from app.audit_trail import AuditTrail, tool_call_detail
+from app.documents import DocumentLibrary, IfExists, IndexProgress
 from app.packages import PackageStatus
 from app.reports import Packages, Reports
 from app.turns import Consent, Turns
 from app.user_turns import UserTurns
 from domain.events import AgentEvent, TurnCompleted
 from domain.packages import Signer, SignoffStep
+from domain.records import DocumentFile
 
 
 class AccountTurns(Turns):
@@ -134,3 +136,48 @@ class AccountPackages(Packages):
     def sign_off(self, chat_id: int, step: SignoffStep, who: Signer, note: str = "") -> str:
         self._access.change(chat_id, "sign off the package of")
         return super().sign_off(chat_id, step, self.signer(), note)
+
+
+class AccountDocuments:
+    """The office's shared document library as one user uses it: everyone signed in reads and searches it;
+    uploading and removing files is for those who may change (not viewers), each recorded."""
+
+    def __init__(self, library: DocumentLibrary, access: Access, audit: AuditTrail) -> None:
+        self.library = library
+        self._access = access
+        self._audit = audit
+
+    @property
+    def progress(self) -> IndexProgress:
+        return self.library.progress
+
+    @property
+    def root(self) -> Path:
+        return self.library.root
+
+    @property
+    def embedding_problem(self) -> str | None:
+        return self.library.embedding_problem
+
+    def refresh(self) -> None:
+        self.library.refresh()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.library.wait(timeout)
+
+    def files(self) -> list[DocumentFile]:
+        return self.library.files()
+
+    def search(self, query: str, top_k: int) -> dict[str, Any]:
+        return self.library.search(query, top_k)
+
+    def save_upload(self, name: str, data: bytes, if_exists: IfExists = "ask") -> str:
+        self._access.create()
+        said = self.library.save_upload(name, data, if_exists)
+        self._audit.record("document uploaded", detail=said)
+        return said
+
+    def remove(self, relative: str) -> None:
+        self._access.create()
+        self.library.remove(relative)
+        self._audit.record("document removed", detail=relative)

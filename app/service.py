@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.access import Access
-from app.account_parts import AccountApprovals, AccountPackages, AccountReports, AccountTurns
+from app.account_parts import AccountApprovals, AccountDocuments, AccountPackages, AccountReports, AccountTurns
 from app.accounts import Accounts
 from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
@@ -107,7 +107,10 @@ class Application:
         if documents is None:
             embedder = Embedder(agent.pool, embed_model) if embed_model else None
             documents = DocumentLibrary(store, context.workspace_root, embedder)
-        self.documents = documents
+        self._library = documents
+        self.documents: DocumentLibrary | AccountDocuments = (
+            documents if user is None else AccountDocuments(documents, self.access, self.audit)
+        )
         self.memory = MemoryBook(seen)
         context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
         self.approvals = self._approvals(seen, context, file_edits, can_ask)
@@ -176,7 +179,7 @@ class Application:
             self._store,
             self._agent,
             self.approvals.mode,
-            documents=self.documents,
+            documents=self._library,
             can_ask=can_ask,
             agents=self.agents.catalog,
             exports_dir=self.reports.exports_dir,

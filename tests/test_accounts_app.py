@@ -242,3 +242,15 @@ def test_a_user_is_fixed_when_the_application_is_opened(owner: Application) -> N
     assert isinstance(ann.user, User) and ann.sibling().user == ann.user
     with pytest.raises(AttributeError):
         ann.user = None  # type: ignore[misc]
+
+
+def test_a_viewer_neither_uploads_nor_removes_documents(owner: Application) -> None:
+    vic, ann = user(owner, "vic"), user(owner, "ann")
+    with pytest.raises(ForbiddenError, match="Your role is viewer"):
+        vic.documents.save_upload("spec.txt", b"Concrete C30/37.")
+    stored = ann.documents.save_upload("spec.txt", b"Concrete C30/37.")
+    with pytest.raises(ForbiddenError):
+        vic.documents.remove("spec.txt")
+    assert [(r.user_name, r.action) for r in owner.audit.records() if r.action.startswith("document")] == [
+        ("ann", "document uploaded")
+    ] and stored
