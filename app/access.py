@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from app.audit_trail import AuditTrail
-from domain.accounts import Grant, Share, User
+from domain.accounts import Grant, Role, Share, User
 from domain.records import Workspace
 
 
@@ -37,12 +37,23 @@ NOT_OWNER = "Only the owner of workspace {name!r} or an admin may {what} it."
 ADMINS_ONLY = "Only an admin may {what}."
 
 
+REMOVED = "Your account no longer exists; ask an admin (python main.py users add) and sign in again."
+
+
+def _present(role: Role | None) -> Role:
+    """The role of a user who still exists; SignInError for one removed while signed in."""
+    if role is None:
+        raise SignInError(REMOVED)
+    return role
+
+
 class AccessRecords(Protocol):
     """What the check reads of the store: the workspace, and the user's grants."""
 
     def get_chat(self, chat_id: int) -> Workspace | None: ...
-    def access_to(self, chat_id: int, user_id: int) -> Grant | None: ...
-    def accessible(self, user_id: int) -> dict[int, Grant]: ...
+    def access_to(self, chat_id: int, user_id: int) -> tuple[Role | None, Grant | None]: ...
+    def accessible(self, user_id: int) -> tuple[Role | None, dict[int, Grant]]: ...
+    def user_by_id(self, user_id: int) -> User | None: ...
     def shares_of(self, chat_id: int) -> list[Share]: ...
 
 
@@ -61,23 +72,36 @@ class Access:
 
     @property
     def is_admin(self) -> bool:
-        return self.user is None or self.user.role == "admin"
+        return self.role == "admin"
+
+    @property
+    def role(self) -> Role:
+        """The user's role as the store has it now (a role changed meanwhile counts at once); SignInError when
+        the user was removed."""
+        if self.user is None:
+            return "admin"
+        current = self._store.user_by_id(self.user.user_id)
+        return _present(current.role if current is not None else None)
 
     def of(self, chat_id: int) -> Grant | None:
         """What the user may do in `chat_id`: owner (admins are owners of all), editor, viewer, or None."""
-        if self.user is None or self.user.role == "admin":
+        if self.user is None:
             return "owner"
-        found = self._store.access_to(chat_id, self.user.user_id)
-        if found is not None and self.user.role == "viewer":
+        role, found = self._store.access_to(chat_id, self.user.user_id)
+        if _present(role) == "admin":
+            return "owner"
+        if found is not None and role == "viewer":
             return "viewer"  # a viewer reads even what they own or were shared as editor
         return found
 
     def visible(self) -> dict[int, Grant] | None:
         """Every workspace the user may see (None: all of them)."""
-        if self.user is None or self.user.role == "admin":
+        if self.user is None:
             return None
-        found = self._store.accessible(self.user.user_id)
-        return {chat_id: "viewer" for chat_id in found} if self.user.role == "viewer" else found
+        role, found = self._store.accessible(self.user.user_id)
+        if _present(role) == "admin":
+            return None
+        return {chat_id: "viewer" for chat_id in found} if role == "viewer" else found
 
     def read(self, chat_id: int) -> Workspace:
         """The workspace, if the user may see it; else the sentence of a missing one (and a denied record)."""
@@ -121,10 +145,6 @@ class Access:
         if not self.is_admin:
             self.denied(what)
             raise ForbiddenError(ADMINS_ONLY.format(what=what))
-
-    @property
-    def role(self) -> str:
-        return "admin" if self.user is None else self.user.role
 
     def denied(self, what: str, chat_id: int | None = None, workspace_name: str | None = None) -> None:
         """Record a refused attempt."""

@@ -12,6 +12,7 @@ from domain.accounts import EVERYONE, Grant, Role, Share, ShareRole, User
 from store.base import StoreBase
 from store.sql import timestamp
 
+_GRANTS = ("owner", "editor", "viewer")  # the most first
 _USER_COLUMNS = "users.id AS user_id, users.name, users.role, users.email, users.created_at"
 
 
@@ -162,31 +163,38 @@ class AccountStore(StoreBase):
             ).fetchall()
         return [Share.model_validate(dict(row)) for row in rows]
 
-    def access_to(self, chat_id: int, user_id: int) -> Grant | None:
-        """What `user_id` may do in `chat_id` as its owner or through a share (None: nothing), in one statement."""
+    def access_to(self, chat_id: int, user_id: int) -> tuple[Role | None, Grant | None]:
+        """The user's role as it is now (None: removed), and what they may do in `chat_id` as its owner or
+        through a share (None: nothing), in one statement."""
         with self._query() as db:
             rows = db.execute(
-                """SELECT 'owner' FROM workspace_owners WHERE chat_id = :chat AND user_id = :user
-                   UNION ALL SELECT role FROM shares WHERE chat_id = :chat AND user_id IN (:user, :everyone)""",
+                """SELECT 'role', role FROM users WHERE id = :user
+                   UNION ALL SELECT 'grant', 'owner' FROM workspace_owners WHERE chat_id = :chat AND user_id = :user
+                   UNION ALL SELECT 'grant', role FROM shares
+                             WHERE chat_id = :chat AND user_id IN (:user, :everyone)""",
                 {"chat": chat_id, "user": user_id, "everyone": EVERYONE},
             ).fetchall()
-        found = {str(row[0]) for row in rows}
-        return next((access for access in ("owner", "editor", "viewer") if access in found), None)
+        role = next((str(row[1]) for row in rows if row[0] == "role"), None)
+        found = {str(row[1]) for row in rows if row[0] == "grant"}
+        grant = next((access for access in _GRANTS if access in found), None)
+        return role, grant  # type: ignore[return-value]
 
-    def accessible(self, user_id: int) -> dict[int, Grant]:
-        """Every workspace `user_id` owns or has been shared, with the most they may do in each."""
+    def accessible(self, user_id: int) -> tuple[Role | None, dict[int, Grant]]:
+        """The user's role as it is now (None: removed), and every workspace they own or have been shared, with
+        the most they may do in each."""
         with self._query() as db:
             rows = db.execute(
-                """SELECT chat_id, 'owner' FROM workspace_owners WHERE user_id = :user
+                """SELECT 0, role FROM users WHERE id = :user
+                   UNION ALL SELECT chat_id, 'owner' FROM workspace_owners WHERE user_id = :user
                    UNION ALL SELECT chat_id, role FROM shares WHERE user_id IN (:user, :everyone)""",
                 {"user": user_id, "everyone": EVERYONE},
             ).fetchall()
-        rank = {"owner": 0, "editor": 1, "viewer": 2}
+        role = next((str(row[1]) for row in rows if int(row[0]) == 0), None)
         found: dict[int, Grant] = {}
-        for chat_id, access in rows:
-            if int(chat_id) not in found or rank[str(access)] < rank[found[int(chat_id)]]:
-                found[int(chat_id)] = access
-        return found
+        for chat_id, access in ((int(row[0]), str(row[1])) for row in rows if int(row[0]) != 0):
+            if access in _GRANTS and (chat_id not in found or _GRANTS.index(access) < _GRANTS.index(found[chat_id])):
+                found[chat_id] = access  # type: ignore[assignment]
+        return role, found  # type: ignore[return-value]
 
     def owners(self) -> dict[int, str]:
         """Each owned workspace's owner's name."""

@@ -254,3 +254,16 @@ def test_a_viewer_neither_uploads_nor_removes_documents(owner: Application) -> N
     assert [(r.user_name, r.action) for r in owner.audit.records() if r.action.startswith("document")] == [
         ("ann", "document uploaded")
     ] and stored
+
+
+def test_a_role_changed_or_a_user_removed_counts_at_once_in_an_open_application(owner: Application) -> None:
+    ann, bob = user(owner, "ann"), user(owner, "bob")
+    chat_id = ann.workspaces.create("Bridge").chat_id
+    owner.accounts.set_role("ann", "viewer")
+    with pytest.raises(ForbiddenError, match="Your role is viewer"):
+        ann.workspaces.rename(chat_id, "Still mine?")
+    owner.accounts.set_role("bob", "admin")
+    assert bob.workspaces.get(chat_id) is not None
+    owner.accounts.remove("bob")
+    with pytest.raises(SignInError, match="Your account no longer exists"):
+        bob.workspaces.recent()

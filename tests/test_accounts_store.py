@@ -18,15 +18,15 @@ def test_users_keys_owners_and_shares(store_target: str) -> None:
         bob = store.add_user("bob", "viewer", "hash-b")
         chat = store.create_chat("Bridge")
         store.set_owner(chat, ann)
-        assert store.access_to(chat, ann) == "owner"
-        assert store.access_to(chat, bob) is None
+        assert store.access_to(chat, ann) == ("engineer", "owner")
+        assert store.access_to(chat, bob) == ("viewer", None)
         store.share(chat, bob, "viewer")
-        assert store.access_to(chat, bob) == "viewer"
+        assert store.access_to(chat, bob) == ("viewer", "viewer")
         store.share(chat, bob, "editor")  # a second share replaces the first
-        assert store.accessible(bob) == {chat: "editor"}
+        assert store.accessible(bob) == ("viewer", {chat: "editor"})
         assert store.unshare(chat, bob)
         store.share(chat, EVERYONE, "viewer")
-        assert store.access_to(chat, bob) == "viewer"
+        assert store.access_to(chat, bob) == ("viewer", "viewer")
         assert [share.user_name for share in store.shares_of(chat)] == [None]
         key = store.add_api_key(ann, "k-hash")
         found = store.api_key(key)
@@ -36,6 +36,7 @@ def test_users_keys_owners_and_shares(store_target: str) -> None:
         assert store.user_by_email("ANN@example.com") is not None
         assert store.remove_user(ann)
         assert store.owner_of(chat) is None  # the workspace stays, without an owner
+        assert store.access_to(chat, ann)[0] is None and store.accessible(ann)[0] is None  # removed: no role
         assert store.get_chat(chat) is not None
     finally:
         store.close()
