@@ -24,10 +24,11 @@ ACCOUNT_TABLES = (
         user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE)""",
     "CREATE INDEX workspace_owners_by_user ON workspace_owners (user_id)",
     """CREATE TABLE shares (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         chat_id INTEGER NOT NULL REFERENCES chats(chat_id) ON DELETE CASCADE,
         user_id INTEGER NOT NULL,
         role TEXT NOT NULL CHECK (role IN ('viewer', 'editor')),
-        PRIMARY KEY (chat_id, user_id))""",
+        UNIQUE (chat_id, user_id))""",
     "CREATE INDEX shares_by_user ON shares (user_id)",
     """CREATE TABLE audit (
         id INTEGER PRIMARY KEY,

@@ -6,8 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from domain.accounts import EVERYONE
-from store import ChatHistoryDB
+from fakes.postgres import PostgresServer
+from store import ChatHistoryDB, copy_history
 from tests.stores import raw_write
 
 
@@ -114,3 +117,43 @@ def test_appends_from_several_processes_keep_one_chain(store_target: str, tmp_pa
         assert check.intact and check.records == 120, check
     finally:
         store.close()
+
+
+def _accounts_of(store: ChatHistoryDB) -> tuple[object, ...]:
+    records = store.audit_records()
+    return (
+        store.list_users(),
+        store.accessible(1),
+        store.accessible(2),
+        store.shares_of(1),
+        store.owners(),
+        store.api_key(1),
+        [record.model_dump() for record in records],
+    )
+
+
+@pytest.mark.postgres
+def test_db_copy_moves_users_shares_and_the_audit_chain_whole(postgres_server: PostgresServer, tmp_path: Path) -> None:
+    laptop = ChatHistoryDB(tmp_path / "laptop.sqlite")
+    ann = laptop.add_user("ann", "engineer", "argon-hash", "ann@office.example")
+    bob = laptop.add_user("bob", "viewer", "argon-hash-2")
+    chat = laptop.create_chat("Tower")
+    laptop.set_owner(chat, ann)
+    laptop.share(chat, bob, "viewer")
+    laptop.share(chat, EVERYONE, "viewer")
+    laptop.add_api_key(ann, "k" * 64)
+    for number in range(5):
+        laptop.append_audit("ann", "ask", chat, "Tower", f"question {number}")
+    before = _accounts_of(laptop)
+    server_url = postgres_server.new_database()
+    copy_history(laptop, server := ChatHistoryDB(server_url))
+    laptop.close()
+    assert _accounts_of(server) == before and server.verify_audit().intact
+    server.append_audit("bob", "sign-in")
+    assert server.verify_audit().records == 6, "the chain goes on from the copied head"
+    assert server.add_user("cy", "engineer", "h") == 3 and server.add_api_key(3, "c" * 64) == 2
+    back = ChatHistoryDB(tmp_path / "back.sqlite")
+    copy_history(server, back)
+    assert back.verify_audit().intact and back.verify_audit().records == 6
+    server.close()
+    back.close()
