@@ -16,7 +16,7 @@ from app.access import Access
 from app.approvals import EditApprovals
 from app.audit_trail import AuditTrail, tool_call_detail
 from app.documents import DocumentLibrary, IfExists, IndexProgress
-from app.packages import PackageStatus
+from app.packages import PackagePdf, PackageStatus
 from app.reports import Packages, Reports
 from app.turns import Consent, Turns
 from app.user_turns import UserTurns
@@ -125,13 +125,20 @@ class AccountReports(Reports):
 class AccountPackages(Packages):
     """Calculation packages of what the user may read; signed off only where they may change, as themselves."""
 
-    def __init__(self, *args: Any, access: Access, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, access: Access, audit: AuditTrail, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._access = access
+        self._audit = audit
 
     def status(self, chat_id: int, who: Signer) -> PackageStatus:
         self._access.read(chat_id)
         return super().status(chat_id, who)
+
+    def pdf(self, chat_id: int, revision: str | None = None) -> PackagePdf:
+        self._access.read(chat_id)
+        package = super().pdf(chat_id, revision)
+        self._audit.record("package", chat_id, f"revision {revision or 'current'} as PDF")
+        return package
 
     def sign_off(self, chat_id: int, step: SignoffStep, who: Signer, note: str = "") -> str:
         self._access.change(chat_id, "sign off the package of")

@@ -211,6 +211,10 @@ class GuardedStore:
         return self._store.turns_since_summary(chat_id, limit) if self._sees(chat_id) else ([], 0)
 
     def set_context_summary(self, chat_id: int, summary: str | None, through_turn_id: int | None = None) -> None:
+        """A summary the model wrote of the turns (through a turn) is kept for whoever reads the workspace; the
+        user's own text in its place (or clearing it) is a change."""
+        if through_turn_id is None:
+            self._access.change(chat_id, "edit the summary of")
         if self._sees(chat_id):
             self._store.set_context_summary(chat_id, summary, through_turn_id)
 

@@ -137,7 +137,7 @@ class Application:
                 *parts, asked_by=asked_by, access=self.access, audit=self.audit, user_turns=self._accounts.user_turns
             )
             self.reports = AccountReports(seen, exports, access=self.access, audit=self.audit)
-            self.packages = AccountPackages(desk, self.reports, user.name, access=self.access)
+            self.packages = AccountPackages(desk, self.reports, user.name, access=self.access, audit=self.audit)
         hub = context.external
         self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)
 

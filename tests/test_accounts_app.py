@@ -16,10 +16,12 @@ from app.sign_in_throttle import SignInThrottle
 from app.user_turns import UserTurns
 from domain.accounts import User
 from domain.events import TextDelta, TurnCompleted, WaitingForServer
+from domain.packages import Signer
 from fakes.ollama import FakeOllama
 from fakes.replies import Gate, Reply, chunk, final
 from store import ChatHistoryDB
 from tests.agent_helpers import completed, make_agent, of_type
+from tests.package_helpers import three_calculations
 
 PASSWORD = "correct horse battery"
 
@@ -94,6 +96,8 @@ async def test_a_viewer_reads_what_is_shared_but_asks_approves_and_shares_nothin
         vic.workspaces.create("Mine")
     with pytest.raises(ForbiddenError):
         vic.workspaces.delete(chat_id)
+    with pytest.raises(ForbiddenError):
+        vic.summaries.set(chat_id, "My own summary")
     actions = [(r.action, r.detail) for r in owner.audit.records(user="vic")]
     assert ("denied", "ask") in actions and ("denied", "share") in actions
 
@@ -267,3 +271,21 @@ def test_a_role_changed_or_a_user_removed_counts_at_once_in_an_open_application(
     owner.accounts.remove("bob")
     with pytest.raises(SignInError, match="Your account no longer exists"):
         bob.workspaces.recent()
+
+
+@pytest.mark.parametrize("store_target", ["sqlite"], indirect=True)
+async def test_a_package_is_signed_by_the_signed_in_user_and_recorded(
+    owner: Application, fake_ollama: FakeOllama
+) -> None:
+    ann, bob, vic = user(owner, "ann"), user(owner, "bob"), user(owner, "vic")
+    chat_id = await three_calculations(ann, fake_ollama)
+    ann.sharing.share(chat_id, "bob", "editor")
+    ann.sharing.share(chat_id, "vic", "viewer")
+    with pytest.raises(ForbiddenError):
+        vic.packages.sign_off(chat_id, "checked", Signer(name="vic"))
+    said = bob.packages.sign_off(chat_id, "checked", Signer(name="Somebody Else"))
+    assert "checked by bob" in said
+    assert vic.packages.pdf(chat_id).letter == "A"
+    records = [(r.user_name, r.action, r.detail) for r in owner.audit.records(chat_id=chat_id)]
+    assert ("bob", "package checked", "revision A checked by bob") in records
+    assert ("vic", "package", "revision current as PDF") in records
