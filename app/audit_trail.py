@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -50,13 +51,14 @@ def iso_to_store_time(text: str) -> str:
 class AuditTrail:
     """Append records in the name of one user (or the server's owner), read them filtered, check the chain."""
 
-    def __init__(self, store: AuditStore, actor: str) -> None:
+    def __init__(self, store: AuditStore, actor: str, may_read: Callable[[str], None] | None = None) -> None:
         self._store = store
         self.actor = actor
+        self._may_read = may_read  # raises unless the actor may read the trail (admins, the server's owner)
 
     def acting_as(self, actor: str) -> AuditTrail:
         """The same trail, in another's name (a user who has just signed in)."""
-        return AuditTrail(self._store, actor)
+        return AuditTrail(self._store, actor, self._may_read)
 
     def record(
         self, action: str, chat_id: int | None = None, detail: str = "", workspace_name: str | None = None
@@ -70,11 +72,16 @@ class AuditTrail:
     def records(
         self, user: str | None = None, chat_id: int | None = None, since: str | None = None, limit: int = 10_000
     ) -> list[AuditRecord]:
-        """Records, oldest first: of one user (by name), of one workspace (by id), from an ISO-8601 time."""
+        """Records, oldest first: of one user (by name), of one workspace (by id), from an ISO-8601 time; only an
+        admin (or the server's owner) reads them, ForbiddenError for anyone else."""
+        if self._may_read is not None:
+            self._may_read("read the audit trail")
         return self._store.audit_records(user, chat_id, iso_to_store_time(since) if since else None, limit)
 
     def verify(self) -> ChainCheck:
         """Whether the chain is intact, or the first record that is not."""
+        if self._may_read is not None:
+            self._may_read("check the audit trail")
         return self._store.verify_audit()
 
 

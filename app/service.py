@@ -98,8 +98,9 @@ class Application:
         self._engineer = engineer
         self._accounts = accounts if accounts is not None else AccountSettings()
         self._user = user
-        self.audit = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
-        self.access = Access(store, user, self.audit)
+        written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
+        self.access = Access(store, user, written)
+        self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
         self.accounts = Accounts(store, self.access, self.audit, self._accounts.throttle)
         self.sharing = Sharing(store, self.access, self.audit)
         seen: Store = GuardedStore(store, self.access, self.audit) if user is not None else store  # type: ignore[assignment]

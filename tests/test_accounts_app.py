@@ -98,6 +98,9 @@ async def test_a_viewer_reads_what_is_shared_but_asks_approves_and_shares_nothin
         vic.workspaces.delete(chat_id)
     with pytest.raises(ForbiddenError):
         vic.summaries.set(chat_id, "My own summary")
+    with pytest.raises(ForbiddenError, match="Only an admin may read the audit trail"):
+        ann.audit.records()
+    assert user(owner, "ada").audit.records(user="vic")
     actions = [(r.action, r.detail) for r in owner.audit.records(user="vic")]
     assert ("denied", "ask") in actions and ("denied", "share") in actions
 
