@@ -6,6 +6,9 @@
     python main.py verify FILE.pdf [--db PATH]
     python main.py db upgrade [--db PATH]
     python main.py db copy --from SOURCE --to TARGET
+    python main.py users add NAME --role admin|engineer|viewer   (and list, remove, role, password, key, revoke-keys)
+    python main.py share WORKSPACE USER --as viewer|editor   |   share WORKSPACE --everyone   |   unshare WORKSPACE USER
+    python main.py audit [--user NAME] [--workspace NAME|ID] [--since ISO-8601] [--json]   |   audit verify
 
 The faces themselves live in `faces/cli` and `faces/server`.
 """
@@ -27,4 +30,8 @@ if __name__ == "__main__":
         from faces.cli.verify import main as verify
 
         sys.exit(verify(sys.argv[2:]))
+    if sys.argv[1:2] in (["users"], ["share"], ["unshare"], ["audit"]):
+        from faces.cli.accounts import main as accounts
+
+        sys.exit(accounts(sys.argv[1:]))
     sys.exit(main())

@@ -9,9 +9,11 @@ import streamlit as st
 from starlette.middleware import Middleware
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from faces.web.exposure import check_exposure
 from faces.web.headers import SecurityHeaders
 
 if get_script_run_ctx(suppress_warning=True) is None:  # imported by the server
+    check_exposure()  # without accounts, this computer only unless the risk is accepted
     app = st.App(__file__, middleware=[Middleware(SecurityHeaders)])
 else:  # a run of the page
     from faces.web.page import main

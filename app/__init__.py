@@ -6,14 +6,17 @@ lower: they never touch the store, the model server or the tools directly.
 
 from __future__ import annotations
 
+from app.access import ForbiddenError, SignInError
 from app.approvals import edit_diff
 from app.assembly import open_application, start
+from app.audit_trail import record_as_json
 from app.mcp_servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
 from app.service import Application
 from app.settings import Settings, SettingsError, configure_logging, load_settings
 from app.summaries import SwitchOutcome
 from app.turns import Consent
+from domain.accounts import User
 from engine.ollama_server import ServerStatus
 from engine.server_pool import ServerPools
 from store import HistoryError
@@ -22,6 +25,10 @@ from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 
 __all__ = [
     "Application",
+    "ForbiddenError",
+    "SignInError",
+    "User",
+    "record_as_json",
     "Consent",
     "DOCUMENT_SUFFIXES",
     "DOCUMENT_TYPES_NAMED",

@@ -12,8 +12,9 @@ from app.agents import load_agents
 from app.hooks import load_hooks
 from app.mcp_servers import McpPool
 from app.mcp_tools import load_mcp
-from app.service import Application
+from app.service import AccountSettings, Application
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
+from app.user_turns import UserTurns
 from engine.agent import AIAgent
 from engine.server_pool import ServerPools
 from store import ChatHistoryDB
@@ -73,6 +74,7 @@ def open_application(
         agents=agents,
         exports_dir=settings.exports_folder,
         engineer=settings.engineer_name,
+        accounts=AccountSettings(settings.auth, UserTurns(settings.max_turns_per_user)),
     )
 
 

@@ -9,37 +9,65 @@ interface of `app.ports` it needs. The faces render what the parts return and ne
 store or the model themselves; nothing here is configured by a face assigning to it.
 
 One application serves one user's view (a browser tab, a terminal), as the open workspace is
-the view's own; `sibling` makes another on the same store, agent and document index.
+the view's own; `sibling` makes another on the same store, agent and document index. With
+AUTH=accounts, `for_user` opens the application for one signed-in user: its parts see the store
+through that user's access (`app.guarded_store`) and record what they do in the audit trail, and the
+user is fixed for the application's life. Without a user (AUTH=none, or the commands run on the
+server itself) nothing is checked, as for one person.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from app.access import Access
+from app.account_parts import AccountApprovals, AccountDocuments, AccountPackages, AccountReports, AccountTurns
+from app.accounts import Accounts
 from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
+from app.audit_trail import SERVER_OWNER, AuditTrail
 from app.documents import DocumentLibrary
+from app.guarded_store import GuardedStore
 from app.mcp_tools import McpHub
 from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools import OutsideTools
 from app.packages import PackageDesk
+from app.packages.desk import SignoffRecord
 from app.ports import Store
 from app.reports import Packages, Reports
+from app.sharing import Sharing
+from app.sign_in_throttle import SignInThrottle
 from app.summaries import Summaries
 from app.turns import Turns
+from app.user_turns import UserTurns
 from app.workspaces import Workspaces
+from domain.accounts import User
 from engine.agent import AIAgent
 from engine.embeddings import Embedder
-from tools import edits_files
+from tools import ToolContext, edits_files, tool_kind
 
 __all__ = ["Application"]
 
 logger = logging.getLogger(__name__)
 
 CLOSE_WAIT_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class AccountSettings:
+    """What accounts share among a process's applications: the mode (AUTH), each user's running turns
+    (MAX_TURNS_PER_USER) and the failed sign-ins."""
+
+    mode: str = "none"  # "none" or "accounts"
+    user_turns: UserTurns = field(default_factory=UserTurns)
+    throttle: SignInThrottle = field(default_factory=SignInThrottle)
+
+    @property
+    def on(self) -> bool:
+        return self.mode == "accounts"
 
 
 def _beside_history(store: Store) -> Path:
@@ -62,54 +90,103 @@ class Application:
         agents: AgentCatalog | None = None,
         exports_dir: Path | None = None,
         engineer: str = "",
+        accounts: AccountSettings | None = None,
+        user: User | None = None,
     ) -> None:
         self._store = store
         self._agent = agent
         self._engineer = engineer
+        self._accounts = accounts if accounts is not None else AccountSettings()
+        self._user = user
+        written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
+        self.access = Access(store, user, written)
+        self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
+        self.accounts = Accounts(store, self.access, self.audit, self._accounts.throttle)
+        self.sharing = Sharing(store, self.access, self.audit)
+        seen: Store = GuardedStore(store, self.access, self.audit) if user is not None else store  # type: ignore[assignment]
         context = agent.settings.tool_context
         if documents is None:
             embedder = Embedder(agent.pool, embed_model) if embed_model else None
             documents = DocumentLibrary(store, context.workspace_root, embedder)
-        self.documents = documents
-        self.memory = MemoryBook(store)
-        context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
-        self.approvals = EditApprovals(store, context, file_edits, can_ask)
-        catalog = agents if agents is not None else load_agents()
-        tool_names = [name for name in agent.settings.tool_names if file_edits != "off" or not edits_files(name)]
-        self.agents = Agents(catalog, store, tool_names)
-        self.models = Models(agent)
-        self.summaries = Summaries(store, agent, self.models)
-        self.workspaces = Workspaces(store, self.summaries)
-        self.turns = Turns(
-            store,
-            agent,
-            context,
-            tool_names,
-            self.approvals,
-            self.memory,
-            catalog,
-            self.models,
-            self.workspaces,
-            asked_by=engineer,
+        self._library = documents
+        self.documents: DocumentLibrary | AccountDocuments = (
+            documents if user is None else AccountDocuments(documents, self.access, self.audit)
         )
-        self.reports = Reports(store, exports_dir if exports_dir is not None else _beside_history(store) / "exports")
-        self.packages = Packages(PackageDesk(store), self.reports, engineer)
+        self.memory = MemoryBook(seen)
+        context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
+        self.approvals = self._approvals(seen, context, file_edits, can_ask)
+        catalog = agents if agents is not None else load_agents()
+        tool_names = [
+            name
+            for name in agent.settings.tool_names
+            if (file_edits != "off" or not edits_files(name)) and (user is None or tool_kind(name) != "memory")
+        ]
+        self.agents = Agents(catalog, seen, tool_names)
+        self.models = Models(agent)
+        self.summaries = Summaries(seen, agent, self.models)
+        self.workspaces = Workspaces(seen, self.summaries)
+        parts = (seen, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces)
+        asked_by = user.name if user is not None else engineer
+        exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
+        desk = PackageDesk(seen, self._signed_off if self._accounts.on else None)
+        if user is None:
+            self.turns = Turns(*parts, asked_by=asked_by)
+            self.reports = Reports(seen, exports)
+            self.packages = Packages(desk, self.reports, engineer)
+        else:
+            self.turns = AccountTurns(
+                *parts, asked_by=asked_by, access=self.access, audit=self.audit, user_turns=self._accounts.user_turns
+            )
+            self.reports = AccountReports(seen, exports, access=self.access, audit=self.audit)
+            self.packages = AccountPackages(desk, self.reports, user.name, access=self.access, audit=self.audit)
         hub = context.external
         self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)
 
+    def _approvals(self, store: Store, context: ToolContext, mode: FileEditMode, can_ask: bool) -> EditApprovals:
+        if self.user is None:
+            return EditApprovals(store, context, mode, can_ask)
+        return AccountApprovals(store, context, mode, can_ask, access=self.access, audit=self.audit)
+
+    def _signed_off(self, record: SignoffRecord) -> None:
+        """`PackageDesk.audit`: each sign-off step into the audit trail."""
+        issued = f", issued with SHA-256 {record.sha256}" if record.sha256 else ""
+        detail = f"revision {record.letter} {record.step} by {record.who.name}{issued}"
+        self.audit.record(f"package {record.step}", record.chat_id, detail)
+
+    @property
+    def user(self) -> User | None:
+        """Who this application acts for, fixed when it was opened (None: one person, or the server's owner)."""
+        return self._user
+
+    @property
+    def accounts_on(self) -> bool:
+        """Whether AUTH=accounts: the faces then open the application for a signed-in user (`for_user`)."""
+        return self._accounts.on
+
+    def for_user(self, user: User, can_ask: bool = True) -> Application:
+        """The application for one signed-in user (`accounts.sign_in…` gives the `User`), on the same store,
+        agent, agents and document index, with a view of its own; the user is fixed for its life."""
+        return self._opened(can_ask, user)
+
     def sibling(self, can_ask: bool = True) -> Application:
-        """Another view on the same store, agent, agents and document index, with its own open workspace, so that
-        turns in different workspaces can run at once (the protocol server keeps one per workspace in use). With
-        `can_ask` False there is nobody to approve a file edit, so under FILE_EDITS=confirm edits are refused."""
+        """Another view on the same store, agent, agents and document index, with its own open workspace and the
+        same user, so that turns in different workspaces can run at once (the protocol server keeps one per
+        workspace in use). With `can_ask` False there is nobody to approve a file edit, so under
+        FILE_EDITS=confirm edits are refused."""
+        return self._opened(can_ask, self.user)
+
+    def _opened(self, can_ask: bool, user: User | None) -> Application:
         return Application(
             self._store,
             self._agent,
             self.approvals.mode,
-            documents=self.documents,
+            documents=self._library,
             can_ask=can_ask,
             agents=self.agents.catalog,
             exports_dir=self.reports.exports_dir,
             engineer=self._engineer,
+            accounts=self._accounts,
+            user=user,
         )
 
     async def aclose(self) -> None:

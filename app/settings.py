@@ -82,6 +82,13 @@ class Settings(BaseModel):
     embed_model: str = Field(
         "nomic-embed-text", description="an Ollama embedding model such as nomic-embed-text, or empty for none"
     )
+    auth: Literal["none", "accounts"] = Field(
+        "none", description="none (one person, no sign-in) or accounts (every face needs a user)"
+    )
+    max_turns_per_user: int = Field(2, ge=1, le=64, description="a whole number from 1 to 64")
+    allow_unauthenticated_network_access: bool = Field(
+        False, description="true or false (true lets the web app without accounts serve other computers)"
+    )
     engineer_name: str = Field(
         "", max_length=200, description="your name as calculation packages show it (at most 200 characters), or empty"
     )
@@ -97,7 +104,7 @@ class Settings(BaseModel):
             return aliases.get(lowered, lowered)
         return value
 
-    @field_validator("file_edits", mode="before")
+    @field_validator("file_edits", "auth", mode="before")
     @classmethod
     def _lower_file_edits(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from bench import (
+    accounts_bench,
     agent_bench,
     app_bench,
     browser_bench,
@@ -47,6 +48,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "cli": app_bench.cli,
     "web": app_bench.web_rerun,
     "browser": browser_bench.run,
+    "accounts": accounts_bench.run,
 }
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from store.accounts import AccountStore
+from store.audit import AuditStore
 from store.base import HistoryError
 from store.chats import ChatStore
 from store.copying import Progress, copy_history
@@ -44,7 +46,16 @@ __all__ = [
 
 
 class ChatHistoryDB(
-    ChatStore, SummaryStore, SearchStore, FileEditStore, DocumentStore, MemoryStore, PackageStore, LeaseStore
+    ChatStore,
+    SummaryStore,
+    SearchStore,
+    FileEditStore,
+    DocumentStore,
+    MemoryStore,
+    PackageStore,
+    LeaseStore,
+    AccountStore,
+    AuditStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
     packages. `ChatHistoryDB(target)` opens the backend `target` names."""

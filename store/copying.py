@@ -45,6 +45,12 @@ TABLES = (
     Table("documents", "path", ("path", "size", "mtime_ns", "sha256", "status", "note", "passages", "indexed_at")),
     Table("passages", "id", ("id", "path", "page", "location", "text", "embedding", "embedding_model")),
     Table("search_terms", "term", ("term",)),
+    Table("users", "id", ("id", "name", "role", "email", "password_hash", "created_at")),
+    Table("api_keys", "id", ("id", "user_id", "key_hash", "created_at", "revoked_at")),
+    Table("workspace_owners", "chat_id", ("chat_id", "user_id")),
+    Table("shares", "id", ("id", "chat_id", "user_id", "role")),
+    Table("audit", "id", ("id", "at", "user_name", "action", "chat_id", "workspace_name", "detail", "prev_hash",
+                          "hash")),
 )  # fmt: skip
 USER_DATA = ("chats", "memories", "documents")  # a target holding any of these is not empty
 Progress = Callable[[str, int, int], None]  # (table, rows copied, rows in all)
@@ -103,6 +109,8 @@ def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None
                 done += len(rows)
                 if progress is not None:
                     progress(table.name, done, counts[table.name])
+        head = reading.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
+        writing.execute("UPDATE audit_head SET last_id = ?, hash = ? WHERE id = 1", (head[0], head[1]))
         dialect.after_copy(writing)
         copied = _counts(writing)
         _check(writing, counts, copied, target)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from store.account_schema import ACCOUNT_TABLES
 from store.sql import timestamp
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "timestamp"]
@@ -322,6 +323,16 @@ def add_leases(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def add_accounts(db: sqlite3.Connection) -> None:
+    """Version 14: users, their API keys, workspace owners and shares, and the audit trail with its head.
+
+    A share's `user_id` 0 is everyone in the office. The audit trail keeps the workspace's id and name as
+    they were (no foreign key: a deleted workspace's records stay), and its head is one row apart.
+    """
+    for statement in ACCOUNT_TABLES:
+        db.execute(statement)
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_seed_tables,
     add_audit_trail,
@@ -336,5 +347,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_calculation_packages,
     add_turn_counts,
     add_leases,
+    add_accounts,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -20,3 +20,20 @@ def raw_rows(target: str, sql: str, parameters: tuple[Any, ...] = ()) -> list[tu
         return raw.execute(sql, parameters).fetchall()
     finally:
         raw.close()
+
+
+def raw_write(target: str, sql: str, parameters: tuple[Any, ...] = ()) -> None:
+    """Run `sql` (with `?` placeholders) on the store at `target` over a connection of the test's own, and commit:
+    what someone with the database's file or password could do behind the application's back."""
+    if is_postgres_url(target):
+        import psycopg
+
+        with psycopg.connect(target) as connection:
+            connection.execute(sql.replace("?", "%s"), parameters)
+        return
+    raw = sqlite3.connect(target)
+    try:
+        with raw:
+            raw.execute(sql, parameters)
+    finally:
+        raw.close()

@@ -179,9 +179,10 @@ def test_db_upgrade_brings_an_old_file_to_the_current_schema(isolated: Path) -> 
     raw.close()
     done = db_command("upgrade", "--db", str(path))
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"Upgraded the chat history at {path} from schema 12 to schema 13."
+    latest = store.schema.SCHEMA_VERSION
+    assert done.stdout.strip() == f"Upgraded the chat history at {path} from schema 12 to schema {latest}."
     again = db_command("upgrade", "--db", str(path))
-    assert again.stdout.strip() == f"The chat history at {path} is already at schema 13; nothing to upgrade."
+    assert again.stdout.strip() == f"The chat history at {path} is already at schema {latest}; nothing to upgrade."
 
 
 @pytest.mark.postgres
@@ -190,7 +191,8 @@ def test_db_upgrade_reads_database_url_and_never_shows_its_password(postgres_ser
     password = url.split(":")[2].split("@")[0]
     done = db_command("upgrade", env={"DATABASE_URL": url})
     assert done.returncode == 0, done.stderr
-    assert "from a new chat history to schema 1" in done.stdout and password not in done.stdout
+    latest = store.postgres_schema.SCHEMA_VERSION
+    assert f"from a new chat history to schema {latest}." in done.stdout and password not in done.stdout
     wrong = db_command("upgrade", env={"DATABASE_URL": url.replace(password, "not-" + password)})
     assert wrong.returncode == 1 and password not in wrong.stderr
     assert "refused user" in wrong.stderr and "correct the user and password in DATABASE_URL" in wrong.stderr

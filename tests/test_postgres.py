@@ -15,6 +15,7 @@ import pytest
 from fakes.ollama import FakeOllama, Reply
 from fakes.postgres import PostgresServer, unavailable
 from history import ChatHistoryDB, HistoryError
+from store import postgres_schema
 from tests.cli_helpers import run_cli
 from tests.stores import raw_rows
 
@@ -196,7 +197,8 @@ def test_a_schema_from_a_newer_version_is_refused_untouched(postgres_server: Pos
         admin.execute("UPDATE schema_version SET version = 99")
     with pytest.raises(HistoryError) as newer:
         ChatHistoryDB(url)
-    assert "was written by a newer version of this application (schema 99, this version knows up to 1)" in str(
+    known = postgres_schema.SCHEMA_VERSION
+    assert f"was written by a newer version of this application (schema 99, this version knows up to {known})" in str(
         newer.value
     )
     assert "left untouched — update the application" in str(newer.value)

@@ -1,6 +1,6 @@
 """The terminal face: an interactive prompt, or one question with `--once`.
 
-    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--plain]
+    python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--plain] [--user NAME]
     python main.py --once "question"        (or: echo "question" | python main.py --once)
 
 It collects input, calls the application service and renders its events.
@@ -21,6 +21,7 @@ from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, Terminated, ask, sigterm_ends_the_run
+from faces.cli.signing_in import for_the_user
 from faces.cli.waiting import Waiting
 
 # README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
@@ -36,6 +37,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--agent", help="the agent to work with in this workspace (see /agent)")
     parser.add_argument("--db", help="chat history file (overrides CHAT_HISTORY_DB_PATH)")
     parser.add_argument("--env-file", help="settings file, which must exist (default: .env, if there is one)")
+    parser.add_argument("--user", help="with AUTH=accounts: who you are (your API key from API_KEY, or asked)")
     parser.add_argument(
         "--plain", action="store_true", help="print answers as the model writes them, without rendering Markdown"
     )
@@ -65,7 +67,7 @@ def run_once(service: Application, question: str, stdout: TextIO, stderr: TextIO
             activity=service.documents.index_wait,
         )
         completed = ask(service, question.strip(), renderer, loop)
-    except (HistoryError, LookupError) as error:
+    except (HistoryError, LookupError, PermissionError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
     current = service.workspaces.current_id
@@ -87,15 +89,19 @@ def once_exit_code(completed: TurnCompleted | None) -> int:
 
 def open_application(args: argparse.Namespace, stderr: TextIO) -> Application | int:
     """The service the settings and flags describe, with the wanted workspace open; or an exit code."""
-    service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
+    opened = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
+    if isinstance(opened, int):
+        return opened
+    service = for_the_user(opened, args.user, stderr, sys.stdin.isatty())
     if isinstance(service, int):
+        opened.close()
         return service
     try:
         if args.workspace:
             service.workspaces.open_or_create(args.workspace)
         else:
             service.workspaces.open_latest()
-    except (HistoryError, LookupError) as error:
+    except (HistoryError, LookupError, PermissionError) as error:
         service.close()
         stderr.write(f"{error} `python main.py` then /list shows the workspaces.\n")
         return EXIT_FAILED

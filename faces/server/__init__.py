@@ -8,12 +8,13 @@ import ipaddress
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import Application
+from app import Application, SettingsError, load_settings
 from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from faces.opening import start_or_exit
 from faces.server.limits import (
@@ -87,11 +88,9 @@ def is_loopback(host: str) -> bool:
 def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parse_args(argv)
-    if not is_loopback(args.host) and not args.token:
-        stderr.write(
-            f"Refusing to listen on {args.host} without --token: anyone who can reach it could use the model and "
-            "read the workspaces. Give --token, or listen on 127.0.0.1.\n"
-        )
+    refusal = _refusal(_accounts_on(args), args)  # before anything is opened
+    if refusal is not None:
+        stderr.write(f"{refusal}\n")
         return EXIT_USAGE
     service = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
     if isinstance(service, int):
@@ -102,6 +101,32 @@ def main(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = 
         return asyncio.run(_serve(service, args, stdout, stderr))
     finally:
         service.close()
+
+
+def _accounts_on(args: argparse.Namespace) -> bool:
+    """Whether the settings say AUTH=accounts (a bad setting is said when the application is opened)."""
+    try:
+        return load_settings(env_file=Path(args.env_file or ".env"), overrides={}).auth == "accounts"
+    except SettingsError:
+        return False
+
+
+def _refusal(accounts_on: bool, args: argparse.Namespace) -> str | None:
+    """Why the server may not start as asked: without accounts, another address needs --token; with accounts,
+    each user's API key is the token, so --token is not taken."""
+    if accounts_on:
+        if args.token:
+            return (
+                "With AUTH=accounts each request's token is its user's API key (python main.py users key NAME); "
+                "leave out --token."
+            )
+        return None
+    if not is_loopback(args.host) and not args.token:
+        return (
+            f"Refusing to listen on {args.host} without --token: anyone who can reach it could use the model and "
+            "read the workspaces. Give --token, or listen on 127.0.0.1."
+        )
+    return None
 
 
 async def _serve(service: Application, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

@@ -23,7 +23,7 @@ RequestType = Literal["dispatch", "cancel", "list-sessions", "get-session", "del
 REQUEST_TYPES: tuple[RequestType, ...] = ("dispatch", "cancel", "list-sessions", "get-session", "delete-session")
 ErrorCode = Literal[
     "INVALID_REQUEST", "AGENT_NOT_FOUND", "SESSION_NOT_FOUND", "TOOL_ERROR", "PROVIDER_ERROR", "TIMEOUT",
-    "INTERNAL_ERROR", "UNAUTHORIZED",
+    "INTERNAL_ERROR", "UNAUTHORIZED", "FORBIDDEN",
 ]  # fmt: skip
 Event = dict[str, Any]
 

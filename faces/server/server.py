@@ -3,7 +3,10 @@
 Each request runs as a task of its own, so one connection may have several in flight;
 their events are told apart by `requestID`. Each workspace ("session") has its own
 service (and agent) and a lock, so turns in different sessions run at once and a second
-dispatch to a busy session waits its turn, as in the faces.
+dispatch to a busy session waits its turn, as in the faces. With AUTH=accounts each request's
+`token` is its user's API key, and the request is served by the application opened for that user, so
+every check is the application's own: a session the user may not see answers SESSION_NOT_FOUND, one
+they may only read FORBIDDEN.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from app import Application, HistoryError
+from app import Application, ForbiddenError, HistoryError, SignInError, User
 from faces.server.connection import Connection, Sink, read_lines
 from faces.server.limits import BACKLOG, ConnectionGuard, Limits
 from faces.server.protocol import (
@@ -50,7 +53,8 @@ class ProtocolServer:
         self.root = service
         self.token = token
         self.guard = ConnectionGuard(limits or Limits())  # the TCP and the HTTP face's connections
-        self._services: dict[int, Application] = {}
+        self._services: dict[tuple[int, int], Application] = {}  # (user id, 0 without accounts; workspace)
+        self._views: dict[User, Application] = {}  # with accounts: each user's application
         self._locks: dict[int, asyncio.Lock] = {}
         self._flights: dict[tuple[Sink, str], Flight] = {}  # request ids are their connection's own
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -80,7 +84,7 @@ class ProtocolServer:
             connection.writer.close()
         for service in self._services.values():  # a summary not yet begun is written next time
             service.summaries.skip()
-        for service in self._services.values():
+        for service in [*self._services.values(), *self._views.values()]:
             await asyncio.to_thread(service.summaries.wait, SHUTDOWN_SECONDS)
             await service.aclose()
         await self.guard.stop()
@@ -128,8 +132,13 @@ class ProtocolServer:
     async def _handle(self, line: bytes, sink: Sink, authorized: bool = False) -> None:
         request: Request | None = None
         try:
-            token = None if authorized else self.token
-            request = read_request(line, token, self.token_matches, self.root.agents.profiles)
+            view = self.root
+            if self.root.accounts_on:
+                request = read_request(line, None, self.token_matches, self.root.agents.profiles)
+                view = self._signed_in(request, sink)
+            else:
+                token = None if authorized else self.token
+                request = read_request(line, token, self.token_matches, self.root.agents.profiles)
             handler = {
                 "dispatch": self._dispatch,
                 "cancel": self._cancel,
@@ -137,9 +146,13 @@ class ProtocolServer:
                 "get-session": self._get_session,
                 "delete-session": self._delete_session,
             }[request.type]
-            await handler(request, sink)
+            await handler(request, sink, view)
         except RequestError as refused:
             await sink.send(refused.event)
+        except ForbiddenError as error:
+            await sink.send(error_event(request.id if request else None, "FORBIDDEN", str(error)))
+        except LookupError as error:
+            await sink.send(error_event(request.id if request else None, "SESSION_NOT_FOUND", _sentence(error)))
         except HistoryError as error:
             await sink.send(error_event(request.id if request else None, "INTERNAL_ERROR", str(error)))
         except Exception:  # noqa: BLE001 - a bug must not end the connection or the server
@@ -147,26 +160,42 @@ class ProtocolServer:
             message = "the server failed on this request; see its log"
             await sink.send(error_event(request.id if request else None, "INTERNAL_ERROR", message))
 
+    def _signed_in(self, request: Request, sink: Sink) -> Application:
+        """The application of the user whose API key is the request's token (AUTH=accounts)."""
+        key = request.body.get("token")
+        try:
+            if not isinstance(key, str):
+                raise SignInError("no key")
+            user = self.root.accounts.sign_in_with_key(key, str(getattr(sink, "address", "")))
+        except SignInError:
+            message = "the request's token is not a valid API key (missing, wrong or revoked)"
+            raise RequestError(request.id, "UNAUTHORIZED", message) from None
+        if user not in self._views:
+            self._views[user] = self.root.for_user(user, can_ask=False)
+        return self._views[user]
+
     # Dispatch -------------------------------------------------------------------------
 
-    async def _dispatch(self, request: Request, sink: Sink) -> None:
+    async def _dispatch(self, request: Request, sink: Sink, view: Application) -> None:
         key = (sink, request.id)
         if key in self._flights:
             message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
             raise RequestError(request.id, "INVALID_REQUEST", message)
         chat_id = request.session_id(required=False)
-        if chat_id is not None and self.root.workspaces.get(chat_id) is None:
+        if chat_id is not None and view.workspaces.get(chat_id) is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         if chat_id is None:
-            chat_id = self.root.workspaces.create().chat_id  # named by its first answered question, as in the faces
+            chat_id = view.workspaces.create().chat_id  # named by its first answered question, as in the faces
+        else:
+            view.access.change(chat_id, "ask")  # one the user may only read: FORBIDDEN before the turn starts
         sink.sessions.add(chat_id)
-        self.root.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
+        view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         current = asyncio.current_task()
         assert current is not None
         flight = self._flights[key] = Flight(current)
         try:
             async with self._locks.setdefault(chat_id, asyncio.Lock()):
-                flight.service = self._service(chat_id)
+                flight.service = self._service(view, chat_id)
                 await self._run_turn(request, sink, flight.service, chat_id)
         except asyncio.CancelledError:
             if flight.service is not None:
@@ -195,7 +224,7 @@ class ProtocolServer:
             for item in so_far.failed("the server failed during this turn; see its log"):
                 await sink.send(item)
 
-    async def _cancel(self, request: Request, sink: Sink) -> None:
+    async def _cancel(self, request: Request, sink: Sink, view: Application) -> None:
         """Stop a dispatch sent through the same sink (connection): another client's ids are not reachable."""
         target = request.text("requestID") or ""
         flight = self._flights.get((sink, target))
@@ -208,43 +237,50 @@ class ProtocolServer:
             flight.task.cancel()
         await sink.send(event("cancel-accepted", request.id, target=target))
 
-    def _service(self, chat_id: int) -> Application:
-        if chat_id not in self._services:
-            self._services[chat_id] = self.root.sibling(can_ask=False)
-        return self._services[chat_id]
+    def _service(self, view: Application, chat_id: int) -> Application:
+        key = (view.user.user_id if view.user is not None else 0, chat_id)
+        if key not in self._services:
+            self._services[key] = view.sibling(can_ask=False)
+        return self._services[key]
 
     def _leave(self, chat_id: int) -> None:
         lock = self._locks.get(chat_id)
-        if chat_id in self._services and not (lock and lock.locked()):
-            with contextlib.suppress(HistoryError):
-                self._services[chat_id].workspaces.leave(chat_id)
+        services = [service for (_, used), service in self._services.items() if used == chat_id]
+        if services and not (lock and lock.locked()):
+            with contextlib.suppress(HistoryError, LookupError):
+                services[0].workspaces.leave(chat_id)
 
     # Sessions ---------------------------------------------------------------------------
 
-    async def _list_sessions(self, request: Request, sink: Sink) -> None:
+    async def _list_sessions(self, request: Request, sink: Sink, view: Application) -> None:
         wanted = request.text("agentID")
-        chats = [c for c in self.root.workspaces.recent() if wanted is None or self.root.agents.of(c.chat_id) == wanted]
-        sessions = [session_entry(chat, self.root.turns.count(chat.chat_id)) for chat in chats]
+        chats = [c for c in view.workspaces.recent() if wanted is None or view.agents.of(c.chat_id) == wanted]
+        sessions = [session_entry(chat, view.turns.count(chat.chat_id)) for chat in chats]
         await sink.send(event("sessions", request.id, sessions=sessions))
 
-    async def _get_session(self, request: Request, sink: Sink) -> None:
+    async def _get_session(self, request: Request, sink: Sink, view: Application) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
-        chat = self.root.workspaces.get(chat_id)
+        chat = view.workspaces.get(chat_id)
         if chat is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
-        turns = [turn(record) for record in self.root.turns.of(chat_id)]
+        turns = [turn(record) for record in view.turns.of(chat_id)]
         body = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
         await sink.send(event("session", request.id, **body))
 
-    async def _delete_session(self, request: Request, sink: Sink) -> None:
+    async def _delete_session(self, request: Request, sink: Sink, view: Application) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
-        if self.root.workspaces.get(chat_id) is None:
+        if view.workspaces.get(chat_id) is None:
             raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
+        view.access.own(chat_id, "delete")  # FORBIDDEN before waiting for a turn that is running
         async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
-            self.root.workspaces.delete(chat_id)
+            view.workspaces.delete(chat_id)
         await sink.send(event("session-deleted", request.id, sessionID=str(chat_id)))
+
+
+def _sentence(error: LookupError) -> str:
+    return str(error.args[0]) if error.args else "there is no such session"
 
 
 def _question(request: Request) -> str:

@@ -1,0 +1,165 @@
+"""Accounts: signing in (password, API key, or an e-mail the office's single sign-on vouched for) and looking
+after users, their roles, passwords and keys.
+
+A password is kept as its argon2id hash (`argon2-cffi`); an API key is `eak_<id>_<secret>` and only the
+SHA-256 of its secret is kept, compared in constant time. A wrong password and an unknown user give the
+same sentence after the same work (a hash is checked either way), and failed attempts are slowed per user
+and per address (`app.sign_in_throttle`). Passwords and keys never reach the audit trail, a log or an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from app.access import Access, SignInError
+from app.audit_trail import AuditTrail
+from app.ports import AccountRecords
+from app.sign_in_throttle import SignInThrottle
+from domain.accounts import ROLES, Role, User
+
+WRONG_PASSWORD = "The user name or password is wrong."
+WRONG_KEY = "The API key is missing, wrong or revoked; ask an admin for a new one (python main.py users key NAME)."
+SLOW_DOWN = "Too many failed sign-ins; wait {seconds} s and try again."
+_KEY = re.compile(r"eak_([0-9]{1,18})_([A-Za-z0-9_-]{20,100})")
+_NAME = re.compile(r"[\w.@-]{1,64}")
+MIN_PASSWORD = 8
+
+_hasher = PasswordHasher()  # argon2id, the library's current parameters
+_DUMMY_HASH = _hasher.hash(secrets.token_hex(16))  # checked for an unknown user, so both take as long
+
+
+def _key_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def check_role(role: str) -> Role:
+    if role not in ROLES:
+        raise ValueError(f"{role!r} is not a role; use admin, engineer or viewer.")
+    return role
+
+
+def check_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD:
+        raise ValueError(f"A password needs at least {MIN_PASSWORD} characters.")
+    return password
+
+
+class Accounts:
+    """Sign-in for the faces, and users, roles, passwords and keys for admins and the server's owner."""
+
+    def __init__(self, store: AccountRecords, access: Access, audit: AuditTrail, throttle: SignInThrottle) -> None:
+        self._store = store
+        self._access = access
+        self._audit = audit
+        self._throttle = throttle
+
+    # Signing in ------------------------------------------------------------------------
+
+    def sign_in(self, name: str, password: str, address: str = "") -> User:
+        """The user whose password this is; SignInError with one sentence for a wrong name or password alike."""
+        left = self._throttle.wait_left(name, address)
+        if left > 0:
+            self._audit.record("failed sign-in", detail=f"{name!r} from {address or 'here'}: slowed down")
+            raise SignInError(SLOW_DOWN.format(seconds=max(1, round(left))))
+        found = self._store.password_hash(name.strip())
+        stored = found[1] if found is not None and found[1] else _DUMMY_HASH
+        try:
+            _hasher.verify(stored, password)
+            ok = found is not None and bool(found[1])
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok or found is None:
+            self._throttle.failed(name, address)
+            self._audit.record("failed sign-in", detail=f"{name!r} from {address or 'here'}: password")
+            raise SignInError(WRONG_PASSWORD)
+        self._throttle.succeeded(name, address)
+        self._signed_in(found[0], f"password from {address or 'here'}")
+        return found[0]
+
+    def sign_in_with_key(self, key: str, address: str = "") -> User:
+        """The user whose API key this is; SignInError for a missing, malformed, wrong or revoked key."""
+        match = _KEY.fullmatch(key.strip())
+        found = self._store.api_key(int(match.group(1))) if match else None
+        if match is None or found is None or not hmac.compare_digest(found[1], _key_hash(match.group(2))):
+            self._audit.record("failed sign-in", detail=f"API key from {address or 'here'}")
+            raise SignInError(WRONG_KEY)
+        return found[0]
+
+    def sign_in_by_email(self, email: str) -> User:
+        """The user with this e-mail, once the office's identity provider has vouched for it (single sign-on)."""
+        user = self._store.user_by_email(email) if email.strip() else None
+        if user is None:
+            self._audit.record("failed sign-in", detail="single sign-on: no user has that e-mail")
+            raise SignInError("No user here has that e-mail; ask an admin to add you (python main.py users add).")
+        self._signed_in(user, "single sign-on")
+        return user
+
+    def _signed_in(self, user: User, how: str) -> None:
+        self._audit.acting_as(user.name).record("sign-in", detail=how)
+
+    # Users -----------------------------------------------------------------------------
+
+    def users(self) -> list[User]:
+        self._access.admin("list the users")
+        return self._store.list_users()
+
+    def user(self, name: str) -> User:
+        """A user by name; LookupError says there is none."""
+        user = self._store.get_user(name.strip())
+        if user is None:
+            raise LookupError(f"There is no user called {name.strip()!r}; see python main.py users list.")
+        return user
+
+    def add(self, name: str, role: str, password: str, email: str | None = None) -> User:
+        self._access.admin("add users")
+        if not _NAME.fullmatch(name.strip()):
+            raise ValueError("A user name is 1 to 64 letters, digits, dots, dashes, @ or underscores.")
+        hashed = _hasher.hash(check_password(password))
+        user_id = self._store.add_user(name.strip(), check_role(role), hashed, (email or "").strip() or None)
+        self._audit.record("user added", detail=f"{name.strip()} as {role}")
+        user = self._store.user_by_id(user_id)
+        assert user is not None
+        return user
+
+    def remove(self, name: str) -> None:
+        self._access.admin("remove users")
+        user = self.user(name)
+        self._store.remove_user(user.user_id)
+        self._audit.record("user removed", detail=user.name)
+
+    def set_role(self, name: str, role: str) -> User:
+        self._access.admin("change roles")
+        user = self.user(name)
+        self._store.set_role(user.user_id, check_role(role))
+        self._audit.record("role changed", detail=f"{user.name}: {user.role} to {role}")
+        return self.user(name)
+
+    def set_password(self, name: str, password: str) -> None:
+        user = self.user(name)
+        if self._access.user is None or self._access.user.user_id != user.user_id:
+            self._access.admin("set another user's password")
+        self._store.set_password_hash(user.user_id, _hasher.hash(check_password(password)))
+        self._audit.record("password changed", detail=user.name)
+
+    def issue_key(self, name: str) -> str:
+        """A new API key for `name`, returned once: only the hash of its secret is kept."""
+        self._access.admin("issue API keys")
+        user = self.user(name)
+        secret = secrets.token_urlsafe(32)
+        key_id = self._store.add_api_key(user.user_id, _key_hash(secret))
+        self._audit.record("key issued", detail=f"{user.name}: key {key_id}")
+        return f"eak_{key_id}_{secret}"
+
+    def revoke_keys(self, name: str) -> int:
+        """Revoke every key of `name`; how many were in use."""
+        self._access.admin("revoke API keys")
+        user = self.user(name)
+        count = self._store.revoke_keys(user.user_id)
+        self._audit.record("key revoked", detail=f"{user.name}: {count} key{'s' * (count != 1)}")
+        return count

@@ -1,0 +1,58 @@
+"""Who the web app may serve: without accounts (AUTH=none) nobody signs in, so it serves this computer only
+unless ALLOW_UNAUTHENTICATED_NETWORK_ACCESS=true says the risk is accepted. The web server checks it as it
+starts (`streamlit_app.py`), from the address Streamlit listens on: `server.address`, from
+`--server.address`, `.streamlit/config.toml` or STREAMLIT_SERVER_ADDRESS (unset: every interface)."""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+from app import SettingsError, load_settings
+from faces.exit_codes import EXIT_USAGE
+
+
+def is_loopback(address: str | None) -> bool:
+    """Whether `address` reaches this computer only (unset or empty: every interface, so no)."""
+    if not address:
+        return False
+    if address.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(address.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def refusal(address: str | None, auth: str, allow_network: bool) -> str | None:
+    """The sentence that stops the web server, or None when it may serve `address`."""
+    if auth == "accounts":
+        return (
+            "The web app has no sign-in page yet, so it does not start with AUTH=accounts; use "
+            "`python main.py --user NAME` or `python main.py serve` for accounts, or set AUTH=none."
+        )
+    if is_loopback(address) or allow_network:
+        return None
+    shown = address or "every interface"
+    return (
+        f"Refusing to serve {shown} without accounts: anyone who reaches it could read and change every "
+        "workspace. Listen on 127.0.0.1, set AUTH=accounts, or set ALLOW_UNAUTHENTICATED_NETWORK_ACCESS=true "
+        "to accept that risk."
+    )
+
+
+def check_exposure(env_file: Path = Path(".env")) -> None:
+    """Stop the web server, with one sentence on standard error, when it may not serve its address."""
+    try:
+        settings = load_settings(env_file=env_file, overrides={})
+    except SettingsError:
+        return  # the page says what is wrong with the settings, on this computer only as ever
+    address = st.get_option("server.address")
+    said = refusal(address, settings.auth, settings.allow_unauthenticated_network_access)
+    if said is not None:
+        sys.stderr.write(f"{said}\n")
+        sys.stderr.flush()
+        raise SystemExit(EXIT_USAGE)

@@ -1,0 +1,206 @@
+"""Users, their API keys, who owns each workspace and with whom it is shared.
+
+A password is kept only as its argon2id hash and an API key only as the SHA-256 of its secret (the
+application makes both); a removed user's keys, shares and ownerships go in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.accounts import EVERYONE, Grant, Role, Share, ShareRole, User
+from store.base import StoreBase
+from store.sql import timestamp
+
+_GRANTS = ("owner", "editor", "viewer")  # the most first
+_USER_COLUMNS = "users.id AS user_id, users.name, users.role, users.email, users.created_at"
+
+
+def _user(row: Any) -> User:
+    return User.model_validate(dict(row))
+
+
+class AccountStore(StoreBase):
+    """Users, API keys, owners and shares."""
+
+    # Users -----------------------------------------------------------------------------
+
+    def add_user(self, name: str, role: Role, password_hash: str, email: str | None = None) -> int:
+        """A new user; ValueError when the name (or the e-mail) is taken."""
+        with self._write() as db:
+            taken = db.execute(
+                "SELECT 1 FROM users WHERE lower(name) = lower(?) OR lower(email) = lower(?)", (name, email or "")
+            ).fetchone()
+            if taken is not None:
+                raise ValueError(f"There is already a user called {name!r} (or with that e-mail).")
+            row = db.execute(
+                """INSERT INTO users (name, role, email, password_hash, created_at)
+                   VALUES (?, ?, ?, ?, ?) RETURNING id""",
+                (name, role, email, password_hash, timestamp()),
+            ).fetchone()
+        return int(row[0])
+
+    def get_user(self, name: str) -> User | None:
+        with self._query() as db:
+            row = db.execute(f"SELECT {_USER_COLUMNS} FROM users WHERE lower(name) = lower(?)", (name,)).fetchone()  # noqa: S608
+        return _user(row) if row is not None else None
+
+    def user_by_id(self, user_id: int) -> User | None:
+        with self._query() as db:
+            row = db.execute(f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,)).fetchone()  # noqa: S608
+        return _user(row) if row is not None else None
+
+    def user_by_email(self, email: str) -> User | None:
+        with self._query() as db:
+            row = db.execute(
+                f"SELECT {_USER_COLUMNS} FROM users WHERE lower(email) = lower(?)",  # noqa: S608
+                (email.strip(),),
+            ).fetchone()
+        return _user(row) if row is not None else None
+
+    def password_hash(self, name: str) -> tuple[User, str] | None:
+        """The user and their password's hash ('' when they have none), for signing in."""
+        with self._query() as db:
+            row = db.execute(
+                f"SELECT {_USER_COLUMNS}, users.password_hash FROM users WHERE lower(name) = lower(?)",  # noqa: S608
+                (name,),
+            ).fetchone()
+        if row is None:
+            return None
+        values = dict(row)
+        return User.model_validate(values), str(values["password_hash"])
+
+    def list_users(self) -> list[User]:
+        with self._query() as db:
+            rows = db.execute(f"SELECT {_USER_COLUMNS} FROM users ORDER BY lower(name)").fetchall()  # noqa: S608
+        return [_user(row) for row in rows]
+
+    def remove_user(self, user_id: int) -> bool:
+        """Remove a user with their keys and shares; their workspaces are left without an owner."""
+        with self._write() as db:
+            db.execute("DELETE FROM api_keys WHERE user_id = ?", (user_id,))
+            db.execute("DELETE FROM shares WHERE user_id = ?", (user_id,))
+            db.execute("DELETE FROM workspace_owners WHERE user_id = ?", (user_id,))
+            return bool(db.execute("DELETE FROM users WHERE id = ?", (user_id,)).rowcount)
+
+    def set_role(self, user_id: int, role: Role) -> bool:
+        with self._write() as db:
+            return bool(db.execute("UPDATE users SET role = ? WHERE id = ?", (role, user_id)).rowcount)
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> bool:
+        with self._write() as db:
+            return bool(
+                db.execute("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id)).rowcount
+            )
+
+    # API keys --------------------------------------------------------------------------
+
+    def add_api_key(self, user_id: int, key_hash: str) -> int:
+        """Keep a new key's hash; its id is part of the key, so the key is found without comparing hashes."""
+        with self._write() as db:
+            row = db.execute(
+                "INSERT INTO api_keys (user_id, key_hash, created_at) VALUES (?, ?, ?) RETURNING id",
+                (user_id, key_hash, timestamp()),
+            ).fetchone()
+        return int(row[0])
+
+    def api_key(self, key_id: int) -> tuple[User, str] | None:
+        """The user of a key that is not revoked, and the key's hash."""
+        with self._query() as db:
+            row = db.execute(
+                f"""SELECT {_USER_COLUMNS}, api_keys.key_hash FROM api_keys JOIN users ON users.id = api_keys.user_id
+                    WHERE api_keys.id = ? AND api_keys.revoked_at IS NULL""",  # noqa: S608
+                (key_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        values = dict(row)
+        return User.model_validate(values), str(values["key_hash"])
+
+    def revoke_keys(self, user_id: int) -> int:
+        """Revoke every key of a user; how many were in use."""
+        with self._write() as db:
+            return int(
+                db.execute(
+                    "UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                    (timestamp(), user_id),
+                ).rowcount
+            )
+
+    # Owners and shares -----------------------------------------------------------------
+
+    def set_owner(self, chat_id: int, user_id: int) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM workspace_owners WHERE chat_id = ?", (chat_id,))
+            db.execute("INSERT INTO workspace_owners (chat_id, user_id) VALUES (?, ?)", (chat_id, user_id))
+
+    def owner_of(self, chat_id: int) -> User | None:
+        with self._query() as db:
+            row = db.execute(
+                f"""SELECT {_USER_COLUMNS} FROM workspace_owners JOIN users ON users.id = workspace_owners.user_id
+                    WHERE workspace_owners.chat_id = ?""",  # noqa: S608
+                (chat_id,),
+            ).fetchone()
+        return _user(row) if row is not None else None
+
+    def share(self, chat_id: int, user_id: int, role: ShareRole) -> None:
+        """Share a workspace with a user (EVERYONE: everyone in the office), replacing an earlier share."""
+        with self._write() as db:
+            db.execute("DELETE FROM shares WHERE chat_id = ? AND user_id = ?", (chat_id, user_id))
+            db.execute("INSERT INTO shares (chat_id, user_id, role) VALUES (?, ?, ?)", (chat_id, user_id, role))
+
+    def unshare(self, chat_id: int, user_id: int) -> bool:
+        with self._write() as db:
+            return bool(db.execute("DELETE FROM shares WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)).rowcount)
+
+    def shares_of(self, chat_id: int) -> list[Share]:
+        with self._query() as db:
+            rows = db.execute(
+                """SELECT shares.chat_id, shares.user_id, users.name AS user_name, shares.role
+                   FROM shares LEFT JOIN users ON users.id = shares.user_id
+                   WHERE shares.chat_id = ? ORDER BY shares.user_id""",
+                (chat_id,),
+            ).fetchall()
+        return [Share.model_validate(dict(row)) for row in rows]
+
+    def access_to(self, chat_id: int, user_id: int) -> tuple[Role | None, Grant | None]:
+        """The user's role as it is now (None: removed), and what they may do in `chat_id` as its owner or
+        through a share (None: nothing), in one statement."""
+        with self._query() as db:
+            rows = db.execute(
+                """SELECT 'role', role FROM users WHERE id = :user
+                   UNION ALL SELECT 'grant', 'owner' FROM workspace_owners WHERE chat_id = :chat AND user_id = :user
+                   UNION ALL SELECT 'grant', role FROM shares
+                             WHERE chat_id = :chat AND user_id IN (:user, :everyone)""",
+                {"chat": chat_id, "user": user_id, "everyone": EVERYONE},
+            ).fetchall()
+        role = next((str(row[1]) for row in rows if row[0] == "role"), None)
+        found = {str(row[1]) for row in rows if row[0] == "grant"}
+        grant = next((access for access in _GRANTS if access in found), None)
+        return role, grant  # type: ignore[return-value]
+
+    def accessible(self, user_id: int) -> tuple[Role | None, dict[int, Grant]]:
+        """The user's role as it is now (None: removed), and every workspace they own or have been shared, with
+        the most they may do in each."""
+        with self._query() as db:
+            rows = db.execute(
+                """SELECT 0, role FROM users WHERE id = :user
+                   UNION ALL SELECT chat_id, 'owner' FROM workspace_owners WHERE user_id = :user
+                   UNION ALL SELECT chat_id, role FROM shares WHERE user_id IN (:user, :everyone)""",
+                {"user": user_id, "everyone": EVERYONE},
+            ).fetchall()
+        role = next((str(row[1]) for row in rows if int(row[0]) == 0), None)
+        found: dict[int, Grant] = {}
+        for chat_id, access in ((int(row[0]), str(row[1])) for row in rows if int(row[0]) != 0):
+            if access in _GRANTS and (chat_id not in found or _GRANTS.index(access) < _GRANTS.index(found[chat_id])):
+                found[chat_id] = access  # type: ignore[assignment]
+        return role, found  # type: ignore[return-value]
+
+    def owners(self) -> dict[int, str]:
+        """Each owned workspace's owner's name."""
+        with self._query() as db:
+            rows = db.execute(
+                "SELECT workspace_owners.chat_id, users.name FROM workspace_owners "
+                "JOIN users ON users.id = workspace_owners.user_id"
+            ).fetchall()
+        return {int(row[0]): str(row[1]) for row in rows}

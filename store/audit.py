@@ -1,0 +1,160 @@
+"""The audit trail: append-only records, each carrying the SHA-256 of the one before, and the chain's head.
+
+The head (`audit_head`, one row: the last record's id and hash) is kept apart from the records and
+updated in the same transaction as each append. The append first updates the head row, which locks it
+(PostgreSQL) or is already inside the one writer's transaction (SQLite's `BEGIN IMMEDIATE`), so appends
+from several processes follow one another on one chain. A record changed anywhere no longer matches its
+hash, one deleted breaks the next one's link (or the head, when it was the last), so `verify_audit` finds
+it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from domain.accounts import AuditRecord, ChainCheck
+from store.base import StoreBase
+from store.sql import Database, timestamp
+
+GENESIS = "0" * 64  # the "previous hash" of the first record
+_COLUMNS = "id AS record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash"
+_BATCH = 1000
+
+
+def record_hash(
+    record_id: int,
+    at: str,
+    user_name: str,
+    action: str,
+    chat_id: int | None,
+    workspace_name: str | None,
+    detail: str,
+    prev_hash: str,
+) -> str:
+    """The SHA-256 of a record's fields and the previous record's hash, as one canonical JSON array."""
+    fields = [record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash]
+    return hashlib.sha256(json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
+
+
+def _recomputed(record: AuditRecord) -> str:
+    return record_hash(
+        record.record_id,
+        record.at,
+        record.user_name,
+        record.action,
+        record.chat_id,
+        record.workspace_name,
+        record.detail,
+        record.prev_hash,
+    )
+
+
+class AuditStore(StoreBase):
+    """Append to the audit trail, read it filtered, check its chain."""
+
+    def append_audit(
+        self,
+        user_name: str,
+        action: str,
+        chat_id: int | None = None,
+        workspace_name: str | None = None,
+        detail: str = "",
+    ) -> AuditRecord:
+        """Add one record at the end of the chain, in one transaction with the head."""
+        with self._write() as db:
+            head = db.execute(
+                "UPDATE audit_head SET last_id = last_id + 1 WHERE id = 1 RETURNING last_id, hash"
+            ).fetchone()
+            record_id, prev_hash = int(head[0]), str(head[1])
+            at = timestamp()
+            digest = record_hash(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash)
+            db.execute(
+                """INSERT INTO audit (id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, digest),
+            )
+            db.execute("UPDATE audit_head SET hash = ? WHERE id = 1", (digest,))
+        return AuditRecord(
+            record_id=record_id,
+            at=at,
+            user_name=user_name,
+            action=action,
+            chat_id=chat_id,
+            workspace_name=workspace_name,
+            detail=detail,
+            prev_hash=prev_hash,
+            hash=digest,
+        )
+
+    def audit_records(
+        self, user_name: str | None = None, chat_id: int | None = None, since: str | None = None, limit: int = 10_000
+    ) -> list[AuditRecord]:
+        """Records, oldest first, of one user, one workspace, from a time (`since` in the store's time format)."""
+        where: list[str] = []
+        parameters: dict[str, Any] = {"limit": limit}
+        if user_name is not None:
+            where.append("lower(user_name) = lower(:user)")
+            parameters["user"] = user_name
+        if chat_id is not None:
+            where.append("chat_id = :chat")
+            parameters["chat"] = chat_id
+        if since is not None:
+            where.append("at >= :since")
+            parameters["since"] = since
+        condition = f"WHERE {' AND '.join(where)}" if where else ""
+        with self._query() as db:
+            rows = db.execute(
+                f"SELECT * FROM (SELECT {_COLUMNS} FROM audit {condition} ORDER BY id DESC LIMIT :limit) AS newest "  # noqa: S608
+                "ORDER BY record_id",
+                parameters,
+            ).fetchall()
+        return [AuditRecord.model_validate(dict(row)) for row in rows]
+
+    def verify_audit(self) -> ChainCheck:
+        """Walk the chain from the first record: each must match its hash and link to the one before, the ids
+        follow one another, and the head names the last."""
+        previous, expected_id, count = GENESIS, 1, 0
+        with self._read() as db:
+            head = db.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
+            for record in self._walk(db):
+                problem = _problem(record, expected_id, previous)
+                if problem:
+                    broken = min(record.record_id, expected_id)
+                    return ChainCheck(intact=False, records=count, broken_id=broken, reason=problem)
+                previous, expected_id, count = record.hash, record.record_id + 1, count + 1
+        last_id, head_hash = int(head[0]), str(head[1])
+        if last_id != expected_id - 1 or head_hash != previous:
+            return ChainCheck(
+                intact=False,
+                records=count,
+                broken_id=last_id,
+                reason=f"the chain's head names record {last_id}, but the records end at {expected_id - 1}",
+            )
+        return ChainCheck(intact=True, records=count)
+
+    @staticmethod
+    def _walk(db: Database) -> Iterator[AuditRecord]:
+        after = 0
+        while True:
+            rows = db.execute(
+                f"SELECT {_COLUMNS} FROM audit WHERE id > ? ORDER BY id LIMIT ?",  # noqa: S608
+                (after, _BATCH),
+            ).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield AuditRecord.model_validate(dict(row))
+            after = int(rows[-1][0])
+
+
+def _problem(record: AuditRecord, expected_id: int, previous: str) -> str:
+    if record.record_id != expected_id:
+        return f"record {expected_id} is missing before record {record.record_id}"
+    if record.prev_hash != previous:
+        return "it does not link to the record before it"
+    if _recomputed(record) != record.hash:
+        return "its contents do not match its hash"
+    return ""

@@ -1,0 +1,294 @@
+"""Accounts in the application service: who sees, asks, approves and shares what, sign-in, and the audit trail,
+on SQLite and on PostgreSQL, through the real service against the fake Ollama."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import aclosing
+from pathlib import Path
+
+import pytest
+
+from app import Application, ForbiddenError, SignInError
+from app.service import AccountSettings
+from app.sign_in_throttle import SignInThrottle
+from app.user_turns import UserTurns
+from domain.accounts import User
+from domain.events import TextDelta, TurnCompleted, WaitingForServer
+from domain.packages import Signer
+from fakes.ollama import FakeOllama
+from fakes.replies import Gate, Reply, chunk, final
+from store import ChatHistoryDB
+from tests.agent_helpers import completed, make_agent, of_type
+from tests.package_helpers import three_calculations
+
+PASSWORD = "correct horse battery"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def owner(store_target: str, fake_ollama: FakeOllama, tmp_path: Path) -> Iterator[Application]:
+    """The application as the server's owner, with AUTH=accounts, and users ann and bob (engineers), vic (viewer)
+    and ada (admin)."""
+    settings = AccountSettings("accounts", UserTurns(2), SignInThrottle(Clock()))
+    service = Application(
+        ChatHistoryDB(store_target), make_agent(fake_ollama), accounts=settings, exports_dir=tmp_path / "exports"
+    )
+    for name, role in (("ann", "engineer"), ("bob", "engineer"), ("vic", "viewer"), ("ada", "admin")):
+        service.accounts.add(name, role, PASSWORD, f"{name}@office.example")
+    yield service
+    service.close()
+
+
+def completed_turn(text: str) -> TurnCompleted:
+    return TurnCompleted(content=text, model="qwen3:4b", stop_reason="end_turn")
+
+
+def user(owner: Application, name: str) -> Application:
+    return owner.for_user(owner.accounts.sign_in(name, PASSWORD, "10.0.0.9"))
+
+
+def test_another_engineers_workspace_is_missing_in_every_path(owner: Application) -> None:
+    ann, bob = user(owner, "ann"), user(owner, "bob")
+    secret = ann.workspaces.create("Tender for Smith & Co").chat_id
+    ann.turns.record(secret, "fee is 42,000", completed_turn("Noted: the fee."))
+    assert [chat.chat_id for chat in bob.workspaces.recent()] == []
+    assert bob.workspaces.search("fee") == [] and bob.workspaces.count() == 0
+    assert bob.workspaces.get(secret) is None and bob.turns.of(secret) == []
+    missing_id = secret + 1000
+    for chat_id in (secret, missing_id):  # a guessed id reads exactly as one that does not exist
+        with pytest.raises(LookupError) as error:
+            bob.workspaces.open(chat_id)
+        assert str(error.value) == f"There is no workspace with id {chat_id}."
+    with pytest.raises(LookupError, match=f"There is no workspace with id {secret}."):
+        bob.reports.markdown(secret)
+    with pytest.raises(LookupError):
+        bob.sharing.share(secret, "bob", "editor")
+    with pytest.raises(LookupError, match="There is no workspace called"):
+        bob.workspaces.find("Tender for Smith & Co")
+    denied = [r for r in owner.audit.records(user="bob") if r.action == "denied"]
+    assert denied and all(r.chat_id == secret for r in denied)
+    assert [chat.chat_id for chat in ann.workspaces.recent()] == [secret]
+    assert secret in {chat.chat_id for chat in user(owner, "ada").workspaces.recent()}
+
+
+async def test_a_viewer_reads_what_is_shared_but_asks_approves_and_shares_nothing(owner: Application) -> None:
+    ann, vic = user(owner, "ann"), user(owner, "vic")
+    chat_id = ann.workspaces.create("Bridge").chat_id
+    ann.sharing.share(chat_id, "vic", "viewer")
+    assert [chat.chat_id for chat in vic.workspaces.recent()] == [chat_id]
+    assert vic.reports.markdown(chat_id).startswith("#")
+    with pytest.raises(ForbiddenError, match="Your role is viewer"):
+        vic.turns.ask("What is the span?", chat_id)
+    with pytest.raises(ForbiddenError):
+        vic.approvals.approve(chat_id, 1)
+    with pytest.raises(ForbiddenError):
+        vic.sharing.share(chat_id, "bob", "viewer")
+    with pytest.raises(ForbiddenError):
+        vic.workspaces.create("Mine")
+    with pytest.raises(ForbiddenError):
+        vic.workspaces.delete(chat_id)
+    with pytest.raises(ForbiddenError):
+        vic.summaries.set(chat_id, "My own summary")
+    with pytest.raises(ForbiddenError, match="Only an admin may read the audit trail"):
+        ann.audit.records()
+    assert user(owner, "ada").audit.records(user="vic")
+    actions = [(r.action, r.detail) for r in owner.audit.records(user="vic")]
+    assert ("denied", "ask") in actions and ("denied", "share") in actions
+
+
+def test_an_editor_changes_but_does_not_share_and_a_share_to_nobody_is_refused(owner: Application) -> None:
+    ann, bob = user(owner, "ann"), user(owner, "bob")
+    chat_id = ann.workspaces.create("Bridge").chat_id
+    with pytest.raises(LookupError, match="There is no user called 'nobody'"):
+        ann.sharing.share(chat_id, "nobody", "editor")
+    ann.sharing.share(chat_id, "bob", "viewer")
+    with pytest.raises(ForbiddenError, match="read only"):
+        bob.workspaces.rename(chat_id, "Mine now")
+    ann.sharing.share(chat_id, "bob", "editor")
+    assert bob.workspaces.rename(chat_id, "Bridge B") == "Bridge B"
+    with pytest.raises(ForbiddenError, match="Only the owner"):
+        bob.sharing.share(chat_id, "vic", "viewer")
+    ann.sharing.unshare(chat_id, "bob")
+    assert bob.workspaces.get(chat_id) is None
+    ann.sharing.share_with_everyone(chat_id)
+    assert bob.workspaces.get(chat_id) is not None
+    assert user(owner, "vic").workspaces.get(chat_id) is not None
+    assert [(s.user_name, s.role) for s in ann.sharing.shares(chat_id)] == [(None, "viewer")]
+    assert ann.sharing.owners() == {chat_id: "ann"}
+
+
+def test_wrong_password_and_unknown_user_say_the_same_and_are_slowed(owner: Application) -> None:
+    sentences = set()
+    for name, password in (("ann", "wrong password"), ("nobody", PASSWORD)):
+        with pytest.raises(SignInError) as error:
+            owner.accounts.sign_in(name, password, "10.0.0.7")
+        sentences.add(str(error.value))
+    assert sentences == {"The user name or password is wrong."}
+    for name, address in (("ann", "10.0.0.8"), ("ann", "10.0.0.8"), ("carl", "10.0.0.7")):
+        with pytest.raises(SignInError, match="password is wrong"):
+            owner.accounts.sign_in(name, "again wrong", address)
+    with pytest.raises(SignInError, match="Too many failed sign-ins"):  # ann failed three times: she waits
+        owner.accounts.sign_in("ann", PASSWORD, "10.0.0.1")
+    with pytest.raises(SignInError, match="Too many failed sign-ins"):  # and so does the address that failed thrice
+        owner.accounts.sign_in("bob", PASSWORD, "10.0.0.7")
+    assert owner.accounts.sign_in("bob", PASSWORD, "10.0.0.1").name == "bob"
+    failed = [r for r in owner.audit.records() if r.action == "failed sign-in"]
+    assert len(failed) == 7
+
+
+def test_the_wait_doubles_and_a_success_clears_it() -> None:
+    clock = Clock()
+    throttle = SignInThrottle(clock)
+    for _ in range(3):
+        throttle.failed("ann", "10.0.0.7")
+    assert throttle.wait_left("ann", "10.0.0.1") == 1.0
+    throttle.failed("ann", "10.0.0.7")
+    assert throttle.wait_left("ann", "10.0.0.1") == 2.0
+    clock.now += 2.0
+    assert throttle.wait_left("ann", "10.0.0.1") == 0.0
+    throttle.succeeded("ann", "10.0.0.7")
+    throttle.failed("ann", "10.0.0.7")
+    assert throttle.wait_left("ann", "10.0.0.7") == 0.0
+
+
+def test_keys_revoked_or_of_a_removed_user_no_longer_sign_in(owner: Application) -> None:
+    key = owner.accounts.issue_key("ann")
+    assert owner.accounts.sign_in_with_key(key).name == "ann"
+    assert owner.accounts.revoke_keys("ann") == 1
+    with pytest.raises(SignInError, match="missing, wrong or revoked"):
+        owner.accounts.sign_in_with_key(key)
+    bobs = owner.accounts.issue_key("bob")
+    owner.accounts.remove("bob")
+    with pytest.raises(SignInError):
+        owner.accounts.sign_in_with_key(bobs)
+    with pytest.raises(SignInError):
+        owner.accounts.sign_in_with_key(bobs[:-1] + ("A" if bobs[-1] != "A" else "B"))
+    assert owner.accounts.sign_in_by_email("ANN@office.example").name == "ann"
+
+
+def test_passwords_and_keys_appear_nowhere(owner: Application, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    key = owner.accounts.issue_key("ann")
+    owner.accounts.set_password("ann", "a brand new password")
+    messages = []
+    for attempt in (
+        lambda: owner.accounts.sign_in("ann", PASSWORD),
+        lambda: owner.accounts.sign_in_with_key(key + "x"),
+    ):
+        with pytest.raises(SignInError) as error:
+            attempt()
+        messages.append(str(error.value))
+    secret = key.rsplit("_", 1)[1]
+    trail = " ".join(record.model_dump_json() for record in owner.audit.records())
+    for text in (PASSWORD, "a brand new password", secret, key):
+        assert text not in trail and text not in caplog.text and all(text not in m for m in messages)
+
+
+async def test_a_turn_and_its_tool_calls_are_in_the_chain(owner: Application, fake_ollama: FakeOllama) -> None:
+    ann = user(owner, "ann")
+    fake_ollama.script(
+        Reply.tool_calls(("unit_convert", {"value": 12, "from_unit": "ft", "to_unit": "m"})),
+        Reply.text("12 ft is 3.66 m."),
+    )
+    chat_id = ann.workspaces.create("Units").chat_id
+    events = [event async for event in ann.turns.ask("12 ft in m?", chat_id)]
+    assert completed(events).content == "12 ft is 3.66 m."
+    records = owner.audit.records(chat_id=chat_id)
+    assert [r.action for r in records] == ["ask", "tool call"]
+    assert records[1].detail.startswith('unit_convert {"from_unit": "ft"') and "result sha256 " in records[1].detail
+    assert all(r.user_name == "ann" and r.workspace_name == "Units" for r in records)
+    assert owner.audit.verify().intact
+
+
+async def test_a_users_third_turn_waits_for_one_of_the_first_two(owner: Application, fake_ollama: FakeOllama) -> None:
+    gate = Gate()
+    held = Reply([chunk(content="Still "), gate, chunk(content="writing."), final("stop", 42, 3)])
+    fake_ollama.script(held, held, Reply.text("Third."))
+    ann = user(owner, "ann")
+    views = [ann.sibling() for _ in range(3)]
+    chats = [view.workspaces.create(f"W{n}").chat_id for n, view in enumerate(views)]
+    async with (
+        aclosing(views[0].turns.ask("one", chats[0])) as first,
+        aclosing(views[1].turns.ask("two", chats[1])) as second,
+    ):
+        assert isinstance(await anext(first), TextDelta) and isinstance(await anext(second), TextDelta)
+        async with aclosing(views[2].turns.ask("three", chats[2])) as third:
+            waiting = await anext(third)
+            assert isinstance(waiting, WaitingForServer) and "MAX_TURNS_PER_USER" in waiting.message
+            gate.gate.set()
+            assert completed([event async for event in first]).content == "Still writing."
+            rest = [event async for event in third]
+        assert [event async for event in second]
+    assert of_type(rest, WaitingForServer)[-1].position == 0 and completed(rest).content == "Third."
+
+
+def test_auth_none_checks_nothing_and_keeps_no_trail(store_target: str, fake_ollama: FakeOllama) -> None:
+    service = Application(ChatHistoryDB(store_target), make_agent(fake_ollama))
+    try:
+        chat_id = service.workspaces.create("Mine").chat_id
+        assert service.user is None and not service.accounts_on
+        assert service.sibling().workspaces.get(chat_id) is not None
+        service.memory.add("Use EN 1993")
+        assert [memory.text for memory in service.memory.all()] == ["Use EN 1993"]
+        assert service.audit.records() == []
+    finally:
+        service.close()
+
+
+def test_a_user_is_fixed_when_the_application_is_opened(owner: Application) -> None:
+    ann = user(owner, "ann")
+    assert isinstance(ann.user, User) and ann.sibling().user == ann.user
+    with pytest.raises(AttributeError):
+        ann.user = None  # type: ignore[misc]
+
+
+def test_a_viewer_neither_uploads_nor_removes_documents(owner: Application) -> None:
+    vic, ann = user(owner, "vic"), user(owner, "ann")
+    with pytest.raises(ForbiddenError, match="Your role is viewer"):
+        vic.documents.save_upload("spec.txt", b"Concrete C30/37.")
+    stored = ann.documents.save_upload("spec.txt", b"Concrete C30/37.")
+    with pytest.raises(ForbiddenError):
+        vic.documents.remove("spec.txt")
+    assert [(r.user_name, r.action) for r in owner.audit.records() if r.action.startswith("document")] == [
+        ("ann", "document uploaded")
+    ] and stored
+
+
+def test_a_role_changed_or_a_user_removed_counts_at_once_in_an_open_application(owner: Application) -> None:
+    ann, bob = user(owner, "ann"), user(owner, "bob")
+    chat_id = ann.workspaces.create("Bridge").chat_id
+    owner.accounts.set_role("ann", "viewer")
+    with pytest.raises(ForbiddenError, match="Your role is viewer"):
+        ann.workspaces.rename(chat_id, "Still mine?")
+    owner.accounts.set_role("bob", "admin")
+    assert bob.workspaces.get(chat_id) is not None
+    owner.accounts.remove("bob")
+    with pytest.raises(SignInError, match="Your account no longer exists"):
+        bob.workspaces.recent()
+
+
+@pytest.mark.parametrize("store_target", ["sqlite"], indirect=True)
+async def test_a_package_is_signed_by_the_signed_in_user_and_recorded(
+    owner: Application, fake_ollama: FakeOllama
+) -> None:
+    ann, bob, vic = user(owner, "ann"), user(owner, "bob"), user(owner, "vic")
+    chat_id = await three_calculations(ann, fake_ollama)
+    ann.sharing.share(chat_id, "bob", "editor")
+    ann.sharing.share(chat_id, "vic", "viewer")
+    with pytest.raises(ForbiddenError):
+        vic.packages.sign_off(chat_id, "checked", Signer(name="vic"))
+    said = bob.packages.sign_off(chat_id, "checked", Signer(name="Somebody Else"))
+    assert "checked by bob" in said
+    assert vic.packages.pdf(chat_id).letter == "A"
+    records = [(r.user_name, r.action, r.detail) for r in owner.audit.records(chat_id=chat_id)]
+    assert ("bob", "package checked", "revision A checked by bob") in records
+    assert ("vic", "package", "revision current as PDF") in records
