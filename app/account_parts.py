@@ -15,7 +15,9 @@ from typing import Any
 from app.access import Access
 from app.approvals import EditApprovals
 from app.audit_trail import AuditTrail, tool_call_detail
-from app.documents import DocumentLibrary, IfExists, IndexProgress
+from app.document_pages import PageImage
+from app.document_uploads import IfExists
+from app.documents import DocumentLibrary, IndexProgress
 from app.packages import PackagePdf, PackageStatus
 from app.reports import Packages, Reports
 from app.turns import Consent, Turns
@@ -168,6 +170,21 @@ class AccountDocuments:
 
     def refresh(self) -> None:
         self.library.refresh()
+
+    def follow(self) -> None:
+        self.library.follow()
+
+    def following(self) -> str | None:
+        return self.library.following()
+
+    def close(self) -> None:
+        self.library.close()
+
+    def index_wait(self) -> str | None:
+        return self.library.index_wait()
+
+    def page_image(self, relative: str, page: int, mark: str = "") -> PageImage:
+        return self.library.page_image(relative, page, mark)
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.library.wait(timeout)
