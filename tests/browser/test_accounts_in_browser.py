@@ -72,19 +72,25 @@ def contexts() -> Iterator[tuple[BrowserContext, BrowserContext]]:
         chromium.close()
 
 
-def signed_in(context: BrowserContext, url: str, name: str) -> Page:
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def signed_in(context: BrowserContext, url: str, name: str, page: Page | None = None) -> Page:
+    """`name` signed in at `url` (a reload of the page signs in again)."""
+    if page is None:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
     page.goto(url)
     page.get_by_label("User name").fill(name)
-    page.get_by_label("Password").fill(PASSWORDS[name])
+    page.get_by_label("Password", exact=True).fill(PASSWORDS[name])
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
     return page
 
 
-def sidebar(page: Page) -> str:
-    return page.get_by_test_id("stSidebar").inner_text()
+def sidebar(page: Page, showing: str) -> str:
+    """The sidebar's text, once it shows `showing` (the page is drawn in steps)."""
+    bar = page.get_by_test_id("stSidebar")
+    expect(bar).to_contain_text(showing)
+    expect(bar).to_contain_text("Ollama 0.12.6")  # its last element: drawn whole
+    return bar.inner_text()
 
 
 def exported(page: Page, chat_id: int) -> str:
@@ -108,8 +114,8 @@ def test_one_engineer_never_sees_the_others_workspace(
     bob = signed_in(contexts[1], accounts_app, "bob")
     expect(ann.get_by_text(ANN_SECRET)).to_be_visible()  # her own workspace, open
     expect(bob.get_by_text("What is the deck span?")).to_be_visible()
-    assert "Ann tower" in sidebar(ann)
-    assert "Ann tower" not in sidebar(bob) and "Bob bridge" in sidebar(bob)  # the list
+    assert "Bob bridge" not in sidebar(ann, "Ann tower")
+    assert "Ann tower" not in sidebar(bob, "Bob bridge")  # the list
 
     bob.get_by_label("Search workspaces").fill("Zanzibar")  # the conversations' search
     bob.get_by_label("Search workspaces").press("Enter")
@@ -117,11 +123,11 @@ def test_one_engineer_never_sees_the_others_workspace(
     bob.get_by_label("Search workspaces").fill("")
     bob.get_by_label("Search workspaces").press("Enter")
 
-    bob.goto(f"{accounts_app}/?chat={office['ann']}")  # a guessed id: as if it did not exist
+    signed_in(contexts[1], f"{accounts_app}/?chat={office['ann']}", "bob", bob)  # a guessed id: as if missing
     expect(bob.get_by_text(f"There is no workspace {office['ann']}; showing the most recent one")).to_be_visible()
     expect(bob.get_by_text("What is the deck span?")).to_be_visible()
     assert "Ann tower" not in bob.content() and ANN_SECRET not in bob.content()
-    bob.goto(f"{accounts_app}/?chat=999")
+    signed_in(contexts[1], f"{accounts_app}/?chat=999", "bob", bob)
     expect(bob.get_by_text("There is no workspace 999; showing the most recent one")).to_be_visible()
 
     markdown = exported(bob, office["bob"])  # the export of what he may see
@@ -133,10 +139,10 @@ def test_one_engineer_never_sees_the_others_workspace(
     found = [m for m in fake_ollama.chat_requests if any(x.get("role") == "tool" for x in m["messages"])]
     tool_results = [x["content"] for m in found for x in m["messages"] if x.get("role") == "tool"]
     assert tool_results and all(ANN_SECRET not in result and "Ann tower" not in result for result in tool_results)
-    assert "Ann tower" not in sidebar(bob)
+    assert "Ann tower" not in sidebar(bob, "Bob bridge")
 
     for page in (ann, bob):
         assert all(password not in page.content() for password in PASSWORDS.values())
     log = (isolated / "server.log").read_text(encoding="utf-8", errors="replace")
     assert all(password not in log for password in PASSWORDS.values())
-    assert "Bob bridge" not in sidebar(ann)
+    assert "Bob bridge" not in sidebar(ann, "Ann tower")
