@@ -67,9 +67,13 @@ def accounts_app(office: dict[str, int], fake_ollama: FakeOllama, isolated: Path
 def contexts() -> Iterator[tuple[BrowserContext, BrowserContext]]:
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        expect.set_options(timeout=30_000)  # a shared machine: a redraw may take a while
         made = tuple(chromium.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True) for _ in "ab")
-        yield made[0], made[1]
-        chromium.close()
+        try:
+            yield made[0], made[1]
+        finally:
+            expect.set_options(timeout=5_000)
+            chromium.close()
 
 
 def signed_in(context: BrowserContext, url: str, name: str, page: Page | None = None) -> Page:
