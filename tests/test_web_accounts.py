@@ -174,3 +174,16 @@ def test_a_turn_of_a_signed_in_engineer_is_theirs(app: AppTest, office: dict, fa
     app.chat_input(key="question").set_value("Deck span?").run()
     assert not app.exception
     assert ChatHistoryDB(Path("chat_history.sqlite")).get_turns(office["bob"])[-1].user == "Deck span?"
+
+
+def test_the_office_account_button_needs_auth_settings_and_authlib(app: AppTest, office: dict) -> None:
+    import importlib.util
+
+    app.run()
+    assert "sign-in-office" not in [b.key for b in app.button]  # no [auth] settings
+    configured = AppTest.from_file(app._script_path, default_timeout=20)
+    configured.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32}
+    configured.run()
+    assert not configured.exception
+    shown = "sign-in-office" in [b.key for b in configured.button]
+    assert shown is (importlib.util.find_spec("authlib") is not None)  # st.login cannot work without Authlib

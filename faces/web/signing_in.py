@@ -64,7 +64,7 @@ def sign_in_page(base: Application) -> User:
 
 def office_account(base: Application) -> User | None:
     """The local user whose e-mail the office's identity provider vouched for (None: not signed in there)."""
-    if not st.user.is_logged_in:
+    if not st.user.get("is_logged_in", False):
         return None
     email = st.user.get("email")
     try:
@@ -93,7 +93,7 @@ def sign_out(problem: str | None = None) -> None:
         loop.close()
     if problem:
         st.session_state[SIGN_IN_PROBLEM] = problem
-    if single_sign_on_ready() and st.user.is_logged_in:
+    if single_sign_on_ready() and st.user.get("is_logged_in", False):
         st.logout()
 
 
