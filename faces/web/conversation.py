@@ -32,7 +32,8 @@ EXAMPLE_QUESTIONS = (
 )
 
 
-def conversation(service: Application) -> None:
+def conversation(service: Application, can_change: bool = True) -> None:
+    """The open workspace's turns; with `can_change` False (a reader), without Regenerate, Edit and approvals."""
     chat = service.workspaces.current
     state.shown_chat_id = chat.chat_id if chat else None
     st.subheader(escape_name(chat.chat_name) if chat else "New workspace", anchor=False)
@@ -41,16 +42,19 @@ def conversation(service: Application) -> None:
     if not turns:
         if chat is not None and writing:
             watch_answer(chat.chat_id)
-        else:
+        elif can_change:
             empty_workspace()
+        else:
+            st.caption("No turns here yet.")
         return
     if service.turns.has_earlier(turns[0].chat_id, turns[0].turn_id):
         st.button("Show earlier turns", on_click=show_earlier, key="earlier", icon=":material/expand_less:")
-    for turn in turns[:-1]:
+    for turn in turns[:-1] if can_change else turns:
         past_turn(turn)
-    last_turn(turns[-1])
-    for edit in service.approvals.pending(turns[-1].chat_id):
-        proposed_edit(edit)
+    if can_change:
+        last_turn(turns[-1])
+        for edit in service.approvals.pending(turns[-1].chat_id):
+            proposed_edit(edit)
     if writing:
         watch_answer(turns[-1].chat_id)
 

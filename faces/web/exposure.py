@@ -1,5 +1,6 @@
-"""Who the web app may serve: without accounts (AUTH=none) nobody signs in, so it serves this computer only
-unless ALLOW_UNAUTHENTICATED_NETWORK_ACCESS=true says the risk is accepted. The web server checks it as it
+"""Who the web app may serve: with AUTH=accounts any address, since everyone signs in first; without accounts
+(AUTH=none) nobody signs in, so it serves this computer only unless ALLOW_UNAUTHENTICATED_NETWORK_ACCESS=true
+says the risk is accepted. The web server checks it as it
 starts (`streamlit_app.py`), from the address Streamlit listens on: `server.address`, from
 `--server.address`, `.streamlit/config.toml` or STREAMLIT_SERVER_ADDRESS (unset: every interface)."""
 
@@ -30,10 +31,7 @@ def is_loopback(address: str | None) -> bool:
 def refusal(address: str | None, auth: str, allow_network: bool) -> str | None:
     """The sentence that stops the web server, or None when it may serve `address`."""
     if auth == "accounts":
-        return (
-            "The web app has no sign-in page yet, so it does not start with AUTH=accounts; use "
-            "`python main.py --user NAME` or `python main.py serve` for accounts, or set AUTH=none."
-        )
+        return None  # everyone signs in on the page before anything is shown
     if is_loopback(address) or allow_network:
         return None
     shown = address or "every interface"

@@ -8,12 +8,14 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from app import Application, HistoryError
+from app import Application, ForbiddenError, HistoryError, SignInError
 from faces.web import actions
+from faces.web.audit_view import audit_open, audit_page
 from faces.web.background import watch_summaries
 from faces.web.conversation import conversation, live_turn, replying, wait_for_interrupted_turn
 from faces.web.markdown import escape_markdown, sentence_markdown
 from faces.web.sidebar import sidebar
+from faces.web.signing_in import read_only, sign_out
 from faces.web.state import notify, service, state, sync_url
 
 logger = logging.getLogger(__name__)
@@ -43,6 +45,11 @@ def one_sentence_errors() -> Iterator[None]:
         yield
     except HistoryError as error:
         st.error(sentence_markdown(str(error)), icon=":material/error:")
+    except SignInError as error:  # the account was removed while signed in
+        sign_out(str(error))
+        st.rerun()
+    except (ForbiddenError, LookupError) as error:  # refused, or hidden: said as for a missing workspace
+        st.warning(sentence_markdown(str(error)), icon=":material/block:")
     except Exception as error:  # noqa: BLE001 - a bug must not show the user a traceback
         logger.exception("the page failed")
         st.error(
@@ -71,6 +78,13 @@ def main() -> None:
             show_notices()
             watch_summaries(spaces)  # the note that a summary is done comes without a click
         sidebar(spaces)
+        if audit_open(spaces):  # an admin reading the audit trail, in place of the conversation
+            audit_page(spaces)
+            return
+        if (reading_only := read_only(spaces)) is not None:  # a viewer: the conversation, and no input
+            conversation(spaces, can_change=False)
+            st.info(sentence_markdown(reading_only), icon=":material/visibility:")
+            return
         typed = st.chat_input("Ask about your project…", key="question", disabled=replying())  # one reply at a time
         question, regenerating = actions.next_question(spaces, typed) if not replying() else (None, False)
         history = st.container()

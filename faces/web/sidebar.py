@@ -10,12 +10,14 @@ from app import Application, ServerStatus
 from app.formatting import shown_name
 from domain.records import Workspace
 from faces.web import actions
+from faces.web.audit_view import audit_button
 from faces.web.dates import group_of, hover_time, today_in, zone_named
 from faces.web.documents import documents_panel
 from faces.web.labels import row_label
 from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown, sentence_markdown
 from faces.web.memory_panel import memory_panel
 from faces.web.outside_tools import outside_tools_panel
+from faces.web.signing_in import signed_in_bar
 from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
 from faces.web.workspace_menu import workspace_menu
@@ -26,14 +28,17 @@ STATUS_SECONDS = 15
 
 def sidebar(service: Application) -> None:
     with st.sidebar:
-        st.button(
-            "New workspace",
-            icon=":material/add:",
-            on_click=actions.ask,
-            args=("new",),
-            width="stretch",
-            key="new-workspace",
-        )
+        signed_in_bar(service)
+        if service.user is None or service.access.role != "viewer":  # a viewer makes no workspace
+            st.button(
+                "New workspace",
+                icon=":material/add:",
+                on_click=actions.ask,
+                args=("new",),
+                width="stretch",
+                key="new-workspace",
+            )
+        audit_button(service)
         query = st.text_input("Search workspaces", key="search", placeholder="Name or words from a message")
         if query.strip():
             workspace_hits(service, query)
@@ -50,9 +55,12 @@ def sidebar(service: Application) -> None:
         model_and_status(service)
 
 
-def workspace_row(service: Application, chat_id: int, name: str, key: str, query: str | None = None) -> None:
+def workspace_row(
+    service: Application, chat_id: int, name: str, key: str, query: str | None = None, owner: str | None = None
+) -> None:
     """The workspace's button (the open one highlighted) and its "⋮" menu, on one row: a long name is
-    shortened to fit, whole in the tooltip; with `query`, the words searched for are in bold."""
+    shortened to fit, whole in the tooltip; with `query`, the words searched for are in bold; with `owner`
+    (another user's workspace, shared with this one), whose it is, below."""
     current = chat_id == service.workspaces.current_id
     whole = shown_name(name)  # a line break or a bidi control in it is written out
     shown = row_label(whole)
@@ -68,6 +76,16 @@ def workspace_row(service: Application, chat_id: int, name: str, key: str, query
             disabled=current,
         )
         workspace_menu(service, chat_id, name)
+    if owner is not None:
+        st.caption(f":material/group: Shared by {escape_markdown(owner)}")
+
+
+def others_owners(service: Application) -> dict[int, str]:
+    """With accounts, the owner of each listed workspace that is not the signed-in user's own."""
+    if service.user is None:
+        return {}
+    me = service.user.name
+    return {chat_id: name for chat_id, name in service.sharing.owners().items() if name != me}
 
 
 def listed_workspaces(service: Application) -> tuple[list[Workspace], int]:
@@ -92,10 +110,12 @@ def by_activity_date(chats: list[Workspace], today: date, zone: tzinfo | None) -
 def workspace_list(service: Application) -> None:
     chats, more = listed_workspaces(service)
     zone = zone_named(st.context.timezone)
+    owners = others_owners(service)
     for group, members in by_activity_date(chats, today_in(zone), zone).items():
         st.caption(f"**{group}**")
         for chat in members:
-            workspace_row(service, chat.chat_id, chat.chat_name, key=f"workspace-{chat.chat_id}")
+            key = f"workspace-{chat.chat_id}"
+            workspace_row(service, chat.chat_id, chat.chat_name, key=key, owner=owners.get(chat.chat_id))
     if more > 0:
         st.caption(f"{more} older workspace{'s' * (more != 1)}: use the search box.")
 
@@ -104,8 +124,10 @@ def workspace_hits(service: Application, query: str) -> None:
     hits = service.workspaces.search(query)
     if not hits:
         st.caption("No workspace mentions that.")
+    owners = others_owners(service) if hits else {}
     for hit in hits:
-        workspace_row(service, hit.chat_id, hit.chat_name, key=f"hit-{hit.chat_id}", query=query)
+        key = f"hit-{hit.chat_id}"
+        workspace_row(service, hit.chat_id, hit.chat_name, key=key, query=query, owner=owners.get(hit.chat_id))
         if hit.snippet and (snippet := hit_snippet(hit.snippet, query)):
             st.caption(snippet)
 

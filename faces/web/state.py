@@ -8,7 +8,8 @@ from typing import Literal
 
 import streamlit as st
 
-from app import Application, HistoryError, McpPool, ServerPools, SettingsError, start
+from app import Application, HistoryError, McpPool, ServerPools, SettingsError, load_settings, start
+from faces.web.signing_in import sign_in_page
 
 PAGE_TURNS = 5  # the turns drawn first: each element costs the browser about 1 ms a run, a turn about 12 of them
 EARLIER_TURNS = 10  # added by "Show earlier turns"
@@ -18,19 +19,39 @@ state = st.session_state
 
 
 def service() -> Application:
-    """This tab's service, made on its first run (a bad setting or store stops the page with one sentence)."""
+    """This tab's service, made on its first run (a bad setting or store stops the page with one sentence);
+    with AUTH=accounts, the application for the user who signs in on the page first."""
     if "service" not in state:
-        try:
-            made = start(Path(".env"), {}, mcp_pool(), server_pools())
-        except (SettingsError, HistoryError) as error:
-            st.error(str(error))
-            st.stop()
+        made = opened()
         state.service, state.turn_window, state.notices = made, PAGE_TURNS, []
         state.loop = asyncio.new_event_loop()  # this tab's loop: the agent keeps its connection to Ollama
-        made.documents.follow()  # new and changed documents are read in the background, and as they change
+        if made.user is None:  # with accounts, the shared application follows the folder for every user
+            made.documents.follow()  # new and changed documents are read in the background, and as they change
         open_from_url(made)
     current: Application = state.service
     return current
+
+
+def opened() -> Application:
+    """The tab's own application (AUTH=none), or, with accounts, the process's shared one opened for the user
+    who signs in (their failed sign-ins and running turns count across tabs)."""
+    try:
+        if load_settings(env_file=Path(".env"), overrides={}).auth != "accounts":
+            return start(Path(".env"), {}, mcp_pool(), server_pools())
+        base = shared_application(str(Path.cwd()))
+    except (SettingsError, HistoryError) as error:
+        st.error(str(error))
+        st.stop()
+    return base.for_user(sign_in_page(base))
+
+
+@st.cache_resource(show_spinner=False)
+def shared_application(folder: str) -> Application:
+    """With AUTH=accounts, one application for the whole app process (run in `folder`), opened for each user
+    who signs in; it follows the documents folder for all of them."""
+    base = start(Path(".env"), {}, mcp_pool(), server_pools())
+    base.documents.follow()
+    return base
 
 
 @st.cache_resource

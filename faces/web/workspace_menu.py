@@ -1,4 +1,5 @@
-"""The "⋮" menu beside each workspace: rename, delete (with a confirmation), and for the open one its downloads.
+"""The "⋮" menu beside each workspace: rename, delete (with a confirmation), and for the open one its downloads
+and, with accounts, Share.
 
 Opening the menu does not rerun the page, so it never interrupts a reply being written.
 """
@@ -13,6 +14,7 @@ from app import Application
 from faces.web import actions
 from faces.web.markdown import escape_name
 from faces.web.package_menu import package_section
+from faces.web.share_menu import share_section
 from faces.web.state import state
 
 RENAMING = "renaming_workspace"  # the workspace whose menu shows its name to edit
@@ -24,6 +26,7 @@ def workspace_menu(service: Application, chat_id: int, name: str) -> None:
         if chat_id == service.workspaces.current_id:
             downloads(service, chat_id)
             package_section(service, chat_id)
+            share_section(service, chat_id)
             if service.approvals.has_applied(chat_id):
                 st.button(
                     "Undo last file edit",

@@ -1,0 +1,95 @@
+"""The audit trail, for admins: filtered by user, workspace and time, shown as a table, downloaded as CSV.
+
+The application refuses the records to anyone but an admin; the button is only drawn for admins too.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import streamlit as st
+
+from app import Application, record_as_json
+from domain.accounts import AuditRecord
+from faces.web.markdown import sentence_markdown
+
+AUDIT_OPEN = "audit_open"
+SHOWN_RECORDS = 10_000
+COLUMNS = ("record_id", "at", "user_name", "action", "chat_id", "workspace_name", "detail", "prev_hash", "hash")
+
+
+def is_admin(service: Application) -> bool:
+    return service.user is not None and service.access.role == "admin"
+
+
+def audit_button(service: Application) -> None:
+    """In the sidebar, for admins: opens (or closes) the audit trail in place of the conversation."""
+    if is_admin(service):
+        opened = bool(st.session_state.get(AUDIT_OPEN))
+        st.button(
+            "Close the audit trail" if opened else "Audit trail",
+            key="audit-trail",
+            icon=":material/fact_check:",
+            on_click=toggle,
+            width="stretch",
+        )
+
+
+def toggle() -> None:
+    st.session_state[AUDIT_OPEN] = not st.session_state.get(AUDIT_OPEN)
+
+
+def audit_open(service: Application) -> bool:
+    return bool(st.session_state.get(AUDIT_OPEN)) and is_admin(service)
+
+
+def audit_page(service: Application) -> None:
+    """The filters, whether the chain holds, the records and their CSV."""
+    st.subheader("Audit trail", anchor=False)
+    left, middle, right = st.columns(3)
+    user = left.text_input("User", key="audit-user", placeholder="Every user").strip()
+    workspace = middle.text_input("Workspace", key="audit-workspace", placeholder="Name or id").strip()
+    since = right.text_input("Since", key="audit-since", placeholder="2026-01-31 or 2026-01-31T08:00").strip()
+    try:
+        chat_id = service.sharing.workspace(workspace).chat_id if workspace else None
+        records = service.audit.records(user or None, chat_id, since or None, SHOWN_RECORDS)
+    except (LookupError, ValueError) as error:
+        st.warning(sentence_markdown(str(error)), icon=":material/search_off:")
+        return
+    check = service.audit.verify()
+    if check.intact:
+        st.caption(f"The chain of {check.records} records is intact.")
+    else:
+        st.error(sentence_markdown(f"The audit trail was changed at record {check.broken_id}: {check.reason}"))
+    st.download_button(
+        "Download as CSV",
+        data=as_csv(records),
+        file_name="audit-trail.csv",
+        mime="text/csv",
+        key="audit-csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+    st.dataframe(
+        [{name: row[name] for name in COLUMNS[:7]} for row in map(record_as_json, records)],
+        hide_index=True,
+        width="stretch",
+    )
+
+
+def as_csv(records: list[AuditRecord]) -> str:
+    """The records as CSV, one a row, with a header; a cell that a spreadsheet would run as a formula starts
+    with an apostrophe."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(COLUMNS)
+    for record in records:
+        row = record_as_json(record)
+        writer.writerow([inert(row[name]) for name in COLUMNS])
+    return out.getvalue()
+
+
+def inert(value: object) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
