@@ -185,5 +185,5 @@ def test_the_office_account_button_needs_auth_settings_and_authlib(app: AppTest,
     configured.secrets["auth"] = {"redirect_uri": "http://localhost:8501/oauth2callback", "cookie_secret": "x" * 32}
     configured.run()
     assert not configured.exception
-    shown = "sign-in-office" in [b.key for b in configured.button]
-    assert shown is (importlib.util.find_spec("authlib") is not None)  # st.login cannot work without Authlib
+    assert importlib.util.find_spec("authlib") is not None, "requirements.txt installs Authlib for st.login"
+    assert "sign-in-office" in [b.key for b in configured.button]
