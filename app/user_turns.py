@@ -7,27 +7,19 @@ on several event loops (a web tab each), so a waiting turn is woken on its own l
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import threading
 from collections.abc import AsyncGenerator
 
 from domain.events import WaitingForServer
+from engine.waking import LoopWaiter
 
 
-class _Waiter:
+class _Waiter(LoopWaiter):
+    """A user's turn in line."""
+
     def __init__(self, user: str) -> None:
+        super().__init__()
         self.user = user
-        self.loop = asyncio.get_running_loop()
-        self._event = asyncio.Event()
-
-    def wake(self) -> None:
-        with contextlib.suppress(RuntimeError):  # its loop is closed: nothing waits there any more
-            self.loop.call_soon_threadsafe(self._event.set)
-
-    async def sleep(self) -> None:
-        await self._event.wait()
-        self._event.clear()
 
 
 class UserTurns:

@@ -14,7 +14,6 @@ index's worker threads): its state is behind a lock, and a turn in line is woken
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import time
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from domain.events import AgentError, WaitingForServer
 from engine.failures import CallSite
 from engine.ollama_server import ClientPerLoop, pulled_models
+from engine.waking import LoopWaiter
 
 logger = logging.getLogger(__name__)
 
@@ -77,21 +77,12 @@ class ServerHealth:
     in_flight: int
 
 
-class _Waiter:
+class _Waiter(LoopWaiter):
     """A turn in line: the servers that have its model, and how to wake it on its own event loop."""
 
     def __init__(self, servers: Sequence[str]) -> None:
+        super().__init__()
         self.servers = frozenset(servers)
-        self.loop = asyncio.get_running_loop()
-        self._event = asyncio.Event()
-
-    def wake(self) -> None:
-        with contextlib.suppress(RuntimeError):  # its loop is closed: nothing waits there any more
-            self.loop.call_soon_threadsafe(self._event.set)
-
-    async def sleep(self) -> None:
-        await self._event.wait()
-        self._event.clear()
 
 
 class ServerPool:
