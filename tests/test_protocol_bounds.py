@@ -189,12 +189,13 @@ def test_a_turn_the_full_disk_cannot_store_still_ends_with_turn_completed(
     mount = ["unshare", "-rm", "sh", "-c", 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', str(disk)]
     if shutil.which("unshare") is None or subprocess.run([*mount, "true"], capture_output=True).returncode != 0:
         pytest.skip("this machine cannot mount a small tmpfs in a user namespace (unshare -rm)")
-    filled = threading.Event()
+    filled, answering = threading.Event(), threading.Event()
 
     def answer(body: dict[str, Any]) -> Reply:
         if is_summary_request(body):
             return Reply.text("Summary.")
         if body["messages"][-1]["content"] == "Now the long one":
+            answering.set()  # the question is stored: the model is asked only after it
             filled.wait(30)  # the disk fills while the model is answering
         return Reply.text("An answer the disk has no room for.")
 
@@ -203,8 +204,7 @@ def test_a_turn_the_full_disk_cannot_store_still_ends_with_turn_completed(
         client = server.connect()
         client.request({**ASK, "id": "first", "content": "Open a session"})
         client.send({**ASK, "id": "full", "sessionID": "1", "content": "Now the long one"})
-        while not any(e["type"] == "turn-started" and e["requestID"] == "full" for e in client.seen):
-            client.later.append(client._receive())
+        assert answering.wait(60), "the model was never asked"
         filler = f"/proc/{server.process.pid}/root{disk}/filler"
         with open(filler, "wb", buffering=0) as stuffing, pytest.raises(OSError, match="No space left"):
             while True:
