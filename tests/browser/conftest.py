@@ -34,7 +34,7 @@ CHROMIUM_ARGS = [
 ]
 
 try:
-    from playwright.sync_api import Dialog, Page, sync_playwright
+    from playwright.sync_api import Dialog, Page, expect, sync_playwright
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -121,7 +121,8 @@ def _browser(web_app: str, policy: bool) -> Iterator[Browser]:
         page.on(
             "console", lambda m: seen.policy_violations.append(m.text) if "Content Security Policy" in m.text else None
         )
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(30_000)
+        expect.set_options(timeout=30_000)  # an assertion's wait too, not only an action's: only a hang fails it
         yield seen
         chromium.close()
         assert seen.policy_violations == [], "the app's own page must work within its Content-Security-Policy"
