@@ -9,6 +9,7 @@ and per address (`app.sign_in_throttle`). Passwords and keys never reach the aud
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -31,7 +32,13 @@ _NAME = re.compile(r"[\w.@-]{1,64}")
 MIN_PASSWORD = 8
 
 _hasher = PasswordHasher()  # argon2id, the library's current parameters
-_DUMMY_HASH = _hasher.hash(secrets.token_hex(16))  # checked for an unknown user, so both take as long
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash checked for an unknown user, so both take as long; made on the first sign-in, not at import (argon2id
+    takes 64 MiB and a fifth of a second, which every process importing the application would pay)."""
+    return _hasher.hash(secrets.token_hex(16))
 
 
 def _key_hash(secret: str) -> str:
@@ -68,7 +75,7 @@ class Accounts:
             self._audit.record("failed sign-in", detail=f"{name!r} from {address or 'here'}: slowed down")
             raise SignInError(SLOW_DOWN.format(seconds=max(1, round(left))))
         found = self._store.password_hash(name.strip())
-        stored = found[1] if found is not None and found[1] else _DUMMY_HASH
+        stored = found[1] if found is not None and found[1] else _dummy_hash()
         try:
             _hasher.verify(stored, password)
             ok = found is not None and bool(found[1])

@@ -215,7 +215,7 @@ def documents(server: PostgresServer, folder: Path, passages: int, runs: int) ->
     """The document index's search on both backends: by words, and by words and embeddings (bytea, the cosine in
     the application; pgvector is not installed here), and the first search after the index changed, which reads
     every embedding into the application's matrix."""
-    from bench.documents_bench import DIMENSIONS, filled_store, rng_words
+    from bench.documents_bench import DIMENSIONS, filled_store, rng_words, searching_only
 
     model = "nomic-embed-text"
     stores = [
@@ -225,8 +225,8 @@ def documents(server: PostgresServer, folder: Path, passages: int, runs: int) ->
     results: list[Result] = []
     with FakeOllama(models=[model]) as fake:
         fake.embed_dimensions = DIMENSIONS
-        hybrid = [DocumentLibrary(store, folder, Embedder(fake.url, model)) for store in stores]
-        words = [DocumentLibrary(store, folder, None) for store in stores]
+        hybrid = [searching_only(DocumentLibrary(store, folder, Embedder(fake.url, model))) for store in stores]
+        words = [searching_only(DocumentLibrary(store, folder, None)) for store in stores]
         questions = iter(f"{rng_words(i)} splice" for i in range(100 * runs))
         failed: list[str] = []
         for name, libraries in (("words and embeddings", hybrid), ("words only", words)):
