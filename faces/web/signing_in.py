@@ -20,6 +20,7 @@ logger = logging.getLogger(__name__)
 
 SIGN_IN_FORM = "sign-in"
 SIGN_IN_PROBLEM = "sign_in_problem"  # the sentence of a sign-in that failed, shown on the next page
+OFFICE_REFUSAL = "office_refusal"  # (e-mail, sentence): the office account's e-mail no user here has
 
 
 def client_address() -> str:
@@ -40,12 +41,18 @@ def single_sign_on_ready() -> bool:
 
 def sign_in_page(base: Application) -> User:
     """The sign-in page until someone signs in, then the user (the page's run stops here meanwhile)."""
-    user = office_account(base) if single_sign_on_ready() else None
+    office = single_sign_on_ready()
+    user = office_account(base) if office else None
     if user is not None:
         return user
     st.title("Engineering assistant", anchor=False)
     if problem := st.session_state.pop(SIGN_IN_PROBLEM, None):
         st.error(sentence_markdown(problem), icon=":material/error:")
+    refusal = office_refusal() if office else None
+    if refusal is not None:
+        email, sentence = refusal
+        st.error(sentence_markdown(sentence), icon=":material/error:")
+        st.caption(f"The office account you are signed in with is {escape_markdown(email or 'without an e-mail')}.")
     with st.form(SIGN_IN_FORM, clear_on_submit=True, width=420):
         st.subheader("Sign in", anchor=False)
         name = st.text_input("User name", key="sign-in-name", max_chars=200, autocomplete="username")
@@ -56,23 +63,39 @@ def sign_in_page(base: Application) -> User:
             return base.accounts.sign_in(name, password, client_address())
         except SignInError as error:  # the same sentence for a wrong password and an unknown user
             st.error(sentence_markdown(str(error)), icon=":material/error:")
-    if single_sign_on_ready():
+    if refusal is not None:  # to try another office account
+        st.button("Sign out of the office account", key="sign-out-office", icon=":material/badge:", on_click=st.logout)
+    elif office:
         st.button("Sign in with the office account", key="sign-in-office", icon=":material/badge:", on_click=st.login)
     st.stop()
     raise AssertionError("st.stop ends the run")  # pragma: no cover
 
 
 def office_account(base: Application) -> User | None:
-    """The local user whose e-mail the office's identity provider vouched for (None: not signed in there)."""
+    """The local user whose e-mail the office's identity provider vouched for (None: not signed in there, or
+    no user here has that e-mail: then `office_refusal` says so).
+
+    A refusal is kept in the tab and shown with the form rather than signing out of the office account at
+    once: signing out starts a new page, which would lose the sentence. The tab asks (and the audit trail
+    records a failed sign-in) once per e-mail, not at every rerun of the form."""
     if not st.user.get("is_logged_in", False):
         return None
     email = st.user.get("email")
-    try:
-        return base.accounts.sign_in_by_email(str(email) if isinstance(email, str) else "")
-    except SignInError as error:
-        st.session_state[SIGN_IN_PROBLEM] = str(error)
-        st.logout()  # signed out of the office account here, so that the page offers the form again
+    email = email if isinstance(email, str) else ""
+    refused = st.session_state.get(OFFICE_REFUSAL)
+    if refused is not None and refused[0] == email:
         return None
+    try:
+        return base.accounts.sign_in_by_email(email)
+    except SignInError as error:
+        st.session_state[OFFICE_REFUSAL] = (email, str(error))
+        return None
+
+
+def office_refusal() -> tuple[str, str] | None:
+    """The e-mail the office account has and why no user here was signed in with it (None: no refusal)."""
+    refused = st.session_state.get(OFFICE_REFUSAL)
+    return refused if refused is not None and st.user.get("is_logged_in", False) else None
 
 
 def signed_in_bar(view: Application) -> None:
