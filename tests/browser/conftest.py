@@ -2,6 +2,9 @@
 
 Fixtures `web_app` (the app's URL) and `browser` (a page that records outside requests and
 script dialogs), and `send` to type a question.
+
+A text is waited for with `.first`: while the page is redrawn after a live turn, Streamlit keeps the
+streamed copy (with its cursor) until the redraw ends, so for a moment the answer is there twice.
 """
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ def test_one_engineer_never_sees_the_others_workspace(
 
     fake_ollama.script(Reply.tool_calls(("search_documents", {"query": ANN_SECRET})), Reply.text("Nothing on that."))
     send(bob, "Is there anything on the Zanzibar footing?")  # a document search, for what only ann's holds
-    expect(bob.get_by_text("Nothing on that.")).to_be_visible()
+    expect(bob.get_by_text("Nothing on that.").first).to_be_visible()
     found = [m for m in fake_ollama.chat_requests if any(x.get("role") == "tool" for x in m["messages"])]
     tool_results = [x["content"] for m in found for x in m["messages"] if x.get("role") == "tool"]
     assert tool_results and all(ANN_SECRET not in result and "Ann tower" not in result for result in tool_results)

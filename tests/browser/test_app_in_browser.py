@@ -30,12 +30,12 @@ def test_question_with_a_tool_call_survives_a_reload(browser: Browser, web_app: 
     page.wait_for_url("**/?chat=1")
     send(page, "What is the square root of 2025? <script>alert(1)</script>")
     answer = page.get_by_text("The square root of 2025 is")
-    answer.wait_for()
+    answer.first.wait_for()
     tool = page.get_by_text("sqrt(x=2025)")
     tool.first.wait_for()
     assert page.get_by_text("<script>alert(1)</script>").count() >= 1, "the user's HTML is shown as text"
     page.reload()
-    page.get_by_text("The square root of 2025 is").wait_for()
+    page.get_by_text("The square root of 2025 is").first.wait_for()
     page.get_by_text("sqrt(x=2025)").first.click()
     page.get_by_text("45.0").first.wait_for()
     page.get_by_text("beam_analysis(span='6 m'").first.click()
@@ -56,9 +56,9 @@ def test_stop_keeps_the_partial_answer(browser: Browser, web_app: str, fake_olla
     fake_ollama.script(Reply.then("The first part of a long answer", Hang(30)), Reply.text("Next answer."))
     page.goto(web_app)
     send(page, "Explain the load path")
-    page.get_by_text("The first part of a long answer").wait_for()
+    page.get_by_text("The first part of a long answer").first.wait_for()
     page.get_by_role("button", name="Stop").click()
-    page.get_by_text("Stopped before the end of the answer.").wait_for()
+    page.get_by_text("Stopped before the end of the answer.").first.wait_for()
     (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
     assert (turn.status, turn.assistant) == ("stopped", "The first part of a long answer")
 
@@ -115,7 +115,7 @@ def test_two_tabs_and_a_cli_run_beside_them_lose_nothing(
         assert cli.returncode == 0, cli.stderr
         expected.append(f"cli question {i}")
         for name, tab in zip(("first", "second"), tabs, strict=True):
-            tab.get_by_text(f"Answer to: {name} tab {i}").wait_for()
+            tab.get_by_text(f"Answer to: {name} tab {i}").first.wait_for()
     seen = fresh_look(isolated / "chat_history.sqlite")
     assert seen["integrity"] == "ok" and sorted(seen["questions"]) == sorted(expected)
     assert all(tab.get_by_test_id("stException").count() == 0 for tab in tabs)

@@ -56,13 +56,13 @@ def test_beam_diagrams_span_the_beam_label_their_peaks_and_warn_nothing(
     page.goto(web_app)
     page.get_by_role("button", name="New workspace").click()
     page.wait_for_url("**/?chat=6")
-    page.get_by_text("No turns here yet").wait_for()
+    page.get_by_text("No turns here yet").first.wait_for()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "empty-workspace.png"))  # the README's picture of a first visit
     send(page, "Check the 6 m beam")
-    page.get_by_text("It fails in deflection.").wait_for()
+    page.get_by_text("It fails in deflection.").first.wait_for()
     page.reload()  # the stored turn, as it is drawn from then on
-    page.get_by_text("It fails in deflection.").wait_for()
+    page.get_by_text("It fails in deflection.").first.wait_for()
     page.get_by_text("beam_analysis(span='6 m'").first.click()
     charts = page.get_by_test_id("stVegaLiteChart")
     charts.nth(1).locator("svg").first.wait_for()

@@ -27,13 +27,13 @@ def test_closing_the_tab_mid_answer_keeps_the_whole_answer(
     page = browser.page
     page.goto(web_app)
     send(page, "Explain the load path")
-    page.get_by_text("The load goes down").wait_for()
+    page.get_by_text("The load goes down").first.wait_for()
     page.close()
     reopened = page.context.new_page()
     reopened.goto(f"{web_app}/?chat=1")
-    reopened.get_by_text("An answer is being written in this workspace").wait_for()
+    reopened.get_by_text("An answer is being written in this workspace").first.wait_for()
     rest.gate.set()
-    reopened.get_by_text(WHOLE_ANSWER).wait_for(timeout=30_000)  # without a click: the page is redrawn
+    reopened.get_by_text(WHOLE_ANSWER).first.wait_for(timeout=30_000)  # without a click: the page is redrawn
     (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
     assert (turn.status, turn.assistant) == ("complete", WHOLE_ANSWER)
     assert browser.outside_requests == []
@@ -47,9 +47,9 @@ def test_stop_still_stops_and_keeps_what_arrived(
     page = browser.page
     page.goto(web_app)
     send(page, "Explain the load path")
-    page.get_by_text("The load goes down").wait_for()
+    page.get_by_text("The load goes down").first.wait_for()
     page.get_by_role("button", name="Stop").click()
-    page.get_by_text("Stopped before the end of the answer.").wait_for()
+    page.get_by_text("Stopped before the end of the answer.").first.wait_for()
     rest.gate.set()
     (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
     assert (turn.status, turn.assistant) == ("stopped", "The load goes down")
@@ -72,10 +72,10 @@ def test_the_summary_note_comes_without_a_click(
     send(page, "How tall is tower A?")
     expect(page.get_by_text("It is 45 m tall.", exact=True)).to_have_count(1)
     page.get_by_role("button", name="New workspace").first.click()
-    page.get_by_text("No turns here yet").wait_for()
+    page.get_by_text("No turns here yet").first.wait_for()
     assert wait_until(lambda: any(is_summary_request(r) for r in fake_ollama.chat_requests), timeout=30)
     written.gate.set()
-    page.get_by_text("Updated the summary of Tower A.").wait_for(timeout=30_000)
+    page.get_by_text("Updated the summary of Tower A.").first.wait_for(timeout=30_000)
 
 
 def test_a_long_workspace_name_keeps_its_menu_on_its_row(browser: Browser, web_app: str, isolated: Path) -> None:
@@ -105,7 +105,7 @@ def test_a_long_workspace_name_keeps_its_menu_on_its_row(browser: Browser, web_a
             [prefix, chats],
         )
 
-    page.get_by_text("Ollama 0.12.6").wait_for()  # the sidebar is drawn to its end
+    page.get_by_text("Ollama 0.12.6").first.wait_for()  # the sidebar is drawn to its end
     assert wait_until(lambda: misplaced_menus("workspace") == [], timeout=30), misplaced_menus("workspace")
     search = page.get_by_placeholder("Name or words from a message")
     search.fill("m")

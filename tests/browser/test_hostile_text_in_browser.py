@@ -104,8 +104,8 @@ def test_hostile_markdown_in_every_route_fetches_nothing_from_outside(
     page.get_by_role("button", name="Regenerate").wait_for(timeout=60_000)  # the turn is stored and redrawn
     page.get_by_text("Thinking").first.click()
     page.get_by_text("Digital twin").first.click()
-    page.get_by_text("End of the twin payloads.").wait_for()
-    page.get_by_text("End of the thinking payloads.").wait_for()
+    page.get_by_text("End of the twin payloads.").first.wait_for()
+    page.get_by_text("End of the thinking payloads.").first.wait_for()
     page.wait_for_timeout(2_000)  # time for anything lazy to load
     routes = ("answer", "file", "twin", "thinking")
     for route in routes:

@@ -31,17 +31,17 @@ def test_stop_takes_effect_at_once_keeps_what_arrived_and_leaves_the_tab_normal(
     fake_ollama.responder = answers_or_hangs
     page.goto(web_app)
     send(page, "long explanation of the load path")
-    page.get_by_text("The first part of long explanation").wait_for()
+    page.get_by_text("The first part of long explanation").first.wait_for()
     started = time.monotonic()
     page.get_by_role("button", name="Stop").click()
-    page.get_by_text("Stopped before the end of the answer.").wait_for()
+    page.get_by_text("Stopped before the end of the answer.").first.wait_for()
     stopped_after = time.monotonic() - started
     (turn,) = ChatHistoryDB(isolated / "chat_history.sqlite").get_turns(1)
     assert (turn.status, turn.assistant) == ("stopped", "The first part of long explanation of the load path")
     assert stopped_after < PROMPT_SECONDS, f"Stop took {stopped_after:.1f} s"
     started = time.monotonic()
     send(page, "next question")
-    page.get_by_text("Answer to next question.").wait_for()
+    page.get_by_text("Answer to next question.").first.wait_for()
     assert time.monotonic() - started < PROMPT_SECONDS, "the tab is back to normal: no wait after a Stop"
     assert page.get_by_text("Waiting for the model").count() == 0
     assert browser.outside_requests == []
@@ -61,7 +61,7 @@ def test_a_question_sent_while_the_summary_is_written_goes_to_the_workspace_on_t
     expect(tower_answer).to_have_count(1)
     started = time.monotonic()
     page.get_by_role("button", name="New workspace").first.click()
-    page.get_by_text("No turns here yet").wait_for()
+    page.get_by_text("No turns here yet").first.wait_for()
     switched_after = time.monotonic() - started
     assert wait_until(lambda: any(is_summary_request(r) for r in fake_ollama.chat_requests), timeout=10)
     send(page, "Span of the bridge?")
