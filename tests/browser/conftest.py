@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,25 +63,37 @@ def wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float =
     raise TimeoutError("streamlit did not start")
 
 
+@contextmanager
+def streamlit_server(
+    folder: Path, env: dict[str, str], *options: str, log: Path | None = None, port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`streamlit run streamlit_app.py` in `folder`, with `env` added to this process's, on `port` (else a free
+    one), until the block ends: its URL and its process. Its output goes to `log`, if given."""
+    port = port or free_port()
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)]
+    with log.open("wb") if log is not None else open(os.devnull, "wb") as output:
+        process = subprocess.Popen(
+            [*command, "--server.headless", "true", "--browser.gatherUsageStats", "false", *options],
+            cwd=folder,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_for_health(url, process)
+            yield url, process
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=30)
+
+
 @pytest.fixture
 def web_app(fake_ollama: FakeOllama, isolated: Path) -> Iterator[str]:
     shutil.copytree(ROOT / ".streamlit", isolated / ".streamlit")
-    port = free_port()
-    env = {**os.environ, "ENDPOINT": fake_ollama.url, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)],
-        cwd=isolated,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_for_health(url, process)
+    with streamlit_server(isolated, {"ENDPOINT": fake_ollama.url}) as (url, _):
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @dataclass

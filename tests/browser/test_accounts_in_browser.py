@@ -4,9 +4,6 @@ not by `?chat=`, not in an export, not through a document search. Passwords are 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,9 +11,9 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
 
 from app import start
-from fakes.ollama import FakeOllama, Reply, free_port
+from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, wait_for_health
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, send, streamlit_server
 
 PASSWORDS = {"ann": "ann's long passphrase 71", "bob": "bob's long passphrase 93"}
 ANN_SECRET = "Zanzibar footing load"  # in ann's workspace only
@@ -46,21 +43,9 @@ def office(isolated: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPa
 @pytest.fixture
 def accounts_app(office: dict[str, int], fake_ollama: FakeOllama, isolated: Path) -> Iterator[str]:
     """`streamlit run` with AUTH=accounts, its output kept in `server.log`."""
-    port = free_port()
-    env = {**os.environ, "AUTH": "accounts", "ENDPOINT": fake_ollama.url, "PYTHONPATH": str(ROOT)}
-    with (isolated / "server.log").open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port),
-             "--server.headless", "true", "--browser.gatherUsageStats", "false", "--logger.level", "debug"],
-            cwd=isolated, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_for_health(url, process)
-            yield url
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    env = {"AUTH": "accounts", "ENDPOINT": fake_ollama.url}
+    with streamlit_server(isolated, env, "--logger.level", "debug", log=isolated / "server.log") as (url, _):
+        yield url
 
 
 @pytest.fixture

@@ -6,11 +6,8 @@ an e-mail no user has is refused with one sentence, and the sign-in form is offe
 
 from __future__ import annotations
 
-import os
 import secrets
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +17,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from app import start
 from fakes.oidc import FakeIdentityProvider, Person
 from fakes.ollama import FakeOllama, free_port
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, wait_for_health
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server
 
 STRANGER = Person("carol-007", "carol@elsewhere.example", "Carol Visitor")
 
@@ -56,19 +53,9 @@ def office_app(
         f'server_metadata_url = "{provider.metadata_url}"\n',
         encoding="utf-8",
     )
-    env = {**os.environ, "AUTH": "accounts", "ENDPOINT": fake_ollama.url, "PYTHONPATH": str(ROOT)}
-    with (isolated / "server.log").open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port),
-             "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-            cwd=isolated, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            wait_for_health(url, process)
-            yield url
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    env = {"AUTH": "accounts", "ENDPOINT": fake_ollama.url}
+    with streamlit_server(isolated, env, log=isolated / "server.log", port=port) as (address, _):
+        yield address
 
 
 @pytest.fixture

@@ -4,24 +4,21 @@ question. (The protocol server's turn of this is tests/test_postgres_durability.
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from fakes.ollama import FakeOllama, Hang, Reply, free_port, wait_until
+from fakes.ollama import FakeOllama, Hang, Reply, wait_until
 from fakes.postgres import PostgresServer
 from history import ChatHistoryDB
 from store.leases import CUT_OFF
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, wait_for_health
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, streamlit_server
 from tests.stores import raw_rows
 from tests.test_postgres_durability import Writer, was_asked
 
@@ -35,21 +32,8 @@ def answering(body: dict[str, Any]) -> Reply:
     return Reply.text(f"Answer to {question}.")
 
 
-@contextmanager
-def web_server(folder: Path, ollama: str, url: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = free_port()
-    env = {**os.environ, "ENDPOINT": ollama, "DATABASE_URL": url, "PYTHONPATH": str(ROOT), "EMBED_MODEL": ""}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"), "--server.port", str(port)],
-        cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        wait_for_health(f"http://127.0.0.1:{port}", process)
-        yield f"http://127.0.0.1:{port}", process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=30)
+def web_server(folder: Path, ollama: str, url: str) -> AbstractContextManager[tuple[str, subprocess.Popen[bytes]]]:
+    return streamlit_server(folder, {"ENDPOINT": ollama, "DATABASE_URL": url, "EMBED_MODEL": ""})
 
 
 def test_web_servers_killed_mid_turn_lose_no_answered_turn(
