@@ -72,6 +72,9 @@ class FakeOllama:
         self.record = record  # keep request bodies (turn off for long runs that measure memory)
         self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
+        # when set, the digital-twin summary requests take this reply, never one of the script's (a summary is
+        # asked for when a client hangs up, so when it comes, before or after the next question, is the machine's)
+        self.summary_reply: Reply | None = None
         # /api/embed: a word-hashing embedder in which `synonyms` (word → the word it means) make paraphrases meet
         self.synonyms: dict[str, str] = {}
         self.embed_dimensions = 64
@@ -139,6 +142,8 @@ class FakeOllama:
         }
 
     def next_reply(self, body: dict[str, Any]) -> Reply:
+        if self.summary_reply is not None and is_summary_request(body):
+            return self.summary_reply
         with self._lock:
             if self._replies:
                 return self._replies.pop(0)

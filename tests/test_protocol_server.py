@@ -28,8 +28,10 @@ def collapse(kinds: list[str]) -> list[str]:
 
 
 def answer_summaries(fake: FakeOllama) -> None:
-    """The digital twin asked for when a client hangs up gets a reply; other requests follow the script."""
-    fake.responder = lambda body: Reply.text("Summary." if is_summary_request(body) else "(unscripted)")
+    """The digital twin asked for when a client hangs up gets a reply, never one of the script's, which the
+    other requests follow."""
+    fake.summary_reply = Reply.text("Summary.")
+    fake.responder = lambda body: Reply.text("(unscripted)")
 
 
 def test_a_plain_turn_and_a_tool_turn_in_order(fake_ollama: FakeOllama, isolated: Path) -> None:
