@@ -75,6 +75,7 @@ class FakeOllama:
         # when set, the digital-twin summary requests take this reply, never one of the script's (a summary is
         # asked for when a client hangs up, so when it comes, before or after the next question, is the machine's)
         self.summary_reply: Reply | None = None
+        self.hanging = 0  # replies now in a Hang step, everything before it sent
         # /api/embed: a word-hashing embedder in which `synonyms` (word → the word it means) make paraphrases meet
         self.synonyms: dict[str, str] = {}
         self.embed_dimensions = 64
@@ -327,7 +328,14 @@ class _OllamaHandler(BaseHTTPRequestHandler):
     def _fault(self, step: Step) -> bool:
         """Act out a Hang or Drop step; False for a step that is content."""
         if isinstance(step, Hang):
-            self.server_fake._closing.wait(step.seconds)
+            fake = self.server_fake
+            with fake._lock:
+                fake.hanging += 1
+            try:
+                fake._closing.wait(step.seconds)
+            finally:
+                with fake._lock:
+                    fake.hanging -= 1
             self.close_connection = True
             return True
         if isinstance(step, Drop):

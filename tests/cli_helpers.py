@@ -37,8 +37,9 @@ def run_cli(
 def interrupt_while_waiting(
     fake: FakeOllama, typed: str, requests: int, then: str, *args: str, waiting_in: str = "do_epoll_wait"
 ) -> tuple[str, str, int]:
-    """Type into the CLI, press Ctrl-C while the fake server is answering request number `requests` (once the CLI
-    sleeps in the kernel's `waiting_in`: by default its event loop waiting for the answer), type more."""
+    """Type into the CLI, press Ctrl-C while the fake server is answering request number `requests` (once the
+    reply has reached its Hang, everything before it sent, and the CLI sleeps in the kernel's `waiting_in`: by
+    default its event loop waiting for the rest), type more."""
     process = subprocess.Popen(
         [sys.executable, str(MAIN), "--server", fake.url, *args],
         stdin=subprocess.PIPE,
@@ -49,7 +50,7 @@ def interrupt_while_waiting(
     assert process.stdin is not None
     process.stdin.write(typed)
     process.stdin.flush()
-    assert wait_until(lambda: len(fake.chat_requests) == requests, timeout=30)
+    assert wait_until(lambda: len(fake.chat_requests) == requests and fake.hanging > 0, timeout=30)
     wait_for_wait(process.pid, waiting_in)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(then, timeout=15)
