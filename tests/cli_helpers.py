@@ -113,7 +113,7 @@ def run_in_terminal(
         os.write(master, typed.encode())
     output = _read_until_closed(master, time.monotonic() + timeout)
     os.close(master)
-    return process.wait(timeout=5), output.decode("utf-8", errors="replace")
+    return process.wait(timeout=30), output.decode("utf-8", errors="replace")
 
 
 def _read_until_closed(master: int, deadline: float) -> bytes:

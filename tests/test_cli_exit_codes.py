@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fakes.ollama import Drop, FakeOllama, Hang, Pause, Reply, free_port, wait_until
+from fakes.ollama import Drop, FakeOllama, Gate, Hang, Pause, Reply, free_port, wait_until
 from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from tests.cli_helpers import MAIN, interrupt_while_waiting, run_cli
@@ -78,7 +78,8 @@ def test_1_when_the_chat_history_cannot_be_opened(isolated: Path) -> None:
 
 
 def test_1_when_the_chat_history_cannot_store_the_turn(fake_ollama: FakeOllama, isolated: Path) -> None:
-    fake_ollama.script(Reply([Pause(1.0), chunk(content="Answer."), final("stop", 42, 2)]))
+    spoilt = Gate()  # the model answers once the files are spoilt
+    fake_ollama.script(Reply([spoilt, chunk(content="Answer."), final("stop", 42, 2)]))
     process = subprocess.Popen(
         [sys.executable, str(MAIN), "--once", "hi", "--server", fake_ollama.url],
         stdout=subprocess.PIPE,
@@ -88,6 +89,7 @@ def test_1_when_the_chat_history_cannot_store_the_turn(fake_ollama: FakeOllama, 
     assert wait_until(lambda: len(fake_ollama.chat_requests) == 1, timeout=15)
     for file in isolated.glob("chat_history.sqlite*"):  # spoilt while the model answers
         file.write_bytes(b"garbage!" * (file.stat().st_size // 8 + 1))
+    spoilt.gate.set()
     out, err = process.communicate(timeout=30)
     assert process.returncode == EXIT_FAILED and "is not an SQLite database" in err
 

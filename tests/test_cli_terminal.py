@@ -23,7 +23,7 @@ def slow_answer(text: str, seconds: float) -> Reply:
 
 
 def test_on_a_terminal_a_spinner_counts_the_seconds_then_gives_way_to_the_answer(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(slow_answer("The answer.", 1.4))
+    fake_ollama.script(slow_answer("The answer.", 2.5))  # a second's frame must come before the answer
     code, output = run_in_terminal("--once", "hi", "--server", fake_ollama.url)
     assert code == 0, output
     assert "qwen3:4b is thinking… 0 s" in output and "qwen3:4b is thinking… 1 s" in output
@@ -50,7 +50,7 @@ def test_the_spinner_never_wraps_a_narrow_terminal(fake_ollama: FakeOllama) -> N
 
 
 def test_off_a_terminal_a_long_wait_is_one_plain_line(fake_ollama: FakeOllama) -> None:
-    fake_ollama.script(slow_answer("The answer.", 1.6))
+    fake_ollama.script(slow_answer("The answer.", 2.5))  # well past the second after which the line is written
     result = run_cli("--once", "hi", "--server", fake_ollama.url)
     assert (result.returncode, result.stdout) == (0, "The answer.\n")
     assert result.stderr == "qwen3:4b is thinking…\n", "no animation, no carriage return, no escape sequence"

@@ -300,8 +300,8 @@ def test_a_writer_holding_the_lock_is_waited_for(tmp_path: Path) -> None:
     chat = db.create_chat("w")
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
-    threading.Timer(1.0, lambda: holder.execute("COMMIT")).start()
     started = time.monotonic()
+    threading.Timer(1.0, lambda: holder.execute("COMMIT")).start()
     db.add_to_history(chat, "q", "a")
     assert 0.8 < time.monotonic() - started < 30, "it waited for the lock, and did not wait for ever"
     assert db.count_turns(chat) == 1

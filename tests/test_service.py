@@ -274,13 +274,13 @@ async def test_a_switch_does_not_wait_for_the_summary_and_a_question_goes_where_
     outcome = await service.workspaces.switch(bridge)
     assert outcome.pending and outcome.notice == "Updating the summary of Tower A in the background."
     assert service.workspaces.current_id == bridge
-    assert wait_until(lambda: any(is_summary_request(r) for r in fake_ollama.chat_requests))
+    assert wait_until(lambda: any(is_summary_request(r) for r in fake_ollama.chat_requests), timeout=30)
     assert [chat.chat_id for chat in service.summaries.pending()] == [tower]
     await ask(service, "Span of the bridge?")
     assert [t.user for t in db.get_turns(bridge)] == ["Span of the bridge?"]
     assert [t.user for t in db.get_turns(tower)] == ["How tall is tower A?"]
     assert [chat.chat_id for chat in service.summaries.skip()] == [tower]
-    assert await asyncio.to_thread(service.summaries.wait, 5)
+    assert await asyncio.to_thread(service.summaries.wait, 30)
     assert db.get_context_summary(tower) is None and db.count_unsummarised_turns(tower) == 1, "written next time"
 
 
