@@ -59,7 +59,8 @@ def test_each_key_sees_its_own_and_what_is_shared(store_target: str, fake_ollama
         assert new[0]["code"] == "FORBIDDEN"
         server_owner.accounts.revoke_keys("bob")
         server_owner.accounts.remove("gone")
-        for token in (keys["bob"], keys["gone"], None, keys["ann"][:-2] + "zz"):
+        wrong = keys["ann"][:-1] + ("A" if keys["ann"][-1] != "A" else "B")  # ann's key with its last letter changed
+        for token in (keys["bob"], keys["gone"], None, wrong):
             body = {"id": "u", "type": "list-sessions", **({"token": token} if token else {})}
             refused = client.request(body)
             assert refused[0]["code"] == "UNAUTHORIZED" and (token is None or token not in refused[0]["message"])
