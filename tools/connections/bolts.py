@@ -8,7 +8,8 @@ from typing import Any, Literal
 from domain.calculations import Amount, CalcResult, Check
 from tools.calc import check, quantities
 from tools.catalogue import tool
-from tools.connections import aisc360_j, en1993_1_8
+from tools.codes.aisc360 import connections as aisc_j
+from tools.codes.en1993_1_8 import joints as en_joints
 from tools.connections.bolt_data import Diameter, aisc_grade, aisc_stresses, en_grade, pretension, stress_area
 from tools.connections.bolt_data import diameter as read_diameter
 from tools.connections.inputs import Combined, combination_name, combine, count, force, hole_type
@@ -137,8 +138,8 @@ def _aisc(joint: Joint, code: CodeName, grade_text: str, slip: str | None, hole_
     grade = aisc_grade(grade_text)
     fnt, fnv = aisc_stresses(grade, joint.size, joint.threads_excluded)
     area = joint.size.gross_area
-    shear = aisc360_j.bolt_shear(fnv, area, joint.planes, joint.bolts)
-    tension = aisc360_j.bolt_tension(fnt, fnv, area, joint.bolts, joint.shear.newtons / joint.planes,
+    shear = aisc_j.bolt_shear(fnv, area, joint.planes, joint.bolts)
+    tension = aisc_j.bolt_tension(fnt, fnv, area, joint.bolts, joint.shear.newtons / joint.planes,
                                      joint.tension.newtons, method)  # fmt: skip
     v_sym, t_sym, r_sym = _symbols(code)
     found = Found(shear.design(method), tension.design(method), None, grade.name, (v_sym, t_sym, r_sym),
@@ -167,12 +168,12 @@ def _aisc(joint: Joint, code: CodeName, grade_text: str, slip: str | None, hole_
 def _aisc_slip(joint: Joint, grade: Any, slip: str, hole_text: str, method: str, found: Found) -> None:
     hole, assumed = hole_type(hole_text)
     tb = pretension(grade, joint.size)
-    strength = aisc360_j.slip_resistance(aisc360_j.SLIP_COEFFICIENTS[slip], tb, joint.planes, joint.bolts, hole)
-    ksc = aisc360_j.slip_tension_factor(joint.tension.newtons, tb, joint.bolts, method)
+    strength = aisc_j.slip_resistance(aisc_j.SLIP_COEFFICIENTS[slip], tb, joint.planes, joint.bolts, hole)
+    ksc = aisc_j.slip_tension_factor(joint.tension.newtons, tb, joint.bolts, method)
     found.design_slip = strength.design(method) * ksc
     clause = strength.clause + ("; J3.10 eq. J3-5a" if method == "LRFD" else "; J3.10 eq. J3-5b") * (ksc < 1)
     found.substituted.append(
-        f"slip: Rn = μ Du hf Tb ns = {aisc360_j.SLIP_COEFFICIENTS[slip]:.2f} × {aisc360_j.DU} × 1.0 × "
+        f"slip: Rn = μ Du hf Tb ns = {aisc_j.SLIP_COEFFICIENTS[slip]:.2f} × {aisc_j.DU} × 1.0 × "
         f"{_force(tb, joint, 'kip' if not joint.size.metric else 'kN')} × {joint.planes} = "
         f"{_force(strength.nominal / joint.bolts, joint)} per bolt; φ = {strength.phi:.2f}, Ω = {strength.omega:.2f} "
         f"({hole} holes); ksc = {ksc:.3f}; {found.symbols[2]} = {_force(found.design_slip, joint)}"
@@ -188,8 +189,8 @@ def _eurocode(joint: Joint, grade: Any, slip: str | None, hole_text: str) -> Fou
     fub = grade.fub_mpa * 1e6
     stress = stress_area(joint.size)
     area, alpha_v = (joint.size.gross_area, 0.6) if joint.threads_excluded else (stress, grade.alpha_v_threads)
-    fv_rd = en1993_1_8.bolt_shear_resistance(fub, area, alpha_v) * joint.planes * joint.bolts
-    ft_rd = en1993_1_8.bolt_tension_resistance(fub, stress) * joint.bolts
+    fv_rd = en_joints.bolt_shear_resistance(fub, area, alpha_v) * joint.planes * joint.bolts
+    ft_rd = en_joints.bolt_tension_resistance(fub, stress) * joint.bolts
     found = Found(fv_rd, ft_rd, None, f"class {grade.name} (fub = {grade.fub_mpa:g} MPa)",
                   ("Fv,Ed", "Ft,Ed", "F_Rd"), _combinations(joint))  # fmt: skip
     found.substituted.append(
@@ -203,7 +204,7 @@ def _eurocode(joint: Joint, grade: Any, slip: str | None, hole_text: str) -> Fou
             _check("Ft,Ed ≤ Ft,Rd: bolt tension", joint.tension.newtons, ft_rd, "EN 1993-1-8 Table 3.4", joint)
         )
     if joint.tension.newtons > 0 and joint.shear.newtons > 0:
-        total = en1993_1_8.shear_and_tension(joint.shear.newtons, fv_rd, joint.tension.newtons, ft_rd)
+        total = en_joints.shear_and_tension(joint.shear.newtons, fv_rd, joint.tension.newtons, ft_rd)
         found.checks.append(_interaction(total))
     if slip is not None:
         _eurocode_slip(joint, grade, slip, hole_text, found)
@@ -221,10 +222,10 @@ def _eurocode_slip(joint: Joint, grade: Any, slip: str, hole_text: str, found: F
             f"class {grade.name} bolts cannot be preloaded (3.1.2(2)); slip-resistant joints take 8.8 or 10.9"
         )
     hole, assumed = hole_type(hole_text)
-    ks, mu = en1993_1_8.HOLE_FACTORS[hole], en1993_1_8.SLIP_FACTORS[slip]
-    fp_c = en1993_1_8.preload(grade.fub_mpa * 1e6, stress_area(joint.size))
+    ks, mu = en_joints.HOLE_FACTORS[hole], en_joints.SLIP_FACTORS[slip]
+    fp_c = en_joints.preload(grade.fub_mpa * 1e6, stress_area(joint.size))
     per_bolt_tension = joint.tension.newtons / joint.bolts
-    found.design_slip = en1993_1_8.slip_resistance(ks, joint.planes, mu, fp_c, per_bolt_tension) * joint.bolts
+    found.design_slip = en_joints.slip_resistance(ks, joint.planes, mu, fp_c, per_bolt_tension) * joint.bolts
     found.substituted.append(
         f"slip: Fp,C = 0.7 fub As = {_force(fp_c, joint, 'kN')}; Fs,Rd = {ks:g} × {joint.planes} × {mu:g} × "
         f"(Fp,C − 0.8 × {_force(per_bolt_tension, joint, 'kN')}) / 1.25 × {joint.bolts} = "

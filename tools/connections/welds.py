@@ -10,7 +10,8 @@ from typing import Any
 from domain.calculations import CalcResult
 from tools.calc import check, quantities
 from tools.catalogue import tool
-from tools.connections import aisc360_j, en1993_1_8
+from tools.codes.aisc360 import connections as aisc_j
+from tools.codes.en1993_1_8 import joints as en_joints
 from tools.connections.bolt_data import KSI
 from tools.connections.inputs import Combined, combination_name, combine, count, force
 from tools.connections.inputs import angle as read_angle
@@ -126,14 +127,14 @@ def _aisc(run: WeldRun, code: CodeName, electrode: str) -> Finding:
     """J2.4(a) with kds (J2-5) and β (J2.2b(d))."""
     method = code.split("-")[1]
     name, fexx = electrode_strength(electrode)
-    kds = aisc360_j.directional_factor(run.theta)
+    kds = aisc_j.directional_factor(run.theta)
     end_loaded = run.theta < math.pi / 2 - 1e-9
-    beta, beta_text = aisc360_j.long_weld_factor(run.length, run.size) if end_loaded else (1.0, "β (transverse)")
-    strength = aisc360_j.fillet_weld(fexx, run.size, run.theta, run.length, run.welds, beta)
+    beta, beta_text = aisc_j.long_weld_factor(run.length, run.size) if end_loaded else (1.0, "β (transverse)")
+    strength = aisc_j.fillet_weld(fexx, run.size, run.theta, run.length, run.welds, beta)
     factor = strength.phi if method == "LRFD" else 1 / strength.omega
-    per_length = aisc360_j.fillet_weld_per_length(fexx, run.size, kds) * run.welds * factor
+    per_length = aisc_j.fillet_weld_per_length(fexx, run.size, kds) * run.welds * factor
     required_symbol, available, prefix, suffix = _AVAILABLE[method]
-    throat = aisc360_j.effective_throat(run.size)
+    throat = aisc_j.effective_throat(run.size)
     substituted = (
         f"kds = 1.0 + 0.50 sin^1.5({math.degrees(run.theta):.4g}°) = {kds:.3f}; {prefix}0.60 × "
         f"{show(_stress(fexx, 'ksi' if run.system == 'US' else 'MPa'))} × {_text(throat, run, 'throat')} × {kds:.3f} × "
@@ -162,14 +163,14 @@ def _aisc(run: WeldRun, code: CodeName, electrode: str) -> Finding:
 def _eurocode(run: WeldRun, grade: str | None, electrode: str) -> Finding:
     """4.5.3.3 (the simplified method) with βLw of 4.11 for a long lap joint."""
     steel = _weld_steel(grade)
-    fu, beta_w = en1993_1_8.WELD_STEELS[steel]
-    a = en1993_1_8.throat(run.size)
-    beta = en1993_1_8.long_joint_factor(run.length, a)
-    per_length = en1993_1_8.weld_resistance_per_length(fu, beta_w, a) * run.welds
-    fvw = show(_stress(en1993_1_8.weld_shear_strength(fu, beta_w), "MPa"))
+    fu, beta_w = en_joints.WELD_STEELS[steel]
+    a = en_joints.throat(run.size)
+    beta = en_joints.long_joint_factor(run.length, a)
+    per_length = en_joints.weld_resistance_per_length(fu, beta_w, a) * run.welds
+    fvw = show(_stress(en_joints.weld_shear_strength(fu, beta_w), "MPa"))
     substituted = (
         f"a = s/√2 = {_text(a, run, 'throat')}; fvw,d = {show(_stress(fu, 'MPa'))}/√3 / ({beta_w:g} × "
-        f"{en1993_1_8.GAMMA_M2:g}) = {fvw}; Fw,Rd = {fvw} × {_text(a, run, 'throat')} × {run.welds} welds = "
+        f"{en_joints.GAMMA_M2:g}) = {fvw}; Fw,Rd = {fvw} × {_text(a, run, 'throat')} × {run.welds} welds = "
         f"{_text(per_length, run, 'line')}; βLw = {beta:.3f}; "
         f"F_Rd = {_text(per_length, run, 'line')} × {_text(run.length, run, 'length')} × {beta:.3f}"
     )
@@ -202,9 +203,9 @@ def _weld_steel(grade: str | None) -> str:
     if grade is None:
         return "S355"
     match = re.match(r"^\s*(S\d{3})", grade.upper())
-    if match and match.group(1) in en1993_1_8.WELD_STEELS:
+    if match and match.group(1) in en_joints.WELD_STEELS:
         return match.group(1)
-    raise ValueError(f"grade {grade!r} is not one this check knows: {', '.join(en1993_1_8.WELD_STEELS)}")
+    raise ValueError(f"grade {grade!r} is not one this check knows: {', '.join(en_joints.WELD_STEELS)}")
 
 
 def _stress(value: float, unit: str) -> Any:

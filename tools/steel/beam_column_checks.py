@@ -12,9 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.calculations import Check
-from tools.steel import aisc_combined, aisc_compression, en1993, en_combined, en_compression
-from tools.steel.aisc360 import Strength
-from tools.steel.column_section import ColumnSection
+from tools.codes.aisc360 import combined as aisc_combined
+from tools.codes.aisc360 import compression as aisc_compression
+from tools.codes.aisc360.strength import Strength
+from tools.codes.en1993_1_1 import combined as en_combined
+from tools.codes.en1993_1_1 import compression as en_compression
+from tools.codes.en1993_1_1 import resistance as en_resistance
+from tools.shapes.column_section import ColumnSection
 from tools.steel.readout import limit_check, share_check, shown
 from tools.units.showing import System
 
@@ -123,7 +127,7 @@ class _Member:
     detail: str
     y: en_compression.FlexuralBuckling
     z: en_compression.FlexuralBuckling
-    ltb: en1993.Buckling
+    ltb: en_resistance.Buckling
     mz_rd: float
     k: en_combined.Factors
     results: dict[str, float]
@@ -165,8 +169,8 @@ def _member(section: ColumnSection, spans: Spans, loads: Loads, grade: tuple[str
         )
     w_y, w_z = (member.Z_major, section.Z_y) if klass <= 2 else (member.S_major, member.S_minor)
     y, z, _ = en_compression.buckling(member, grade, (spans[0], spans[1], spans[1]), area=member.area)
-    ltb = en1993.buckling_resistance(member, fy, w_y, spans[2], C1)
-    mz_rd = w_z * fy / en1993.GAMMA_M1
+    ltb = en_resistance.buckling_resistance(member, fy, w_y, spans[2], C1)
+    mz_rd = w_z * fy / en_resistance.GAMMA_M1
     n_y, n_z = axial / y.resistance, axial / z.resistance
     k = en_combined.interaction_factors(klass, (y.slenderness, z.slenderness), (n_y, n_z), (CM, CM, CM))
     if klass <= 2:

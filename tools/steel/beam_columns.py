@@ -11,10 +11,10 @@ from typing import Any
 
 from domain.calculations import CalcResult
 from tools.catalogue import tool
+from tools.shapes.column_section import column_section
 from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
-from tools.steel.column_section import column_section
 from tools.steel.readout import Kind, figures_result
 from tools.steel.sections_and_checks import code_key
 from tools.units import registry

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.steel.column_section import ColumnSection
-from tools.steel.en1993 import yield_strength
+from tools.codes.en1993_1_1.resistance import yield_strength
+from tools.shapes.column_section import ColumnSection
 from tools.steel.sections_and_checks import KSI, _grade_aisc, _grade_en
 from tools.units.reading import require
 

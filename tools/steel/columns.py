@@ -1,7 +1,7 @@
 """`steel_column_check`: a steel column under axial load, AISC 360-22 Chapter E or EN 1993-1-1 6.3.1.
 
-The sections come from `tools.steel.column_section`; the clauses from `tools.steel.aisc_compression`
-and `tools.steel.en_compression`. Every buckling mode is one check with its clause; the
+The sections come from `tools.shapes.column_section`; the clauses from `tools.codes.aisc360.compression`
+and `tools.codes.en1993_1_1.compression`. Every buckling mode is one check with its clause; the
 weakest governs. Results are in the units of the inputs.
 """
 
@@ -12,9 +12,10 @@ from typing import Any
 
 from domain.calculations import CalcResult, Check
 from tools.catalogue import tool
-from tools.steel import aisc_compression, en_compression
+from tools.codes.aisc360 import compression as aisc_compression
+from tools.codes.en1993_1_1 import compression as en_compression
+from tools.shapes.column_section import ColumnSection, column_section
 from tools.steel.column_inputs import aisc_grade, en_grade, lengths
-from tools.steel.column_section import ColumnSection, column_section
 from tools.steel.readout import figures_result, limit_check, shown
 from tools.steel.sections_and_checks import code_key
 from tools.units.reading import require

@@ -1,7 +1,7 @@
 """Steel sections and member checks: `section_properties` and `steel_beam_check`.
 
-The shapes come from `tools.steel.tables`; the clauses from `tools.steel.aisc360` and
-`tools.steel.en1993`; the code-specific verdicts from `tools.steel.verdicts`.
+The shapes come from `tools.shapes.tables`; the clauses from `tools.codes.aisc360.flexure` and
+`tools.codes.en1993_1_1.resistance`; the code-specific verdicts from `tools.steel.verdicts`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from tools.beams import CASES, beam_diagram
 from tools.calc import calc_result
 from tools.catalogue import tool
 from tools.practice import rolled_span_warnings, span_warnings
-from tools.steel.member import i_member
-from tools.steel.tables import find_shape, metric_namesake
+from tools.shapes.member import i_member
+from tools.shapes.tables import find_shape, metric_namesake
 from tools.steel.verdicts import Loading, Verdict, aisc_verdict, eurocode_verdict
 from tools.units import registry
 from tools.units.reading import require

@@ -12,8 +12,9 @@ from typing import Any, NamedTuple
 
 from domain.calculations import Check
 from tools.calc import check
-from tools.steel import aisc360, en1993
-from tools.steel.member import IMember
+from tools.codes.aisc360 import flexure as aisc_flexure
+from tools.codes.en1993_1_1 import resistance as en_resistance
+from tools.shapes.member import IMember
 from tools.steel.moment_gradient import aisc_cb, eurocode_c1, peak
 from tools.units import registry
 from tools.units.showing import System, conventional, show
@@ -110,11 +111,11 @@ def _worst(*candidates: Governing) -> Governing:
 def aisc_verdict(member: IMember, loading: Loading, grade: tuple[str, float], method: str) -> Verdict:
     """AISC 360-22 F2/F3 (flexure, each segment with its Cb), G2.1 (shear), for LRFD or ASD."""
     name, fy = grade
-    aisc360.check_web_is_compact(member, fy)
+    aisc_flexure.check_web_is_compact(member, fy)
     system = loading.system
     m_sym, r_sym = ("Mu", "φMn") if method == "LRFD" else ("Ma", "Mn/Ω")
     v_sym, vr_sym = ("Vu", "φVn") if method == "LRFD" else ("Va", "Vn/Ω")
-    caps = [aisc360.yielding(member, fy), aisc360.flange_local_buckling(member, fy)]
+    caps = [aisc_flexure.yielding(member, fy), aisc_flexure.flange_local_buckling(member, fy)]
     section = [cap for cap in caps if cap is not None]
     m_max = loading.factored * loading.span**2 / 8
     checks = [
@@ -128,18 +129,18 @@ def aisc_verdict(member: IMember, loading: Loading, grade: tuple[str, float], me
     segments = loading.segments() if loading.brace is not None else []
     for index, (start, end) in enumerate(segments, 1):
         cb = aisc_cb(loading.moment, start, end)
-        ltb = aisc360.lateral_torsional(member, fy, end - start, cb)
+        ltb = aisc_flexure.lateral_torsional(member, fy, end - start, cb)
         demand, capacity = peak(loading.moment, start, end), min(ltb.design(method), cap.design(method))
         label = f"segment {index} of {len(segments)}, Lb = {show(_length(end - start, system))}, Cb = {cb:.2f}"
         worst = _worst(worst, Governing(demand / capacity, demand, capacity, f"lateral-torsional buckling, {label}"))
         if len(segments) <= MAX_SEGMENT_CHECKS:
             name_text = f"{m_sym} ≤ {r_sym}: lateral-torsional buckling, {label} ({ltb.detail})"
             checks.append(check(name_text, _moment(demand, system), _moment(ltb.design(method), system), ltb.clause))
-    shear = aisc360.shear(member, fy)
+    shear = aisc_flexure.shear(member, fy)
     v_max = loading.factored * loading.span / 2
     shear_name = f"{v_sym} ≤ {vr_sym}: {shear.limit_state} ({shear.detail})"
     checks.append(check(shear_name, _force(v_max, system), _force(shear.design(method), system), shear.clause))
-    deflection, deflection_check = _deflection(member, loading, aisc360.E_STEEL)
+    deflection, deflection_check = _deflection(member, loading, aisc_flexure.E_STEEL)
     checks.append(deflection_check)
     return Verdict(
         required_moment=worst.demand, design_moment=worst.capacity, required_shear=v_max,
@@ -170,12 +171,12 @@ def _stress(value: float, unit: str) -> Any:
 def eurocode_verdict(member: IMember, loading: Loading, grade: tuple[str, float | None], top_flange: bool) -> Verdict:
     """EN 1993-1-1 6.2.5 (bending), 6.2.6 (shear) and 6.3.2.3 (lateral-torsional buckling, per segment with C1)."""
     name, given = grade
-    fy = given if given is not None else en1993.yield_strength(name, member)
+    fy = given if given is not None else en_resistance.yield_strength(name, member)
     system = loading.system
-    modulus, klass = en1993.bending_modulus(member, fy)
-    resistance = modulus * fy / en1993.GAMMA_M0
+    modulus, klass = en_resistance.bending_modulus(member, fy)
+    resistance = modulus * fy / en_resistance.GAMMA_M0
     m_max = loading.factored * loading.span**2 / 8
-    _, class_detail = en1993.section_class(member, fy)
+    _, class_detail = en_resistance.section_class(member, fy)
     bending = f"M_Ed ≤ M_c,Rd (Class {klass}, {class_detail})"
     checks = [check(bending, _moment(m_max, system), _moment(resistance, system), "EN 1993-1-1 6.2.5")]
     worst = Governing(m_max / resistance, m_max, resistance, f"cross-section bending (Class {klass})")
@@ -183,7 +184,7 @@ def eurocode_verdict(member: IMember, loading: Loading, grade: tuple[str, float 
     for index, (start, end) in enumerate(segments, 1):
         c1 = eurocode_c1(loading.moment, start, end)
         c2_zg = C2_UNIFORM_LOAD * member.depth / 2 if top_flange and len(segments) == 1 else 0.0
-        buckling = en1993.buckling_resistance(member, fy, modulus, end - start, c1, c2_zg)
+        buckling = en_resistance.buckling_resistance(member, fy, modulus, end - start, c1, c2_zg)
         demand = peak(loading.moment, start, end)
         where = f"segment {index} of {len(segments)}"
         worst = _worst(
@@ -201,13 +202,13 @@ def eurocode_verdict(member: IMember, loading: Loading, grade: tuple[str, float 
             checks.append(
                 check(label, _moment(demand, system), _moment(buckling.resistance, system), "EN 1993-1-1 6.3.2.3")
             )
-    shear = en1993.shear_resistance(member, fy)
+    shear = en_resistance.shear_resistance(member, fy)
     v_max = loading.factored * loading.span / 2
-    area = show((en1993.shear_area(member) * registry().m ** 2).to("mm**2"))
+    area = show((en_resistance.shear_area(member) * registry().m ** 2).to("mm**2"))
     checks.append(
         check(f"V_Ed ≤ V_pl,Rd (A_v = {area})", _force(v_max, system), _force(shear, system), "EN 1993-1-1 6.2.6")
     )
-    deflection, deflection_check = _deflection(member, loading, en1993.E_STEEL)
+    deflection, deflection_check = _deflection(member, loading, en_resistance.E_STEEL)
     checks.append(deflection_check)
     return Verdict(
         required_moment=worst.demand, design_moment=worst.capacity, required_shear=v_max, design_shear=shear,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.steel.aisc360 import E_STEEL
-from tools.steel.column_section import ColumnSection, Element
+from tools.codes.aisc360.flexure import E_STEEL
+from tools.shapes.column_section import ColumnSection, Element
 
 G_STEEL = 11_200 * 6.894757293168361e6  # 11,200 ksi in Pa (AISC 360-22 E4)
 PHI_COMPRESSION, OMEGA_COMPRESSION = 0.90, 1.67  # AISC 360-22 E1

@@ -1,9 +1,9 @@
-"""The rolled steel shapes this product knows, read from the tables in `tools/steel/data` (see SOURCES.md there).
+"""The rolled steel shapes this product knows, read from the tables in `tools/shapes/data` (see SOURCES.md there).
 
 AISC shapes carry the AISC Shapes Database v16.0 figures as published. European (IPE,
 HEA, HEB, HEM) and British (UB) I sections carry their standard dimensions; their
 properties are computed from those dimensions as the tables themselves compute them
-(`tools.steel.rolled_i`). Values are kept in each table's own units: inches and pounds for
+(`tools.shapes.rolled_i`). Values are kept in each table's own units: inches and pounds for
 AISC, millimetres, centimetres and kilograms for the European and British tables.
 """
 
@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from tools.steel.rolled_i import RolledI
+from tools.shapes.rolled_i import RolledI
 
 DATA = Path(__file__).parent / "data"
 AISC_TABLE = "AISC Shapes Database v16.0 (AISC Steel Construction Manual, 16th edition, 2023)"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.steel.en1993 import E_STEEL, G_STEEL, GAMMA_M0, GAMMA_M1
-from tools.steel.member import IMember
+from tools.codes.en1993_1_1.resistance import E_STEEL, G_STEEL, GAMMA_M0, GAMMA_M1
+from tools.shapes.member import IMember
 
 IMPERFECTION = {"a0": 0.13, "a": 0.21, "b": 0.34, "c": 0.49, "d": 0.76}  # Table 6.1
 

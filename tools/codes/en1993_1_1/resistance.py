@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.steel.member import IMember
+from tools.shapes.member import IMember
 
 E_STEEL = 210e9  # EN 1993-1-1 3.2.6
 G_STEEL = 81e9  # EN 1993-1-1 3.2.6: G ≈ 81 000 N/mm²

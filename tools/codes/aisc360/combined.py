@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.steel import aisc360
-from tools.steel.aisc360 import E_STEEL, OMEGA_FLEXURE, PHI_FLEXURE, Strength
-from tools.steel.member import IMember
+from tools.codes.aisc360 import flexure as aisc_flexure
+from tools.codes.aisc360.flexure import E_STEEL, OMEGA_FLEXURE, PHI_FLEXURE
+from tools.codes.aisc360.strength import Strength
+from tools.shapes.member import IMember
 
 
 @dataclass(frozen=True)
@@ -27,11 +28,11 @@ class Interaction:
 
 def major_axis(member: IMember, fy: float, unbraced: float, cb: float) -> list[Strength]:
     """Every F2/F3 limit state that applies about the major axis; the least governs."""
-    aisc360.check_web_is_compact(member, fy)
-    limits = [aisc360.yielding(member, fy)]
+    aisc_flexure.check_web_is_compact(member, fy)
+    limits = [aisc_flexure.yielding(member, fy)]
     if unbraced > 0:
-        limits.append(aisc360.lateral_torsional(member, fy, unbraced, cb))
-    flange = aisc360.flange_local_buckling(member, fy)
+        limits.append(aisc_flexure.lateral_torsional(member, fy, unbraced, cb))
+    flange = aisc_flexure.flange_local_buckling(member, fy)
     return limits + ([flange] if flange is not None else [])
 
 
@@ -40,7 +41,7 @@ def minor_axis(member: IMember, z_minor: float, fy: float) -> list[Strength]:
     (F6-3, Fcr = 0.69 E / (bf/2tf)², F6-4)."""
     mp = min(fy * z_minor, 1.6 * fy * member.S_minor)
     limits = [Strength(mp, PHI_FLEXURE, OMEGA_FLEXURE, "AISC 360-22 F6.1 eq. F6-1", "minor-axis yielding")]
-    slenderness, compact, noncompact = aisc360.flange_slenderness(member, fy)
+    slenderness, compact, noncompact = aisc_flexure.flange_slenderness(member, fy)
     detail = f"bf/2tf = {slenderness:.2f}, λpf = {compact:.2f}, λrf = {noncompact:.2f}"
     if slenderness <= compact:
         return limits

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.steel.en1993 import GAMMA_M0
-from tools.steel.en_compression import epsilon
-from tools.steel.member import IMember
+from tools.codes.en1993_1_1.compression import epsilon
+from tools.codes.en1993_1_1.resistance import GAMMA_M0
+from tools.shapes.member import IMember
 
 
 @dataclass(frozen=True)

@@ -7,28 +7,12 @@ Vn; the resistance factor φ (LRFD) and the safety factor Ω (ASD) come with it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-from tools.steel.member import IMember
+from tools.codes.aisc360.strength import Strength
+from tools.shapes.member import IMember
 
 E_STEEL = 29_000 * 6.894757293168361e6  # 29,000 ksi in Pa (AISC 360-22 Section B4 and Table notes)
 PHI_FLEXURE, OMEGA_FLEXURE = 0.90, 1.67
-
-
-@dataclass(frozen=True)
-class Strength:
-    """A nominal strength with its factors and the clause it comes from."""
-
-    nominal: float
-    phi: float
-    omega: float
-    clause: str
-    limit_state: str
-    detail: str = ""
-
-    def design(self, method: str) -> float:
-        """φRn for LRFD, Rn/Ω for ASD."""
-        return self.nominal * self.phi if method == "LRFD" else self.nominal / self.omega
 
 
 def flange_slenderness(member: IMember, fy: float) -> tuple[float, float, float]:

@@ -1,13 +1,13 @@
 """AISC 360-22 Chapter J for fillet welds and bolts, one function per clause. SI base units (m, Pa, N).
 
-A `Strength` (from `tools.steel.aisc360`) carries the nominal strength Rn with φ (LRFD) and Ω (ASD).
+A `Strength` (from `tools.codes.aisc360.flexure`) carries the nominal strength Rn with φ (LRFD) and Ω (ASD).
 """
 
 from __future__ import annotations
 
 import math
 
-from tools.steel.aisc360 import Strength
+from tools.codes.aisc360.strength import Strength
 
 PHI_WELD, OMEGA_WELD = 0.75, 2.00  # Table J2.5, fillet weld in shear
 PHI_BOLT, OMEGA_BOLT = 0.75, 2.00  # J3.7 and J3.8

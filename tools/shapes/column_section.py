@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
 
-from tools.steel.member import IMember, i_member
-from tools.steel.tables import DATA, Shape, find_shape
+from tools.shapes.member import IMember, i_member
+from tools.shapes.tables import DATA, Shape, find_shape
 
 Kind = Literal["I", "channel", "box", "round"]
 KINDS: dict[str, Kind] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tools.steel.tables import Shape
+from tools.shapes.tables import Shape
 from tools.units import registry
 
 

@@ -1,0 +1,1 @@
+"""AISC 360-22, one module per chapter."""

@@ -1,0 +1,1 @@
+"""EN 1993-1-1: members, one module per chapter."""

@@ -1,0 +1,1 @@
+"""EN 1993-1-8: joints, one module per chapter."""
