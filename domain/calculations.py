@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 Status = Literal["OK", "NG"]
+Bound = Literal["maximum", "minimum"]  # the limit is the most the value may be (≤), or the least (≥)
 
 
 class Amount(BaseModel):
@@ -44,12 +45,20 @@ class Check(BaseModel):
     clause: str | None = None
     value_amount: Amount | None = None
     limit_amount: Amount | None = None
+    kind: Bound | None = None  # None in a record kept before checks carried it: "≥" in its name says a minimum
 
     _ratio_kept: bool = PrivateAttr(default=True)
 
     @property
     def passed(self) -> bool:
         return self.status == "OK"
+
+    @property
+    def bound(self) -> Bound:
+        """Whether the limit is a maximum (value ≤ limit) or a minimum (value ≥ limit)."""
+        if self.kind is not None:
+            return self.kind
+        return "minimum" if "≥" in self.name else "maximum"
 
     @model_validator(mode="after")
     def _ratio_of_an_older_record(self) -> Check:
@@ -115,10 +124,16 @@ class CalcResult(BaseModel):
     checks: list[Check] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)  # inputs far outside practice: look before trusting
+    # The limit states the tool did not check, each in words an engineer reads ("bearing at the holes: give
+    # ply_thickness"), and what the verdict covers when that is not every limit state ("bolt shear and tension
+    # only"): a verdict never passes what was not checked.
+    not_checked: list[str] = Field(default_factory=list)
+    covers: str | None = None
 
     @property
     def verdict(self) -> Status | None:
-        """ "NG" when any check fails, "OK" when every one passes, None without checks."""
+        """ "NG" when any check fails, "OK" when every one passes, None without checks (an "OK" covers the checks
+        made: `covers` says which when `not_checked` names others)."""
         if not self.checks:
             return None
         return "OK" if all(check.passed for check in self.checks) else "NG"

@@ -35,9 +35,13 @@ def quantities(values: dict[str, Any], **options: Any) -> tuple[Shown, Shown, di
     return shown, full, amounts
 
 
-def check(name: str, value: Any, limit: Any, clause: str | None = None) -> Check:
-    """A "value ≤ limit" check of two quantities, with the ratio value/limit and the clause applied."""
-    share = float((value / limit).to("dimensionless").magnitude) if limit.magnitude else float("inf")
+def check(name: str, value: Any, limit: Any, clause: str | None = None, minimum: bool = False) -> Check:
+    """A "value ≤ limit" check of two quantities, with the ratio value/limit and the clause applied; with
+    `minimum`, a "value ≥ limit" check (such as the least area of steel), whose ratio is limit/value."""
+    if minimum:
+        share = float((limit / value).to("dimensionless").magnitude) if value.magnitude else float("inf")
+    else:
+        share = float((value / limit).to("dimensionless").magnitude) if limit.magnitude else float("inf")
     status: Status = "OK" if share <= 1 else "NG"
     allowed = limit.to(value.units)
     return Check(
@@ -49,6 +53,7 @@ def check(name: str, value: Any, limit: Any, clause: str | None = None) -> Check
         clause=clause,
         value_amount=amount(value),
         limit_amount=amount(allowed),
+        kind="minimum" if minimum else "maximum",
     )
 
 

@@ -242,7 +242,7 @@ def _interaction(total: float) -> Check:
     status: Literal["OK", "NG"] = "OK" if total <= 1 else "NG"
     return Check(name="Fv,Ed/Fv,Rd + Ft,Ed/(1.4 Ft,Rd) ≤ 1.0: shear and tension", value=f"{total:.3f}",
                  limit="1", status=status, ratio=round(total, 6), clause="EN 1993-1-8 Table 3.4",
-                 value_amount=Amount(value=total), limit_amount=Amount(value=1.0))  # fmt: skip
+                 value_amount=Amount(value=total), limit_amount=Amount(value=1.0), kind="maximum")  # fmt: skip
 
 
 def _check(name: str, demand: float, capacity: float, clause: str, joint: Joint) -> Check:

@@ -59,6 +59,7 @@ def limit_check(name: str, demand: float, capacity: float, kind: Kind, system: S
         clause=clause,
         value_amount=amount(demand, kind, system),
         limit_amount=amount(capacity, kind, system),
+        kind="maximum",
     )
 
 
@@ -73,6 +74,7 @@ def share_check(name: str, value: float, clause: str) -> Check:
         clause=clause,
         value_amount=Amount(value=value),
         limit_amount=Amount(value=1.0),
+        kind="maximum",
     )
 
 
