@@ -1,4 +1,4 @@
-"""The exit codes of the terminal faces (the CLI, `serve`, `verify`), as the README's table lists them."""
+"""The exit codes of the terminal faces (the CLI, `serve`, `verify`), as docs/command-line.md lists them."""
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # the turn failed, the chat history could not store it, or `verify` matched nothing

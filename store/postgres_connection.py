@@ -114,7 +114,7 @@ class PostgresConnection(StoreBase):
         if "does not exist" in text and "database" in text:
             return HistoryError(
                 f"The database {self.url.database} does not exist on the PostgreSQL server at {where}; create it "
-                "(see Office server in the README) or correct DATABASE_URL (or the URL given)."
+                "(see docs/office-server.md) or correct DATABASE_URL (or the URL given)."
             )
         if "starting up" in text or "shutting down" in text or "recovery" in text:
             return HistoryError(f"The PostgreSQL server at {where} is starting or stopping; try again in a moment.")
@@ -249,7 +249,7 @@ class PostgresConnection(StoreBase):
         if isinstance(error, errors.InsufficientPrivilege):
             return HistoryError(
                 f"PostgreSQL user {self.url.user} lacks the rights this needs in {where} ({detail}); the application's "
-                "role must own its database (see Office server in the README)."
+                "role must own its database (see docs/office-server.md)."
             )
         if isinstance(error, errors.DiskFull | errors.OutOfMemory):
             return HistoryError(

@@ -1,4 +1,4 @@
-"""The exit codes README.md documents, one test per row, through the real `python main.py` against the fake Ollama."""
+"""The exit codes docs/command-line.md lists, one test per row, through the real `main.py` and the fake Ollama."""
 
 from __future__ import annotations
 

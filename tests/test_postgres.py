@@ -181,7 +181,7 @@ def test_a_database_that_does_not_exist_is_named_and_none_is_made(postgres_serve
         ChatHistoryDB(missing)
     assert str(absent.value) == (
         f"The database nosuch does not exist on the PostgreSQL server at 127.0.0.1:{postgres_server.port}; create it "
-        "(see Office server in the README) or correct DATABASE_URL (or the URL given)."
+        "(see docs/office-server.md) or correct DATABASE_URL (or the URL given)."
     )
     assert password_of(owned) not in str(absent.value)
     with postgres_server.admin() as admin:

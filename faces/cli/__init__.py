@@ -24,7 +24,7 @@ from faces.cli.running import EventLoop, Terminated, ask, sigterm_ends_the_run
 from faces.cli.signing_in import for_the_user
 from faces.cli.waiting import Waiting
 
-# README.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
+# docs/command-line.md's table of exit codes says what each means; tests/test_cli_exit_codes.py holds them to it.
 from faces.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
 from faces.opening import start_or_exit
 
