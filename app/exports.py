@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from app.formatting import pretty_units, result_text, usage_caption
-from domain.calculations import CalcResult, Check
+from app.formatting import usage_caption
+from app.presentation import present
+from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn, Workspace
 from tools import is_calculation
 
@@ -59,34 +60,33 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
 
 
 def _calculation_markdown(result: CalcResult) -> list[str]:
-    """The report's rendering of a calculation: warnings, formula, substitution, results, checks, reference."""
+    """The report's layout of a calculation: warnings, formula, substitution, results, checks (the governing one
+    first), the verdict with what it covers, what was not checked, reference, notes."""
+    shown = present(result)
     lines = []
-    for warning in result.warnings:
+    for warning in shown.warnings:
         lines += [f"**Warning:** {warning}", ""]
-    if result.formula:
-        lines += [f"**Formula:** {result.formula}", ""]
-    if result.substituted:
-        lines += [f"**Substituted:** {pretty_units(result.substituted)}", ""]
-    rows = [[key, result_text(value), _joined(result.precise.get(key, value))] for key, value in result.results.items()]
+    if shown.formula:
+        lines += [f"**Formula:** {shown.formula}", ""]
+    if shown.substituted:
+        lines += [f"**Substituted:** {shown.substituted}", ""]
+    rows = [[item.name, item.value, item.precise] for item in shown.results]
     lines += ["**Results**", ""] + _table(["result", "value", "full precision"], rows)
-    if result.checks:
+    if shown.checks:
         checks = [
-            [c.name, pretty_units(c.value), pretty_units(c.limit), _ratio(c), c.status, c.clause or ""]
-            for c in result.checks
-        ]
+            [c.name + (" (governs)" if c.governs else ""), c.value, f"{c.relation} {c.limit}", c.ratio, c.status,
+             c.clause]
+            for c in shown.checks
+        ]  # fmt: skip
         lines += ["**Checks**", ""] + _table(["check", "value", "limit", "ratio", "status", "clause"], checks)
-    if result.reference:
-        lines += [f"**Reference:** {result.reference}", ""]
-    lines += [f"- {note}" for note in result.notes]
-    return [*lines, ""] if result.notes else lines
-
-
-def _joined(value: str | list[str]) -> str:
-    return ", ".join(value) if isinstance(value, list) else value
-
-
-def _ratio(check: Check) -> str:
-    return "" if check.ratio is None else f"{check.ratio:.3f}"
+    if shown.verdict_line:
+        lines += [f"**Verdict:** {shown.verdict_line}", ""]
+    if shown.not_checked:
+        lines += [f"**Not checked:** {'; '.join(shown.not_checked)}", ""]
+    if shown.reference:
+        lines += [f"**Reference:** {shown.reference}", ""]
+    lines += [f"- {note}" for note in shown.notes]
+    return [*lines, ""] if shown.notes else lines
 
 
 def _document(chunks: Iterable[list[str]]) -> Iterator[str]:

@@ -16,6 +16,7 @@ import pytest
 from app.formatting import pretty_units, result_text
 from app.packages import SignoffError
 from app.packages.records import package_calculations, records_digest
+from app.presentation import present
 from domain.packages import ProjectDetails, Signer
 from domain.records import ToolCall, Turn
 from fakes.ollama import FakeOllama, Reply
@@ -55,10 +56,9 @@ async def test_the_package_holds_every_result_ratio_clause_and_name_of_the_recor
         assert f"{number}. {call.name}" in text
         for name, value in record.results.items():
             assert f"{name} {result_text(value)}" in text, (call.name, name)
-        for check in record.checks:
-            row = (
-                f"{check.name} {pretty_units(check.value)} {pretty_units(check.limit)} {check.ratio:.3f} {check.status}"
-            )
+        for check in present(record).checks:
+            name = check.name + (" (governs)" if check.governs else "")
+            row = f"{name} {check.value} {check.relation} {check.limit} {check.ratio} {check.status}"
             assert row in text and check.clause and check.clause in text, row
         assert record.reference and record.reference in text
         assert record.substituted and pretty_units(record.substituted) in text
@@ -240,7 +240,7 @@ async def test_a_record_kept_before_calculations_were_typed_reads_back_whole_and
     assert record.checks[0].ratio == pytest.approx(0.8) and record.verdict == "OK", "its ratio worked out to show"
     found, _ = package_calculations([turn])
     assert records_digest(found) == earlier_digest(turn, KEPT_EARLIER), "a revision signed on it still matches"
-    assert "stress ≤ limit 200 MPa 250 MPa 0.800 OK" in text_of(spaces.packages.pdf(chat.chat_id).data)
+    assert "stress ≤ limit 200 MPa ≤ 250 MPa 0.800 OK" in text_of(spaces.packages.pdf(chat.chat_id).data)
 
 
 async def test_a_record_that_no_longer_reads_leaves_its_turn_whole(fake_ollama: FakeOllama, isolated: Path) -> None:

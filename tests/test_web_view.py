@@ -9,9 +9,10 @@ import pytest
 from pydantic import ValidationError
 from streamlit.testing.v1 import AppTest
 
+from app.presentation import present
 from domain.calculations import CalcResult, Check
 from domain.records import ToolCall
-from faces.web.cards import check_line, diagram_spec, governing_first, span_ticks
+from faces.web.cards import check_line, diagram_spec, span_ticks
 from faces.web.markdown import keep_line_breaks
 from faces.web.view import model_text
 from fakes.ollama import FakeOllama, Reply
@@ -43,16 +44,14 @@ def test_ratios_and_the_governing_check() -> None:
     assert cover.ratio == pytest.approx(40 / 30), "a minimum: the ratio is limit over value"
     assert check("odd", "3 m", "2 ft", "NG").ratio is None, "different units do not compare"
     assert "ratio" not in deflection.model_dump(exclude_unset=True), "the ratio worked out is not put in the record"
-    assert governing_first([stress, bearing, deflection]) == [deflection, bearing, stress]
-    assert plain(check_line(deflection)) == (
-        ":material/cancel: :red[**NG** · deflection ≤ L/360: 31.2 mm > limit 20 mm (ratio 1.56)]"
-    )
-    assert (
-        plain(check_line(cover)) == ":material/cancel: :red[**NG** · cover ≥ minimum: 30 mm < limit 40 mm (ratio 1.33)]"
-    )
-    assert plain(check_line(stress, governs=True)) == (
-        ":material/check_circle: **OK** · stress ≤ limit: 200 MPa ≤ limit 250 MPa (ratio 0.80) · **governs**"
-    )
+    shown = present(CalcResult(results={}, checks=[stress, cover, bearing, deflection])).checks
+    assert [c.name for c in shown] == ["deflection ≤ L/360", "cover ≥ minimum", "bearing ≤ limit", "stress ≤ limit"]
+    assert [plain(check_line(c)) for c in shown] == [
+        ":material/cancel: :red[**NG** · deflection ≤ L/360: 31.2 mm > limit 20 mm (ratio 1.560) · **governs**]",
+        ":material/cancel: :red[**NG** · cover ≥ minimum: 30 mm < limit 40 mm (ratio 1.333)]",
+        ":material/cancel: :red[**NG** · bearing ≤ limit: 1.2e3 kPa > limit 1000 kPa (ratio 1.200)]",
+        ":material/check_circle: **OK** · stress ≤ limit: 200 MPa ≤ limit 250 MPa (ratio 0.800)",
+    ]
     with pytest.raises(ValidationError, match="status"):
         check("x", "1 m", "2 m", "warning")  # a check passes (OK) or fails (NG)
 
@@ -89,8 +88,9 @@ def test_a_failed_check_is_red_with_its_ratio_and_the_diagrams_span_the_beam(
     (assistant,) = [m for m in app.chat_message if m.name == "assistant"]
     lines = [plain(m.value) for m in assistant.markdown if ":red[" in m.value]
     assert lines == [
-        ":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.04)"
-        " · IBC 2021 Table 1604.3 (floor members)]"
+        ":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.038)"
+        " · IBC 2021 Table 1604.3 (floor members)]",
+        ":red[**Verdict:** NG: deflection ≤ L/360 (ratio 3.038)]",
     ]
     specs = [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
     assert [s["encoding"]["x"]["scale"]["domain"] for s in specs] == [[0, 6.0], [0, 6.0]]
@@ -109,13 +109,13 @@ def test_the_governing_check_comes_first(app: AppTest, isolated: Path) -> None:
     call = ToolCall(id="call_1", name="pad_footing", arguments={}, output="{}", calculation=kept)
     db.add_to_history(chat, "Footing?", "It fails.", tool_calls=[call])
     app.run()
-    shown = [plain(m.value) for m in app.markdown if "limit" in m.value]
+    shown = [plain(m.value) for m in app.markdown if "limit" in m.value and "Verdict" not in m.value]
     assert [line.split("· ")[1].split(":")[0] for line in shown] == [
         "settlement ≤ limit",
         "bearing ≤ limit",
         "stress ≤ limit",
     ]
-    assert shown[0].endswith("(ratio 1.56) · **governs**]") and ":red[" in shown[1] and ":red[" not in shown[2]
+    assert shown[0].endswith("(ratio 1.560) · **governs**]") and ":red[" in shown[1] and ":red[" not in shown[2]
     assert "4 m²" in app.table[0].value["value"].tolist()
 
 

@@ -10,10 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.formatting import pretty_units, result_text
 from app.packages.diagrams import Drawing, beam_drawings
 from app.packages.records import Calculation
-from domain.calculations import Check
+from app.presentation import PresentedCheck, present
 from domain.packages import ProjectDetails, RevisionStatus, SheetEntry
 
 LONGEST_TEXT = 2_000  # characters of a question or an input shown; the record keeps the rest
@@ -23,10 +22,11 @@ LONGEST_INDEX_QUESTION = 110
 class CheckRow(BaseModel):
     name: str
     value: str
-    limit: str
+    limit: str  # with the value's relation to it: "≤ 378.7 kip·ft"
     ratio: str
     status: str  # "OK" or "NG"
     clause: str
+    governs: bool = False
 
 
 class Sheet(BaseModel):
@@ -49,6 +49,8 @@ class Sheet(BaseModel):
     output: str = ""  # a tool without a calculation record: its result as it returned it
     drawings: list[Drawing] = []
     verdict: str = ""  # "NG" if any check fails, "OK" if all pass, "" without checks
+    verdict_line: str = ""  # "OK for bolt shear and tension only"
+    not_checked: list[str] = []
 
     @property
     def entry(self) -> SheetEntry:
@@ -102,19 +104,19 @@ def sheet(number: int, item: Calculation) -> Sheet:
     if record is None:
         fields["output"] = clipped(call.output)
     else:
+        shown = present(record)
         fields = {
-            "warnings": record.warnings,
-            "formula": record.formula or "",
-            "substituted": pretty_units(record.substituted or ""),
-            "results": [
-                (name, result_text(value), result_text(record.precise.get(name, value)))
-                for name, value in record.results.items()
-            ],
-            "checks": [_check(check) for check in record.checks],
-            "reference": record.reference or "",
-            "notes": record.notes,
-            "drawings": beam_drawings(record.diagram) if record.diagram else [],
-            "verdict": record.verdict or "",
+            "warnings": list(shown.warnings),
+            "formula": shown.formula,
+            "substituted": shown.substituted,
+            "results": [(item.name, item.value, item.precise) for item in shown.results],
+            "checks": [_check(check) for check in shown.checks],
+            "reference": shown.reference,
+            "notes": list(shown.notes),
+            "drawings": beam_drawings(shown.diagram) if shown.diagram else [],
+            "verdict": shown.verdict or "",
+            "verdict_line": shown.verdict_line,
+            "not_checked": list(shown.not_checked),
         }
     return Sheet(
         number=number,
@@ -132,14 +134,15 @@ def _argument(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _check(check: Check) -> CheckRow:
+def _check(check: PresentedCheck) -> CheckRow:
     return CheckRow(
         name=check.name,
-        value=pretty_units(check.value),
-        limit=pretty_units(check.limit),
-        ratio="" if check.ratio is None else f"{check.ratio:.3f}",
+        value=check.value,
+        limit=f"{check.relation} {check.limit}",
+        ratio=check.ratio,
         status=check.status,
-        clause=check.clause or "",
+        clause=check.clause,
+        governs=check.governs,
     )
 
 

@@ -1,8 +1,8 @@
 """Calculation cards: formula, results, design checks with their ratios, and a beam's diagrams.
 
-A failed check is red and says by how much it fails; the governing check (the highest
-ratio of value to limit) comes first. Diagrams are Vega-Lite specs drawn over exactly
-the span, with the peak of each labelled.
+A failed check is red and says by how much it fails; the governing check (the highest ratio
+of value to limit) comes first; the text is `app.presentation`'s, as every face's is. Diagrams are Vega-Lite
+specs drawn over exactly the span, with the peak of each labelled.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from typing import Any
 
 import streamlit as st
 
-from app.formatting import pretty_units, result_text
-from domain.calculations import CalcResult, Check, Diagram
+from app.formatting import pretty_units
+from app.presentation import PresentedCheck, present
+from domain.calculations import CalcResult, Diagram
 from faces.web.markdown import escape_markdown
 
 DIAGRAM_HEIGHT = 180
@@ -21,42 +22,45 @@ LABEL_ROOM = 18  # pixels above and below the curve, for the peak's label
 
 
 def calculation_card(result: CalcResult) -> None:
-    """Warnings first, formula with the numbers in, results with units, checks, reference, and a beam's diagrams."""
-    for warning in result.warnings:
+    """Warnings first, formula with the numbers in, results with units, checks (the governing one first), the
+    verdict with what it covers, what was not checked, reference, and a beam's diagrams."""
+    shown = present(result)
+    for warning in shown.warnings:
         st.warning(escape_markdown(warning))
-    if result.formula:
+    if shown.formula:
         st.caption("Formula")
-        st.code(result.formula, language=None, wrap_lines=True)
-    if result.substituted:
-        st.code(pretty_units(result.substituted), language=None, wrap_lines=True)
-    results = result.results
-    st.table({"result": list(results), "value": [result_text(value) for value in results.values()]})
-    checks = governing_first(result.checks)
-    for check in checks:
-        st.markdown(check_line(check, governs=len(checks) > 1 and check is checks[0]))
-    for line in ([result.reference] if result.reference else []) + result.notes:
+        st.code(shown.formula, language=None, wrap_lines=True)
+    if shown.substituted:
+        st.code(shown.substituted, language=None, wrap_lines=True)
+    st.table({"result": [item.name for item in shown.results], "value": [item.value for item in shown.results]})
+    for check in shown.checks:
+        st.markdown(check_line(check))
+    if shown.verdict_line:
+        st.markdown(verdict_line(shown.verdict_line, shown.verdict == "OK"))
+    if shown.not_checked:
+        st.warning(escape_markdown(f"Not checked: {'; '.join(shown.not_checked)}"))
+    for line in ([shown.reference] if shown.reference else []) + list(shown.notes):
         st.caption(escape_markdown(line))
-    if result.diagram:
-        diagrams(result.diagram)
+    if shown.diagram:
+        diagrams(shown.diagram)
 
 
-def governing_first(checks: list[Check]) -> list[Check]:
-    """Failed checks before passed ones, each by its ratio, highest first."""
-    return sorted(checks, key=lambda check: (check.passed, -(check.ratio or 0.0)))
-
-
-def check_line(check: Check, governs: bool = False) -> str:
-    """`:red[NG · deflection ≤ L/360: 31.25 mm > limit 16.67 mm (ratio 1.88)]`, or a plain OK line."""
-    minimum = "≥" in check.name
-    sign = ("≥" if minimum else "≤") if check.passed else ("<" if minimum else ">")
+def check_line(check: PresentedCheck) -> str:
+    """`:red[NG · deflection ≤ L/360: 31.25 mm > limit 16.67 mm (ratio 1.875)]`, or a plain OK line."""
     text = (
         f"**{check.status}** · {escape_markdown(check.name)}: "
-        f"{escape_markdown(pretty_units(check.value))} {sign} limit {escape_markdown(pretty_units(check.limit))}"
-        + (f" (ratio {check.ratio:.2f})" if check.ratio is not None else "")
-        + (" · **governs**" if governs else "")
+        f"{escape_markdown(check.value)} {check.relation} limit {escape_markdown(check.limit)}"
+        + (f" (ratio {check.ratio})" if check.ratio else "")
+        + (" · **governs**" if check.governs else "")
         + (f" · {escape_markdown(check.clause)}" if check.clause else "")
     )
     return f":material/check_circle: {text}" if check.passed else f":material/cancel: :red[{text}]"
+
+
+def verdict_line(text: str, passed: bool) -> str:
+    """ "**Verdict:** OK for bolt shear and tension only", red when it fails."""
+    line = f"**Verdict:** {escape_markdown(text)}"
+    return line if passed else f":red[{line}]"
 
 
 def diagrams(diagram: Diagram) -> None:
