@@ -1,12 +1,22 @@
-"""Who may do what to which workspace, decided once per operation in the application service.
+"""The access policy: who may see and do what in each workspace, for every face and every path to the data.
 
-An application opened for a user (`Application.for_user`) holds an `Access` for that user, fixed for its
-life: no face assigns it later. Roles: an `admin` may do everything; an `engineer` changes and asks in the
-workspaces they own or have been shared as editor, and shares their own; a `viewer` reads what is shared
-with them and changes nothing. A workspace the user may not see answers exactly as a missing one does
-(`LookupError`, the same sentence); one they may see but not change answers `ForbiddenError`. Every denied
-attempt goes into the audit trail. With no user (AUTH=none, or the commands run on the server itself)
-nothing is checked.
+Who may see which workspace is decided in the store's queries (`store.visibility`): lists, searches and lookups
+take the acting user (`Access.viewer`) and read only what that user may see, and one statement tells what they
+may do in one workspace (`WorkspaceAccess`, from `domain.accounts.effective_grant`). This module holds the rest of
+the policy, what each grant allows, and each use case of the application asks it once, at its top, before it
+acts:
+
+- `read` (any grant): open, read, export, report, download a package;
+- `change` (owner or editor): ask, approve or reject a file edit, rename, set project details, sign off;
+- `own` (owner, or an admin): share, delete, clear the history;
+- `create` (not a viewer): make a workspace, upload a document;
+- `admin`: users, keys, the audit trail, backups.
+
+Roles: an `admin` may do everything; an `engineer` changes what they own or were shared as editor; a `viewer`
+reads what is shared with them and changes nothing. A workspace the user may not see answers exactly as a
+missing one does (`LookupError`, the same sentence, after the same statement); one they may see but not change
+answers `ForbiddenError`. Every refused attempt goes into the audit trail. With no user (AUTH=none, or the
+commands run on the server itself) nothing is checked, and the same calls simply read the workspace.
 """
 
 from __future__ import annotations
@@ -14,7 +24,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from app.audit_trail import AuditTrail
-from domain.accounts import Grant, Role, Share, User
+from domain.accounts import Grant, Role, User, WorkspaceAccess
 from domain.records import Workspace
 
 
@@ -35,30 +45,21 @@ VIEWER_REFUSED = "Your role is viewer: you may read the workspaces shared with y
 READ_ONLY = "Workspace {name!r} is shared with you to read only; ask its owner to share it with you as editor."
 NOT_OWNER = "Only the owner of workspace {name!r} or an admin may {what} it."
 ADMINS_ONLY = "Only an admin may {what}."
+REMOVED = "Your account no longer exists; ask an admin to add you again, then sign in."
 
-
-REMOVED = "Your account no longer exists; ask an admin (python main.py users add) and sign in again."
-
-
-def _present(role: Role | None) -> Role:
-    """The role of a user who still exists; SignInError for one removed while signed in."""
-    if role is None:
-        raise SignInError(REMOVED)
-    return role
+CHANGES: frozenset[Grant] = frozenset({"owner", "editor"})
 
 
 class AccessRecords(Protocol):
-    """What the check reads of the store: the workspace, and the user's grants."""
+    """What the policy reads of the store: one workspace as one user may use it, and a user's role."""
 
     def get_chat(self, chat_id: int) -> Workspace | None: ...
-    def access_to(self, chat_id: int, user_id: int) -> tuple[Role | None, Grant | None]: ...
-    def accessible(self, user_id: int) -> tuple[Role | None, dict[int, Grant]]: ...
+    def workspace_access(self, chat_id: int, viewer: int) -> WorkspaceAccess: ...
     def user_by_id(self, user_id: int) -> User | None: ...
-    def shares_of(self, chat_id: int) -> list[Share]: ...
 
 
 class Access:
-    """One user's rights, asked of the store at each check (a share made meanwhile counts at once)."""
+    """One user's rights, asked of the store at each check (a share or a role changed meanwhile counts at once)."""
 
     def __init__(self, store: AccessRecords, user: User | None, audit: AuditTrail) -> None:
         self._store = store
@@ -71,73 +72,76 @@ class Access:
         return self.user is not None
 
     @property
-    def is_admin(self) -> bool:
-        return self.role == "admin"
+    def viewer(self) -> int | None:
+        """The user id the store's lists and searches are filtered for (None: nothing is filtered)."""
+        return self.user.user_id if self.user is not None else None
 
     @property
     def role(self) -> Role:
-        """The user's role as the store has it now (a role changed meanwhile counts at once); SignInError when
-        the user was removed."""
+        """The user's role as the store has it now; SignInError when the user was removed."""
         if self.user is None:
             return "admin"
         current = self._store.user_by_id(self.user.user_id)
-        return _present(current.role if current is not None else None)
+        if current is None:
+            raise SignInError(REMOVED)
+        return current.role
 
-    def of(self, chat_id: int) -> Grant | None:
-        """What the user may do in `chat_id`: owner (admins are owners of all), editor, viewer, or None."""
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+    def of(self, chat_id: int) -> WorkspaceAccess:
+        """The workspace and what the user may do in it, in one statement."""
         if self.user is None:
-            return "owner"
-        role, found = self._store.access_to(chat_id, self.user.user_id)
-        if _present(role) == "admin":
-            return "owner"
-        if found is not None and role == "viewer":
-            return "viewer"  # a viewer reads even what they own or were shared as editor
+            workspace = self._store.get_chat(chat_id)
+            return WorkspaceAccess(workspace=workspace, role="admin", grant="owner" if workspace else None)
+        found = self._store.workspace_access(chat_id, self.user.user_id)
+        if found.role is None:
+            raise SignInError(REMOVED)
         return found
 
-    def visible(self) -> dict[int, Grant] | None:
-        """Every workspace the user may see (None: all of them)."""
-        if self.user is None:
-            return None
-        role, found = self._store.accessible(self.user.user_id)
-        if _present(role) == "admin":
-            return None
-        return {chat_id: "viewer" for chat_id in found} if role == "viewer" else found
+    def grant(self, chat_id: int) -> Grant | None:
+        """What the user may do in the workspace (None: nothing, or there is none), for a face to offer only that."""
+        return self.of(chat_id).grant
 
-    def read(self, chat_id: int) -> Workspace:
-        """The workspace, if the user may see it; else the sentence of a missing one (and a denied record)."""
-        chat = self._store.get_chat(chat_id)
-        if chat is None:
-            raise missing(chat_id)
-        if self.of(chat_id) is None:
-            self.denied("read", chat_id, chat.chat_name)
-            raise missing(chat_id)
-        return chat
+    def visible(self, chat_id: int) -> Workspace | None:
+        """The workspace if the user may see it, else None (as for one that does not exist); nothing recorded."""
+        found = self.of(chat_id)
+        return found.workspace if found.grant is not None else None
 
-    def can_read(self, chat_id: int) -> bool:
-        return self.of(chat_id) is not None
+    def sees(self, chat_id: int) -> bool:
+        """Whether the user may see the workspace (always, with nothing checked: no statement then)."""
+        return self.user is None or self.visible(chat_id) is not None
+
+    def read(self, chat_id: int, what: str = "read") -> Workspace:
+        """The workspace, if the user may see it; else the sentence of a missing one, and a refused record (the
+        same statement and the same record whether it exists or not)."""
+        return self._checked(self.of(chat_id), chat_id, what)
 
     def change(self, chat_id: int, what: str = "change") -> Workspace:
         """The workspace, if the user may change it (ask, approve, rename…); Forbidden when they may only read."""
-        chat = self.read(chat_id)
-        if self.of(chat_id) in ("owner", "editor"):
+        found = self.of(chat_id)
+        chat = self._checked(found, chat_id, what)
+        if found.grant in CHANGES:
             return chat
         self.denied(what, chat_id, chat.chat_name)
-        raise ForbiddenError(VIEWER_REFUSED if self.role == "viewer" else READ_ONLY.format(name=chat.chat_name))
+        raise ForbiddenError(VIEWER_REFUSED if found.role == "viewer" else READ_ONLY.format(name=chat.chat_name))
 
     def own(self, chat_id: int, what: str) -> Workspace:
-        """The workspace, if the user owns it or is an admin (sharing, deleting)."""
-        chat = self.read(chat_id)
-        if self.of(chat_id) == "owner":
+        """The workspace, if the user owns it or is an admin (sharing, deleting, clearing)."""
+        found = self.of(chat_id)
+        chat = self._checked(found, chat_id, what)
+        if found.grant == "owner":
             return chat
         self.denied(what, chat_id, chat.chat_name)
-        if self.role == "viewer":
+        if found.role == "viewer":
             raise ForbiddenError(VIEWER_REFUSED)
         raise ForbiddenError(NOT_OWNER.format(name=chat.chat_name, what=what))
 
-    def create(self) -> None:
-        """Forbidden for a viewer, who makes no workspace."""
+    def create(self, what: str = "create a workspace") -> None:
+        """Forbidden for a viewer, who makes no workspace and uploads nothing."""
         if self.role == "viewer":
-            self.denied("create a workspace")
+            self.denied(what)
             raise ForbiddenError(VIEWER_REFUSED)
 
     def admin(self, what: str) -> None:
@@ -148,4 +152,10 @@ class Access:
 
     def denied(self, what: str, chat_id: int | None = None, workspace_name: str | None = None) -> None:
         """Record a refused attempt."""
-        self._audit.record("denied", chat_id, what, workspace_name)
+        self._audit.record("denied", chat_id, what, workspace_name or "")
+
+    def _checked(self, found: WorkspaceAccess, chat_id: int, what: str) -> Workspace:
+        if found.workspace is not None and found.grant is not None:
+            return found.workspace
+        self.denied(what, chat_id)  # alike for a missing workspace and one the user may not see
+        raise missing(chat_id)

@@ -128,8 +128,9 @@ class Accounts:
         if not _NAME.fullmatch(name.strip()):
             raise ValueError("A user name is 1 to 64 letters, digits, dots, dashes, @ or underscores.")
         hashed = _hasher.hash(check_password(password))
-        user_id = self._store.add_user(name.strip(), check_role(role), hashed, (email or "").strip() or None)
-        self._audit.record("user added", detail=f"{name.strip()} as {role}")
+        with self._store.unit_of_work():
+            user_id = self._store.add_user(name.strip(), check_role(role), hashed, (email or "").strip() or None)
+            self._audit.record("user added", detail=f"{name.strip()} as {role}")
         user = self._store.user_by_id(user_id)
         assert user is not None
         return user
@@ -137,36 +138,42 @@ class Accounts:
     def remove(self, name: str) -> None:
         self._access.admin("remove users")
         user = self.user(name)
-        self._store.remove_user(user.user_id)
-        self._audit.record("user removed", detail=user.name)
+        with self._store.unit_of_work():
+            self._store.remove_user(user.user_id)
+            self._audit.record("user removed", detail=user.name)
 
     def set_role(self, name: str, role: str) -> User:
         self._access.admin("change roles")
         user = self.user(name)
-        self._store.set_role(user.user_id, check_role(role))
-        self._audit.record("role changed", detail=f"{user.name}: {user.role} to {role}")
+        with self._store.unit_of_work():
+            self._store.set_role(user.user_id, check_role(role))
+            self._audit.record("role changed", detail=f"{user.name}: {user.role} to {role}")
         return self.user(name)
 
     def set_password(self, name: str, password: str) -> None:
         user = self.user(name)
         if self._access.user is None or self._access.user.user_id != user.user_id:
             self._access.admin("set another user's password")
-        self._store.set_password_hash(user.user_id, _hasher.hash(check_password(password)))
-        self._audit.record("password changed", detail=user.name)
+        hashed = _hasher.hash(check_password(password))
+        with self._store.unit_of_work():
+            self._store.set_password_hash(user.user_id, hashed)
+            self._audit.record("password changed", detail=user.name)
 
     def issue_key(self, name: str) -> str:
         """A new API key for `name`, returned once: only the hash of its secret is kept."""
         self._access.admin("issue API keys")
         user = self.user(name)
         secret = secrets.token_urlsafe(32)
-        key_id = self._store.add_api_key(user.user_id, _key_hash(secret))
-        self._audit.record("key issued", detail=f"{user.name}: key {key_id}")
+        with self._store.unit_of_work():
+            key_id = self._store.add_api_key(user.user_id, _key_hash(secret))
+            self._audit.record("key issued", detail=f"{user.name}: key {key_id}")
         return f"eak_{key_id}_{secret}"
 
     def revoke_keys(self, name: str) -> int:
         """Revoke every key of `name`; how many were in use."""
         self._access.admin("revoke API keys")
         user = self.user(name)
-        count = self._store.revoke_keys(user.user_id)
-        self._audit.record("key revoked", detail=f"{user.name}: {count} key{'s' * (count != 1)}")
+        with self._store.unit_of_work():
+            count = self._store.revoke_keys(user.user_id)
+            self._audit.record("key revoked", detail=f"{user.name}: {count} key{'s' * (count != 1)}")
         return count

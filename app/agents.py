@@ -15,6 +15,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app.access import Access
+from app.audit_trail import AuditTrail
 from app.ports import WorkspaceRecords
 from store import is_store_file
 from tools import tool_specs
@@ -110,10 +112,19 @@ def read_agent(path: Path) -> AgentProfile:
 class Agents:
     """The agents a workspace may work with (its prompt, tools, maybe model), and the files that did not load."""
 
-    def __init__(self, catalog: AgentCatalog, store: WorkspaceRecords, tool_names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        catalog: AgentCatalog,
+        store: WorkspaceRecords,
+        tool_names: Sequence[str],
+        access: Access,
+        audit: AuditTrail,
+    ) -> None:
         self._catalog = catalog
         self._store = store
         self._tool_names = list(tool_names)
+        self._access = access
+        self._audit = audit
 
     @property
     def catalog(self) -> AgentCatalog:
@@ -130,7 +141,7 @@ class Agents:
 
     def of(self, chat_id: int) -> str:
         """The name of the agent the workspace works with."""
-        chat = self._store.get_chat(chat_id)
+        chat = self._access.visible(chat_id)
         return self._catalog.get(chat.agent if chat else None).name
 
     def choose(self, chat_id: int, name: str) -> str:
@@ -138,7 +149,12 @@ class Agents:
         if name not in self._catalog.profiles:
             choices = ", ".join(sorted(self._catalog.profiles))
             raise LookupError(f"There is no agent {name!r}; the agents are: {choices}.")
-        self._store.set_chat_agent(chat_id, name)
+        chat = self._access.change(chat_id, "choose the agent of")
+        if self._catalog.get(chat.agent).name == name:
+            return name  # already: nothing to write
+        with self._store.unit_of_work():
+            self._store.set_chat_agent(chat_id, name)
+            self._audit.record("agent chosen", chat_id, name, chat.chat_name)
         return name
 
     def tools(self) -> list[tuple[str, str]]:

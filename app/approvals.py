@@ -16,6 +16,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
+from app.access import Access
+from app.audit_trail import AuditTrail
 from app.formatting import shown_name
 from app.ports import EditRecords
 from domain.records import FileEdit, FileEditStatus
@@ -58,11 +60,21 @@ class WorkspaceApprover:
 class EditApprovals:
     """Proposed, applied, rejected and undone edits of every workspace, decided only here."""
 
-    def __init__(self, store: EditRecords, context: ToolContext, mode: FileEditMode, can_ask: bool = True) -> None:
+    def __init__(
+        self,
+        store: EditRecords,
+        context: ToolContext,
+        mode: FileEditMode,
+        can_ask: bool = True,
+        access: Access | None = None,
+        audit: AuditTrail | None = None,
+    ) -> None:
         self.store = store
         self.context = context
         self.mode = mode
         self.can_ask = can_ask  # False: nobody can be asked (the protocol server), so FILE_EDITS=confirm refuses
+        self._access = access
+        self._audit = audit
 
     def for_workspace(self, chat_id: int) -> WorkspaceApprover | None:
         """What to put in the tools' context for a turn in `chat_id` (None when edits are off)."""
@@ -77,7 +89,9 @@ class EditApprovals:
                 "file edits need the user's approval (FILE_EDITS=confirm), which cannot be asked for over this "
                 "connection; the file was not changed. Make the edit in the web app or the command line"
             )
-        edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed")
+        with self.store.unit_of_work():  # the turn that proposes it was checked when it was asked
+            edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed")
+            self._record("file edit proposed", chat_id, name)
         diff = unified_diff(_text(before), _text(after), name)
         if self.mode == "auto":
             self.approve(chat_id, edit_id)
@@ -89,14 +103,18 @@ class EditApprovals:
         )
 
     def pending(self, chat_id: int) -> list[FileEdit]:
-        return self.store.file_edits(chat_id, "proposed")
+        return self.store.file_edits(chat_id, "proposed") if self._sees(chat_id) else []
 
     def has_applied(self, chat_id: int) -> bool:
         """Whether the workspace has an applied edit that undo could take back."""
-        return bool(self.store.file_edits(chat_id, "applied"))
+        return self._sees(chat_id) and bool(self.store.file_edits(chat_id, "applied"))
+
+    def _sees(self, chat_id: int) -> bool:
+        return self._access is None or self._access.sees(chat_id)
 
     def approve(self, chat_id: int, edit_id: int) -> str:
         """Apply a proposed edit if the file is still as it was when the edit was proposed."""
+        self._may_change(chat_id, "approve a file edit in")
         edit = self._edit(chat_id, edit_id, "proposed")
         target = resolve_in_workspace(self.context, edit.path)
         if _digest(_current_bytes(self.context, edit.path)) != _digest(edit.before):
@@ -104,17 +122,22 @@ class EditApprovals:
             raise ValueError(
                 f"{shown_name(edit.path)} changed after the edit was proposed, so it was not applied; ask again."
             )
+        self._record("file edit approved", chat_id, f"edit {edit_id}: {edit.path}")  # before the file is written
         write_in_workspace(self.context, target, edit.after, edit.path)
         self.store.set_file_edit_status(edit_id, "applied", "proposed")
         return f"Applied the edit to {shown_name(edit.path)}."
 
     def reject(self, chat_id: int, edit_id: int) -> str:
+        self._may_change(chat_id, "reject a file edit in")
         edit = self._edit(chat_id, edit_id, "proposed")
-        self.store.set_file_edit_status(edit_id, "rejected", "proposed")
+        with self.store.unit_of_work():
+            self.store.set_file_edit_status(edit_id, "rejected", "proposed")
+            self._record("file edit rejected", chat_id, f"edit {edit_id}: {edit.path}")
         return f"Rejected the edit to {shown_name(edit.path)}; the file was not changed."
 
     def undo_last(self, chat_id: int) -> str:
         """Put back the bytes from before the workspace's last applied edit (or remove a created file)."""
+        self._may_change(chat_id, "undo a file edit in")
         applied = self.store.file_edits(chat_id, "applied")
         if not applied:
             raise LookupError("There is no applied file edit to undo in this workspace.")
@@ -126,8 +149,18 @@ class EditApprovals:
             remove_file(self.context, target, edit.path)
         else:
             write_in_workspace(self.context, target, edit.before, edit.path)
-        self.store.set_file_edit_status(edit.edit_id, "undone", "applied")
+        with self.store.unit_of_work():
+            self.store.set_file_edit_status(edit.edit_id, "undone", "applied")
+            self._record("file edit undone", chat_id, f"edit {edit.edit_id}: {edit.path}")
         return f"Undid the edit to {shown_name(edit.path)}; it is back as it was."
+
+    def _may_change(self, chat_id: int, what: str) -> None:
+        if self._access is not None:
+            self._access.change(chat_id, what)
+
+    def _record(self, action: str, chat_id: int, detail: str) -> None:
+        if self._audit is not None:
+            self._audit.record(action, chat_id, detail)
 
     def _edit(self, chat_id: int, edit_id: int, status: FileEditStatus) -> FileEdit:
         edit = self.store.get_file_edit(edit_id)

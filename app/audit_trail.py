@@ -51,19 +51,25 @@ def iso_to_store_time(text: str) -> str:
 class AuditTrail:
     """Append records in the name of one user (or the server's owner), read them filtered, check the chain."""
 
-    def __init__(self, store: AuditStore, actor: str, may_read: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, store: AuditStore, actor: str, may_read: Callable[[str], None] | None = None, kept: bool = True
+    ) -> None:
         self._store = store
         self.actor = actor
         self._may_read = may_read  # raises unless the actor may read the trail (admins, the server's owner)
+        self.kept = kept  # False: one person's application without accounts, whose use is not recorded
 
     def acting_as(self, actor: str) -> AuditTrail:
         """The same trail, in another's name (a user who has just signed in)."""
-        return AuditTrail(self._store, actor, self._may_read)
+        return AuditTrail(self._store, actor, self._may_read, self.kept)
 
     def record(
         self, action: str, chat_id: int | None = None, detail: str = "", workspace_name: str | None = None
     ) -> None:
-        """Append one record; the workspace's name is kept as it is now (the record outlives a deleted one)."""
+        """Append one record (inside the caller's unit of work, when one is open); the workspace's name is kept as
+        it is now (the record outlives a deleted one)."""
+        if not self.kept:
+            return
         if workspace_name is None and chat_id is not None:
             chat = self._store.get_chat(chat_id)
             workspace_name = chat.chat_name if chat is not None else None

@@ -55,7 +55,7 @@ class PresentedCalculation:
     results: tuple[PresentedResult, ...]
     checks: tuple[PresentedCheck, ...]  # the governing check first
     verdict: Status | None
-    verdict_line: str  # "OK for bolt shear and tension only", "NG: bearing (ratio 1.212)", "" without checks
+    verdict_line: str  # "OK for bolt shear and tension only", "NG: 1 of 3 checks fails (worst ratio 1.212)", or ""
     not_checked: tuple[str, ...]
     reference: str
     notes: tuple[str, ...]
@@ -145,11 +145,6 @@ def _verdict_line(result: CalcResult, checks: tuple[PresentedCheck, ...]) -> str
     if result.verdict == "OK":
         return f"OK{scope}"
     failed = [check for check in checks if not check.passed]
-    worst = failed[0]
-    ratio = f" (ratio {worst.ratio})" if worst.ratio else ""
-    return f"NG{scope}: {_limit_state(worst.name)}{ratio}"
-
-
-def _limit_state(name: str) -> str:
-    """ "Mu ≤ φMn: yielding" → "yielding"; a name without a symbol part stays whole."""
-    return name.split(": ", 1)[-1]
+    worst = f" (worst ratio {failed[0].ratio})" if failed[0].ratio else ""
+    fail = "fails" if len(failed) == 1 else "fail"
+    return f"NG{scope}: {len(failed)} of {len(checks)} check{'s' * (len(checks) != 1)} {fail}{worst}"

@@ -8,22 +8,26 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
+from app.access import Access
+from app.audit_trail import AuditTrail
 from app.exports import report_pieces, workspace_pieces
 from app.packages import PackageDesk, PackagePdf, PackageStatus
 from app.ports import ReportRecords
 from domain.packages import IssuedMatch, ProjectDetails, Signer, SignoffStep
-from domain.records import Workspace
 from tools.atomic_files import write_atomically
 
 ExportKind = Literal["calculations", "workspace"]
 
 
 class Reports:
-    """The calculation report and the Markdown export of a workspace, written a batch of turns at a time."""
+    """The calculation report and the Markdown export of a workspace the user may read, written a batch of turns at
+    a time, each recorded; a backup of everything, for admins."""
 
-    def __init__(self, store: ReportRecords, exports_dir: Path) -> None:
+    def __init__(self, store: ReportRecords, exports_dir: Path, access: Access, audit: AuditTrail) -> None:
         self._store = store
         self.exports_dir = exports_dir
+        self._access = access
+        self._audit = audit
 
     def markdown(self, chat_id: int) -> str:
         """The whole workspace as Markdown: its summary, then every turn with its tool calls (joined in memory;
@@ -36,11 +40,15 @@ class Reports:
 
     def markdown_pieces(self, chat_id: int) -> Iterator[str]:
         """The Markdown export in pieces, read from the store a batch of turns at a time."""
-        return workspace_pieces(self._chat(chat_id), self._store.iter_turns(chat_id))
+        chat = self._access.read(chat_id, "export")
+        self._audit.record("export", chat_id, workspace_name=chat.chat_name)
+        return workspace_pieces(chat, self._store.iter_turns(chat_id))
 
     def report_pieces(self, chat_id: int) -> Iterator[str]:
         """The calculation report in pieces, read from the store a batch of turns at a time."""
-        return report_pieces(self._chat(chat_id), self._store.iter_turns(chat_id), self._store.turn_models(chat_id))
+        chat = self._access.read(chat_id, "report")
+        self._audit.record("report", chat_id, workspace_name=chat.chat_name)
+        return report_pieces(chat, self._store.iter_turns(chat_id), self._store.turn_models(chat_id))
 
     def write_report(self, chat_id: int, path: Path) -> Path:
         """Write the calculation report to `path`: beside it first, then put in its place."""
@@ -61,8 +69,10 @@ class Reports:
         return (self.exports_dir / f"{kind}-{chat_id}.md").absolute()
 
     def backup(self, path: Path) -> Path:
-        """Copy every workspace into a new SQLite file (SQLite's online backup; writing may go on)."""
+        """Copy every workspace into a new SQLite file (SQLite's online backup; writing may go on); admins only."""
+        self._access.admin("back up every workspace")
         self._store.backup(path)
+        self._audit.record("backup", detail=str(path))
         return path
 
     def refuse_store_file(self, path: Path, what: str) -> None:
@@ -70,48 +80,59 @@ class Reports:
         if self._store.owns(path):
             raise PermissionError(f"{path} is a file of the chat history itself; choose another file for the {what}")
 
-    def _chat(self, chat_id: int) -> Workspace:
-        chat = self._store.get_chat(chat_id)
-        if chat is None:
-            raise LookupError(f"There is no workspace with id {chat_id}.")
-        return chat
-
 
 class Packages:
-    """Calculation packages: the PDF of each revision, sign-off, project details, and recognising issued PDFs."""
+    """Calculation packages of the workspaces the user may read: the PDF of each revision, sign-off where they may
+    change (as the signed-in user, with accounts), project details, and recognising issued PDFs."""
 
-    def __init__(self, desk: PackageDesk, reports: Reports, engineer: str = "") -> None:
+    def __init__(self, desk: PackageDesk, reports: Reports, engineer: str, access: Access, audit: AuditTrail) -> None:
         self._desk = desk
         self._reports = reports
-        self.engineer = engineer.strip()  # ENGINEER_NAME: who asks (the preparer) and who signs, until accounts
+        self.engineer = engineer.strip()  # who asks (the preparer) and who signs: the user, or ENGINEER_NAME
+        self._access = access
+        self._audit = audit
 
     def signer(self) -> Signer:
-        """Who signs from this face: ENGINEER_NAME (a face with accounts passes the signed-in user instead)."""
+        """Who signs from this face: the signed-in user, or ENGINEER_NAME without accounts."""
         return Signer(name=self.engineer)
 
     def status(self, chat_id: int, who: Signer) -> PackageStatus:
         """The package's current revision, its signed revisions, and the sign-off steps `who` may take now."""
+        self._access.read(chat_id, "read the package of")
         return self._desk.status(chat_id, who)
 
     def pdf(self, chat_id: int, revision: str | None = None) -> PackagePdf:
         """The current revision as PDF (an approved one as frozen), or issued `revision` (such as "B") as issued."""
-        return self._desk.pdf(chat_id, revision)
+        chat = self._access.read(chat_id, "download the package of")
+        package = self._desk.pdf(chat_id, revision)
+        self._audit.record("package", chat_id, f"revision {revision or 'current'} as PDF", chat.chat_name)
+        return package
 
     def write(self, chat_id: int, path: Path, revision: str | None = None) -> PackagePdf:
         """Write `pdf` to `path` (complete or not at all; never over the chat history's files)."""
         self._reports.refuse_store_file(path, "package")
-        package = self._desk.pdf(chat_id, revision)
+        package = self.pdf(chat_id, revision)
         write_atomically(path, package.data)
         return package
 
     def sign_off(self, chat_id: int, step: SignoffStep, who: Signer, note: str = "") -> str:
-        """Check or approve the current revision as `who`; `SignoffError` says in a sentence why not."""
-        return self._desk.sign_off(chat_id, step, who, note)
+        """Check or approve the current revision as `who` (with accounts, always the signed-in user);
+        `SignoffError` says in a sentence why not."""
+        self._access.change(chat_id, "sign off the package of")
+        signer = self.signer() if self._access.checks else who
+        return self._desk.sign_off(chat_id, step, signer, note)
 
     def project_details(self, chat_id: int, details: ProjectDetails | None = None) -> ProjectDetails:
         """The project details on the workspace's cover sheet; with `details`, store those first."""
-        return self._desk.details(chat_id) if details is None else self._desk.set_details(chat_id, details)
+        if details is None:
+            self._access.read(chat_id, "read the project details of")
+            return self._desk.details(chat_id)
+        chat = self._access.change(chat_id, "set the project details of")
+        with self._desk.unit_of_work():
+            stored = self._desk.set_details(chat_id, details)
+            self._audit.record("project details", chat_id, stored.model_dump_json(), chat.chat_name)
+        return stored
 
     def verify(self, data: bytes) -> IssuedMatch | None:
-        """The issued revision a PDF's bytes are exactly, if any."""
-        return self._desk.verify(data)
+        """The issued revision a PDF's bytes are exactly, if any, among the workspaces the user may see."""
+        return self._desk.verify(data, viewer=self._access.viewer)

@@ -10,10 +10,11 @@ store or the model themselves; nothing here is configured by a face assigning to
 
 One application serves one user's view (a browser tab, a terminal), as the open workspace is
 the view's own; `sibling` makes another on the same store, agent and document index. With
-AUTH=accounts, `for_user` opens the application for one signed-in user: its parts see the store
-through that user's access (`app.guarded_store`) and record what they do in the audit trail, and the
-user is fixed for the application's life. Without a user (AUTH=none, or the commands run on the
-server itself) nothing is checked, as for one person.
+AUTH=accounts, `for_user` opens the application for one signed-in user, fixed for its life: every part
+asks that user's access policy (`app.access`) at the top of each use case, reads the lists and searches the
+store filters for the user, and records what it does in the audit trail, in the same transaction as the
+change. Without a user (AUTH=none, or the commands run on the server itself) nothing is checked or recorded,
+as for one person; the server's own account commands are recorded as the server's owner.
 """
 
 from __future__ import annotations
@@ -23,13 +24,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.access import Access
-from app.account_parts import AccountApprovals, AccountDocuments, AccountPackages, AccountReports, AccountTurns
 from app.accounts import Accounts
 from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.audit_trail import SERVER_OWNER, AuditTrail
+from app.document_access import Documents
 from app.documents import DocumentLibrary
-from app.guarded_store import GuardedStore
 from app.mcp_tools import McpHub
 from app.memory import MemoryBook
 from app.models import Models
@@ -47,7 +47,7 @@ from app.workspaces import Workspaces
 from domain.accounts import User
 from engine.agent import AIAgent
 from engine.embeddings import Embedder
-from tools import ToolContext, edits_files, tool_kind
+from tools import edits_files, tool_kind
 
 __all__ = ["Application"]
 
@@ -103,49 +103,38 @@ class Application:
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
         self.accounts = Accounts(store, self.access, self.audit, self._accounts.throttle)
         self.sharing = Sharing(store, self.access, self.audit)
-        seen: Store = GuardedStore(store, self.access, self.audit) if user is not None else store  # type: ignore[assignment]
+        used = written if user is not None else AuditTrail(store, SERVER_OWNER, kept=False)  # what the parts record
         context = agent.settings.tool_context
         if documents is None:
             embedder = Embedder(agent.pool, embed_model) if embed_model else None
             documents = DocumentLibrary(store, context.workspace_root, embedder)
         self._library = documents
-        self.documents: DocumentLibrary | AccountDocuments = (
-            documents if user is None else AccountDocuments(documents, self.access, self.audit)
-        )
-        self.memory = MemoryBook(seen)
+        self.documents = Documents(documents, self.access, used)
+        self.memory = MemoryBook(store, off=user is not None)
         context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
-        self.approvals = self._approvals(seen, context, file_edits, can_ask)
+        self.approvals = EditApprovals(store, context, file_edits, can_ask, self.access, used)
         catalog = agents if agents is not None else load_agents()
         tool_names = [
             name
             for name in agent.settings.tool_names
             if (file_edits != "off" or not edits_files(name)) and (user is None or tool_kind(name) != "memory")
         ]
-        self.agents = Agents(catalog, seen, tool_names)
+        self.agents = Agents(catalog, store, tool_names, self.access, used)
         self.models = Models(agent)
-        self.summaries = Summaries(seen, agent, self.models)
-        self.workspaces = Workspaces(seen, self.summaries)
-        parts = (seen, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces)
+        self.summaries = Summaries(store, agent, self.models, self.access, used)
+        self.workspaces = Workspaces(store, self.summaries, self.access, used)
         asked_by = user.name if user is not None else engineer
+        user_turns = self._accounts.user_turns if user is not None else None
+        self.turns = Turns(
+            store, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces,
+            self.access, used, user_turns, asked_by=asked_by,
+        )  # fmt: skip
         exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
-        desk = PackageDesk(seen, self._signed_off if self._accounts.on else None)
-        if user is None:
-            self.turns = Turns(*parts, asked_by=asked_by)
-            self.reports = Reports(seen, exports)
-            self.packages = Packages(desk, self.reports, engineer)
-        else:
-            self.turns = AccountTurns(
-                *parts, asked_by=asked_by, access=self.access, audit=self.audit, user_turns=self._accounts.user_turns
-            )
-            self.reports = AccountReports(seen, exports, access=self.access, audit=self.audit)
-            self.packages = AccountPackages(desk, self.reports, user.name, access=self.access, audit=self.audit)
+        self.reports = Reports(store, exports, self.access, used)
+        desk = PackageDesk(store, self._signed_off if self._accounts.on else None)
+        self.packages = Packages(desk, self.reports, asked_by, self.access, used)
         hub = context.external
         self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)
-
-    def _approvals(self, store: Store, context: ToolContext, mode: FileEditMode, can_ask: bool) -> EditApprovals:
-        if self.user is None:
-            return EditApprovals(store, context, mode, can_ask)
-        return AccountApprovals(store, context, mode, can_ask, access=self.access, audit=self.audit)
 
     def _signed_off(self, record: SignoffRecord) -> None:
         """`PackageDesk.audit`: each sign-off step into the audit trail."""

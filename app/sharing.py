@@ -30,11 +30,10 @@ class Sharing:
 
     def workspace(self, name_or_id: str) -> Workspace:
         """A workspace the user may see, by name or id; the missing sentence otherwise."""
-        found = self._store.find_chat(name_or_id)
-        if found is not None and self._access.can_read(found.chat_id):
-            return found
+        found = self._store.find_chat(name_or_id, viewer=self._access.viewer)
         if found is not None:
-            self._access.denied("find", found.chat_id, found.chat_name)
+            return found
+        self._access.denied(f"find workspace {name_or_id.strip()!r}")
         raise LookupError(f"There is no workspace called {name_or_id.strip()!r}.")
 
     def share(self, chat_id: int, user_name: str, role: str) -> Share:
@@ -44,23 +43,26 @@ class Sharing:
         chat = self._access.own(chat_id, "share")
         user = self._user(user_name, chat)
         shared: ShareRole = role
-        self._store.share(chat_id, user.user_id, shared)
-        self._audit.record("share", chat_id, f"with {user.name} as {role}", chat.chat_name)
+        with self._store.unit_of_work():
+            self._store.share(chat_id, user.user_id, shared)
+            self._audit.record("share", chat_id, f"with {user.name} as {role}", chat.chat_name)
         return Share(chat_id=chat_id, user_id=user.user_id, user_name=user.name, role=shared)
 
     def share_with_everyone(self, chat_id: int) -> Share:
         """Share with everyone in the office, to read."""
         chat = self._access.own(chat_id, "share")
-        self._store.share(chat_id, EVERYONE, "viewer")
-        self._audit.record("share", chat_id, "with everyone as viewer", chat.chat_name)
+        with self._store.unit_of_work():
+            self._store.share(chat_id, EVERYONE, "viewer")
+            self._audit.record("share", chat_id, "with everyone as viewer", chat.chat_name)
         return Share(chat_id=chat_id, user_id=EVERYONE, user_name=None, role="viewer")
 
     def unshare(self, chat_id: int, user_name: str | None) -> bool:
         """Stop sharing with `user_name` (None: with everyone); False when it was not shared so."""
         chat = self._access.own(chat_id, "unshare")
         user_id = EVERYONE if user_name is None else self._user(user_name, chat).user_id
-        removed = self._store.unshare(chat_id, user_id)
-        self._audit.record("unshare", chat_id, f"with {user_name or 'everyone'}", chat.chat_name)
+        with self._store.unit_of_work():
+            removed = self._store.unshare(chat_id, user_id)
+            self._audit.record("unshare", chat_id, f"with {user_name or 'everyone'}", chat.chat_name)
         return removed
 
     def shares(self, chat_id: int) -> list[Share]:
@@ -75,17 +77,16 @@ class Sharing:
 
     def owners(self) -> dict[int, str]:
         """The owner's name of each workspace the user may see (for the sidebar's "whose")."""
-        visible = self._access.visible()
-        owners = self._store.owners()
-        return owners if visible is None else {chat_id: name for chat_id, name in owners.items() if chat_id in visible}
+        return self._store.owners(viewer=self._access.viewer)
 
     def give(self, chat_id: int, user_name: str) -> None:
         """Make `user_name` the owner (an admin, or the server's owner, for a workspace with none)."""
         self._access.admin("give a workspace to another owner")
         chat = self._access.read(chat_id)
         user = self._user(user_name, chat)
-        self._store.set_owner(chat_id, user.user_id)
-        self._audit.record("owner set", chat_id, user.name, chat.chat_name)
+        with self._store.unit_of_work():
+            self._store.set_owner(chat_id, user.user_id)
+            self._audit.record("owner set", chat_id, user.name, chat.chat_name)
 
     def _user(self, name: str, chat: Workspace) -> User:
         user = self._store.get_user(name.strip())

@@ -16,6 +16,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from app.access import Access
+from app.audit_trail import AuditTrail
 from app.formatting import shown_name
 from app.models import Models
 from app.ports import SummaryRecords
@@ -170,8 +172,12 @@ class SummaryWriter:
 class Summaries:
     """The digital twins: which workspaces need a summary, writing them in the background, the user's own edits."""
 
-    def __init__(self, store: SummaryRecords, agent: AIAgent, models: Models) -> None:
+    def __init__(
+        self, store: SummaryRecords, agent: AIAgent, models: Models, access: Access, audit: AuditTrail
+    ) -> None:
         self._store = store
+        self._access = access
+        self._audit = audit
         self._agent = agent
         self._models = models  # summaries are written by the model in use
         self._writer = SummaryWriter(self.refresh, agent.aclose)
@@ -179,7 +185,7 @@ class Summaries:
     def needed(self, chat_id: int | None) -> bool:
         """Whether leaving the workspace would call the model to refresh its summary (never when the history
         file has gone from under the app: the summary could not be kept)."""
-        if chat_id is None or self._store.count_unsummarised_turns(chat_id) == 0:
+        if chat_id is None or not self._access.sees(chat_id) or self._store.count_unsummarised_turns(chat_id) == 0:
             return False
         try:
             self._store.check_writable()
@@ -188,8 +194,9 @@ class Summaries:
         return True
 
     def leave(self, chat_id: int) -> bool:
-        """The user left `chat_id`: queue its summary if it has new turns; whether one is now pending."""
-        chat = self._store.get_chat(chat_id)
+        """The user left `chat_id`: queue its summary if it has new turns; whether one is now pending (a summary is
+        written for whoever reads the workspace, so anyone who sees it may leave it)."""
+        chat = self._access.visible(chat_id)
         if chat is None:
             return False
         if not self._writer.is_pending(chat_id):
@@ -225,8 +232,14 @@ class Summaries:
         return True
 
     def set(self, chat_id: int, text: str | None) -> None:
-        """Replace the summary with the user's own text (None or blank clears it)."""
-        self._store.set_context_summary(chat_id, text.strip() if text and text.strip() else None)
+        """Replace the summary with the user's own text (None or blank clears it), where the user may change."""
+        chat = self._access.change(chat_id, "edit the summary of")
+        cleaned = text.strip() if text and text.strip() else None
+        with self._store.unit_of_work():
+            self._store.set_context_summary(chat_id, cleaned)
+            self._audit.record(
+                "summary edited" if cleaned else "summary cleared", chat_id, cleaned or "", chat.chat_name
+            )
 
     def pending(self) -> list[Workspace]:
         """The workspaces whose summaries are being written in the background, or wait to be."""

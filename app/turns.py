@@ -7,6 +7,10 @@ turn is finished when the agent completes it, or, if the stream is cut off part
 way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as
 stopped. A process killed mid-answer leaves the running turn behind, and whoever
 notices stores it as stopped (`store.leases`).
+
+With accounts, the question is asked only where the user may change (checked once, at the top), at most
+MAX_TURNS_PER_USER of one user's turns run at once, and the question and each tool call go into the audit
+trail in the same transaction as the turn itself.
 """
 
 from __future__ import annotations
@@ -16,15 +20,18 @@ from contextlib import aclosing
 from dataclasses import replace
 from typing import Any
 
+from app.access import Access
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
+from app.audit_trail import AuditTrail, tool_call_detail
 from app.mcp_tools import McpHub
 from app.memory import MemoryBook
 from app.models import Models
 from app.ports import TurnRecords
+from app.user_turns import UserTurns
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
-from domain.records import Turn, TurnStatus
+from domain.records import Turn, TurnStatus, Workspace
 from engine.agent import AIAgent, StopSignal, TurnRequest
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
@@ -56,9 +63,15 @@ class Turns:
         agents: AgentCatalog,
         models: Models,
         workspaces: Workspaces,
+        access: Access,
+        audit: AuditTrail,
+        user_turns: UserTurns | None = None,
         asked_by: str = "",
     ) -> None:
         self._store = store
+        self._access = access
+        self._audit = audit
+        self._user_turns = user_turns  # each user's fair share of turns (None: one person, nothing to share)
         self._workspaces = workspaces  # the view's open workspace, where a question without one is asked
         self._agent = agent
         self._context = context  # the tools' context every turn starts from
@@ -81,7 +94,8 @@ class Turns:
         model no longer sees it. `consent` asks the user before an outside tool runs (None: nobody can be asked).
         """
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
-        return self._run(target, self._request(target, question, regenerate, consent))
+        chat = self._access.change(target, "ask")
+        return self._in_line(self._run(chat, self._request(chat, question, regenerate, consent)))
 
     def stop(self) -> None:
         """Stop the turn in progress (safe from a signal handler or another thread)."""
@@ -89,26 +103,53 @@ class Turns:
             self._running.stop()
 
     def of(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]:
-        """A workspace's turns with their tool calls, oldest first (the newest `limit`, before `before_turn_id`)."""
+        """A workspace's turns with their tool calls, oldest first (the newest `limit`, before `before_turn_id`);
+        none of a workspace the user may not see."""
+        if not self._access.sees(chat_id):
+            return []
         return self._store.get_turns(chat_id, limit=limit, before_turn_id=before_turn_id)
 
     def count(self, chat_id: int) -> int:
-        return self._store.count_turns(chat_id)
+        return self._store.count_turns(chat_id) if self._access.sees(chat_id) else 0
 
     def has_earlier(self, chat_id: int, before_turn_id: int) -> bool:
         """Whether the workspace has turns older than `before_turn_id` (one index lookup)."""
-        return self._store.has_turns_before(chat_id, before_turn_id)
+        return self._access.sees(chat_id) and self._store.has_turns_before(chat_id, before_turn_id)
 
     def last_question(self, chat_id: int) -> str | None:
         """The workspace's last question, for "Regenerate"."""
-        turns = self._store.get_turns(chat_id, limit=1)
+        turns = self.of(chat_id, limit=1)
         return turns[-1].user if turns else None
 
     # Running ---------------------------------------------------------------------------------
 
-    async def _run(self, chat_id: int, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
+    async def _in_line(self, events: AsyncGenerator[AgentEvent, None]) -> AsyncGenerator[AgentEvent, None]:
+        """The turn, once the user has a free place of their fair share (told by `WaitingForServer` meanwhile)."""
+        if self._user_turns is None:
+            async with aclosing(events):
+                async for event in events:
+                    yield event
+            return
+        user = self._audit.actor
+        try:
+            async for waiting in self._user_turns.waits(user):
+                yield waiting
+        except BaseException:
+            await events.aclose()
+            raise
+        try:
+            async with aclosing(events):
+                async for event in events:
+                    yield event
+        finally:
+            self._user_turns.release(user)
+
+    async def _run(self, chat: Workspace, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
         self._running = request.stop
-        running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
+        chat_id = chat.chat_id
+        with self._store.unit_of_work():
+            running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
+            self._audit.record("ask", chat_id, request.question, chat.chat_name)
         turn = TurnState()
         stored = False
         try:
@@ -123,13 +164,11 @@ class Turns:
             if not stored:  # cut off before the agent finished: keep what arrived
                 self.record(chat_id, request.question, turn.completed(request.model, "stopped"), running)
 
-    def _request(self, chat_id: int, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
+    def _request(self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
         """The turn as the workspace stands now in the store (another window may have added turns): its summary,
         recent turns and agent, the user's memory, the tools and their approvers."""
         self._store.check_writable()  # a history file gone from under the app is said before the model is asked
-        chat = self._store.get_chat(chat_id)
-        if chat is None:
-            raise LookupError("That workspace no longer exists (it was deleted in another window); choose another.")
+        chat_id = chat.chat_id
         if regenerate and (turns := self._store.get_turns(chat_id, limit=1)):
             self._store.supersede_turn(turns[-1].turn_id)
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
@@ -167,6 +206,15 @@ class Turns:
         A turn that failed (Ollama down, an empty answer) names nothing: the
         workspace keeps its default name until a question is answered.
         """
+        with self._store.unit_of_work():
+            self._named(chat_id, question, completed)
+            turn_id = self._stored(chat_id, question, completed, running_id)
+            for call in completed.tool_calls:
+                self._audit.record("tool call", chat_id, tool_call_detail(call))
+        return turn_id
+
+    def _named(self, chat_id: int, question: str, completed: TurnCompleted) -> None:
+        """The first answered message names a workspace that still has the default name."""
         answered = completed.stop_reason != "error" and bool(completed.content.strip())
         chat = self._store.get_chat(chat_id) if answered else None
         if (
@@ -175,6 +223,8 @@ class Turns:
             and not self._store.has_answered_turns(chat_id)
         ):
             self._store.rename_chat(chat_id, name_from_message(question))
+
+    def _stored(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None) -> int:
         return self._store.add_to_history(
             chat_id,
             question,

@@ -2,10 +2,14 @@
 
 Leaving a workspace for another hands it to the digital-twin summaries, which refresh it in the
 background only if it has turns its summary does not cover: a switch never waits for the model.
+Each use case asks the access policy once at its top; lists and searches hold only what the user may see,
+filtered in the store's queries; a change and its audit record are one unit of work.
 """
 
 from __future__ import annotations
 
+from app.access import Access
+from app.audit_trail import AuditTrail
 from app.formatting import shortened
 from app.ports import WorkspaceRecords
 from app.summaries import Summaries, SwitchOutcome
@@ -26,9 +30,11 @@ def name_from_message(message: str) -> str:
 class Workspaces:
     """Open, create, find, list, rename, delete and clear workspaces; the open one is this view's own."""
 
-    def __init__(self, store: WorkspaceRecords, summaries: Summaries) -> None:
+    def __init__(self, store: WorkspaceRecords, summaries: Summaries, access: Access, audit: AuditTrail) -> None:
         self._store = store
         self._summaries = summaries
+        self._access = access
+        self._audit = audit
         self._current_id: int | None = None
 
     @property
@@ -38,27 +44,37 @@ class Workspaces:
 
     @property
     def current(self) -> Workspace | None:
-        return self._store.get_chat(self._current_id) if self._current_id is not None else None
+        """The open workspace as it is now (None when it was deleted, or is no longer shared with the user)."""
+        return self._access.visible(self._current_id) if self._current_id is not None else None
 
     def recent(self, limit: int | None = None) -> list[Workspace]:
-        """Workspaces, the most recently active first."""
-        return self._store.recent_chats(limit)
+        """The workspaces the user may see, the most recently active first (SignInError for a user removed
+        meanwhile, whom the store shows nothing)."""
+        found = self._store.recent_chats(limit, viewer=self._access.viewer)
+        if not found and self._access.checks:
+            _ = self._access.role  # nothing to show: say so if it is because the user was removed
+        return found
 
     def count(self) -> int:
-        return len(self._store.list_chats())
+        return self._store.count_chats(viewer=self._access.viewer)
 
     def search(self, text: str) -> list[SearchHit]:
-        """Workspaces whose name or messages contain `text`, most recently active first."""
-        return self._store.search_chats(text)
+        """Workspaces the user may see whose name or messages contain `text`, most recently active first."""
+        return self._store.search_chats(text, viewer=self._access.viewer)
 
     def get(self, chat_id: int) -> Workspace | None:
-        return self._store.get_chat(chat_id)
+        """The workspace if the user may see it, else None, as for one that does not exist."""
+        return self._access.visible(chat_id)
+
+    def read(self, chat_id: int) -> Workspace:
+        """The workspace if the user may see it; else the missing sentence (LookupError), the attempt recorded."""
+        return self._access.read(chat_id)
 
     def find(self, name_or_id: str) -> Workspace:
-        """A workspace by id or exact name; LookupError says how to see the others."""
+        """A workspace the user may see, by id or exact name; LookupError says there is none."""
         if not name_or_id.strip():
             raise ValueError("Give a workspace name or id.")
-        chat = self._store.find_chat(name_or_id)
+        chat = self._store.find_chat(name_or_id, viewer=self._access.viewer)
         if chat is None:
             raise LookupError(f"There is no workspace called {name_or_id.strip()!r}.")
         return chat
@@ -67,32 +83,41 @@ class Workspaces:
 
     def open(self, chat_id: int) -> Workspace:
         """Make `chat_id` the open workspace (no summary is written)."""
-        chat = self._store.get_chat(chat_id)
-        if chat is None:
-            raise LookupError(f"There is no workspace with id {chat_id}.")
+        chat = self._access.read(chat_id, "open")
         self._current_id = chat_id
         return chat
 
     def open_latest(self) -> Workspace | None:
-        """Open the most recently active workspace, if there is one."""
-        latest = self._store.recent_chats(1)
+        """Open the most recently active workspace the user may see, if there is one."""
+        latest = self.recent(1)
         if not latest:
             self._current_id = None
             return None
-        return self.open(latest[0].chat_id)
+        self._current_id = latest[0].chat_id
+        return latest[0]
 
     def open_or_create(self, name_or_id: str) -> Workspace:
         """Open the named (or numbered) workspace, creating a named one that does not exist yet."""
-        chat = self._store.find_chat(name_or_id)
+        chat = self._store.find_chat(name_or_id, viewer=self._access.viewer)
         if chat is not None:
-            return self.open(chat.chat_id)
+            self._current_id = chat.chat_id
+            return chat
         if name_or_id.strip().isdigit():
             raise LookupError(f"There is no workspace with id {name_or_id.strip()}.")
         return self.create(name_or_id)
 
     def create(self, name: str = DEFAULT_WORKSPACE_NAME) -> Workspace:
-        """Create a workspace and open it (without summarising the one left)."""
-        return self.open(self._store.create_chat(name.strip() or DEFAULT_WORKSPACE_NAME))
+        """Create a workspace, owned by the user, and open it (without summarising the one left)."""
+        chat_id = self._created(name.strip() or DEFAULT_WORKSPACE_NAME)
+        return self.open(chat_id)
+
+    def _created(self, name: str) -> int:
+        """A new workspace owned by the user, with its audit record, in one unit of work."""
+        self._access.create()
+        with self._store.unit_of_work():
+            chat_id = self._store.create_chat(name, owner=self._access.viewer)
+            self._audit.record("workspace created", chat_id, workspace_name=name)
+        return chat_id
 
     def ensure_current(self) -> Workspace:
         """The open workspace, creating one when there is none (the first message names it)."""
@@ -106,15 +131,19 @@ class Workspaces:
         workspace" clicked twice does not leave a pile of empty workspaces.
         """
         cleaned = name.strip() or DEFAULT_WORKSPACE_NAME
-        empty = self._store.find_empty_chat(cleaned) if cleaned == DEFAULT_WORKSPACE_NAME else None
-        chat_id = empty.chat_id if empty is not None else self._store.create_chat(cleaned)
+        empty = (
+            self._store.find_empty_chat(cleaned, owner=self._access.viewer)
+            if cleaned == DEFAULT_WORKSPACE_NAME
+            else None
+        )
+        chat_id = empty.chat_id if empty is not None else self._created(cleaned)
         outcome = await self.switch(chat_id)
-        return self.open(chat_id), outcome
+        current = self.current
+        assert current is not None  # just opened
+        return current, outcome
 
     async def switch(self, target_id: int) -> SwitchOutcome:
         """Open `target_id` now; the digital twin of the workspace left is refreshed in the background."""
-        if self._store.get_chat(target_id) is None:
-            raise LookupError(f"There is no workspace with id {target_id}.")
         leaving = self.current
         self.open(target_id)
         if leaving is None or leaving.chat_id == target_id or not self._summaries.leave(leaving.chat_id):
@@ -133,16 +162,25 @@ class Workspaces:
         cleaned = " ".join(name.split())
         if not cleaned:
             raise ValueError("Give the new name.")
-        self._store.rename_chat(chat_id, cleaned)
+        chat = self._access.change(chat_id, "rename")
+        with self._store.unit_of_work():
+            self._store.rename_chat(chat_id, cleaned)
+            self._audit.record("workspace renamed", chat_id, f"from {chat.chat_name!r}", cleaned)
         return cleaned
 
     def delete(self, chat_id: int) -> Workspace | None:
         """Delete a workspace and its turns; if it was open, the latest one left is opened."""
-        self._store.delete_chat(chat_id)
+        chat = self._access.own(chat_id, "delete")
+        with self._store.unit_of_work():
+            self._store.delete_chat(chat_id)
+            self._audit.record("workspace deleted", chat_id, workspace_name=chat.chat_name)
         if chat_id == self._current_id:
             return self.open_latest()
         return self.current
 
     def clear(self, chat_id: int) -> None:
-        """Delete a workspace's turns (its summary stays)."""
-        self._store.clear_history(chat_id)
+        """Delete a workspace's turns (its summary stays): its owner's to decide, as a deletion is."""
+        chat = self._access.own(chat_id, "clear")
+        with self._store.unit_of_work():
+            self._store.clear_history(chat_id)
+            self._audit.record("history cleared", chat_id, workspace_name=chat.chat_name)

@@ -6,12 +6,36 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from domain.records import Workspace
+
 Role = Literal["admin", "engineer", "viewer"]
 ShareRole = Literal["viewer", "editor"]
 Grant = Literal["owner", "editor", "viewer"]  # what a user may do in a workspace, the most first
 ROLES: tuple[Role, ...] = ("admin", "engineer", "viewer")
 SHARE_ROLES: tuple[ShareRole, ...] = ("viewer", "editor")
 EVERYONE = 0  # the user id a share to everyone in the office is kept under
+
+
+def effective_grant(role: Role | None, owns: bool, shared: ShareRole | None) -> Grant | None:
+    """What a user may do in a workspace, from their role as it is now (None: removed), whether they own it and how
+    it is shared with them (or with everyone): the access policy's one rule of grants. Admins own every workspace;
+    a viewer reads at most, whatever they own or were shared; others have what they own or were shared."""
+    if role is None:
+        return None
+    if role == "admin":
+        return "owner"
+    found: Grant | None = "owner" if owns else shared
+    if found is None:
+        return None
+    return "viewer" if role == "viewer" else found
+
+
+class WorkspaceAccess(BaseModel, frozen=True):
+    """A workspace (None: there is none with that id) as one user may use it: their role now and their grant."""
+
+    workspace: Workspace | None
+    role: Role | None  # None: the user was removed
+    grant: Grant | None  # None: they may not see it
 
 
 class User(BaseModel, frozen=True):

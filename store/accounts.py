@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.accounts import EVERYONE, Grant, Role, Share, ShareRole, User
+from domain.accounts import Role, Share, ShareRole, User
 from store.base import StoreBase
 from store.sql import timestamp
+from store.visibility import visible_to
 
-_GRANTS = ("owner", "editor", "viewer")  # the most first
 _USER_COLUMNS = "users.id AS user_id, users.name, users.role, users.email, users.created_at"
 
 
@@ -163,44 +163,13 @@ class AccountStore(StoreBase):
             ).fetchall()
         return [Share.model_validate(dict(row)) for row in rows]
 
-    def access_to(self, chat_id: int, user_id: int) -> tuple[Role | None, Grant | None]:
-        """The user's role as it is now (None: removed), and what they may do in `chat_id` as its owner or
-        through a share (None: nothing), in one statement."""
+    def owners(self, viewer: int | None = None) -> dict[int, str]:
+        """The owner's name of each owned workspace user `viewer` may see (None: every one)."""
+        seen, parameters = visible_to(viewer, "workspace_owners.chat_id")
         with self._query() as db:
             rows = db.execute(
-                """SELECT 'role', role FROM users WHERE id = :user
-                   UNION ALL SELECT 'grant', 'owner' FROM workspace_owners WHERE chat_id = :chat AND user_id = :user
-                   UNION ALL SELECT 'grant', role FROM shares
-                             WHERE chat_id = :chat AND user_id IN (:user, :everyone)""",
-                {"chat": chat_id, "user": user_id, "everyone": EVERYONE},
-            ).fetchall()
-        role = next((str(row[1]) for row in rows if row[0] == "role"), None)
-        found = {str(row[1]) for row in rows if row[0] == "grant"}
-        grant = next((access for access in _GRANTS if access in found), None)
-        return role, grant  # type: ignore[return-value]
-
-    def accessible(self, user_id: int) -> tuple[Role | None, dict[int, Grant]]:
-        """The user's role as it is now (None: removed), and every workspace they own or have been shared, with
-        the most they may do in each."""
-        with self._query() as db:
-            rows = db.execute(
-                """SELECT 0, role FROM users WHERE id = :user
-                   UNION ALL SELECT chat_id, 'owner' FROM workspace_owners WHERE user_id = :user
-                   UNION ALL SELECT chat_id, role FROM shares WHERE user_id IN (:user, :everyone)""",
-                {"user": user_id, "everyone": EVERYONE},
-            ).fetchall()
-        role = next((str(row[1]) for row in rows if int(row[0]) == 0), None)
-        found: dict[int, Grant] = {}
-        for chat_id, access in ((int(row[0]), str(row[1])) for row in rows if int(row[0]) != 0):
-            if access in _GRANTS and (chat_id not in found or _GRANTS.index(access) < _GRANTS.index(found[chat_id])):
-                found[chat_id] = access  # type: ignore[assignment]
-        return role, found  # type: ignore[return-value]
-
-    def owners(self) -> dict[int, str]:
-        """Each owned workspace's owner's name."""
-        with self._query() as db:
-            rows = db.execute(
-                "SELECT workspace_owners.chat_id, users.name FROM workspace_owners "
-                "JOIN users ON users.id = workspace_owners.user_id"
+                f"""SELECT workspace_owners.chat_id, users.name FROM workspace_owners
+                    JOIN users ON users.id = workspace_owners.user_id WHERE {seen}""",  # noqa: S608 - fixed condition
+                parameters,
             ).fetchall()
         return {int(row[0]): str(row[1]) for row in rows}

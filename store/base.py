@@ -11,7 +11,8 @@ consistent snapshot, for a copy of everything). The parts of the store (`store.c
 from __future__ import annotations
 
 import threading
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from store.owners import new_owner
@@ -39,26 +40,77 @@ class StoreBase:
         self._running_turns: set[int] = set()
         self._renewer: threading.Thread | None = None
         self._closing = threading.Event()
+        self._unit: tuple[int, Database] | None = None  # the thread with a unit of work open, and its transaction
 
     def _opened(self) -> None:
         """Called by the backend once the database is open and at the current schema."""
 
+    # The ways in, which a unit of work joins ------------------------------------------
+
+    @contextmanager
+    def unit_of_work(self) -> Iterator[None]:
+        """Every write and read of the block in one transaction, committed when the block ends, or nothing of it
+        if it fails: a use case that makes a workspace and sets its owner, or deletes one and records it in the
+        audit trail, does both or neither. Short, like every write: never across a model call."""
+        if self._joined() is not None:
+            yield
+            return
+        with self._writing() as db:
+            self._unit = (threading.get_ident(), db)
+            try:
+                yield
+            finally:
+                self._unit = None
+
+    def _joined(self) -> Database | None:
+        """The transaction of the unit of work this thread has open, if any."""
+        unit = self._unit
+        return unit[1] if unit is not None and unit[0] == threading.get_ident() else None
+
+    @contextmanager
+    def _write(self) -> Iterator[Database]:
+        """One short write transaction (or the open unit of work's); it commits when the block ends, and leaves
+        nothing if the block fails."""
+        with self._joining(self._writing) as db:
+            yield db
+
+    @contextmanager
+    def _read(self) -> Iterator[Database]:
+        """Reads of more than one statement (SQLite: one snapshot; PostgreSQL: each statement's own, which is all
+        the store's reads need, and saves two round trips); inside a unit of work, its transaction."""
+        with self._joining(self._reading) as db:
+            yield db
+
+    @contextmanager
+    def _query(self) -> Iterator[Database]:
+        """The connection for one statement, outside any transaction (or inside the open unit of work's)."""
+        with self._joining(self._querying) as db:
+            yield db
+
+    @contextmanager
+    def _joining(self, opening: Callable[[], AbstractContextManager[Database]]) -> Iterator[Database]:
+        joined = self._joined()
+        if joined is not None:
+            yield joined
+            return
+        with opening() as db:
+            yield db
+
     # What each backend provides ------------------------------------------------------
 
-    def _write(self) -> AbstractContextManager[Database]:
-        """One short write transaction; it commits when the block ends, and leaves nothing if the block fails."""
+    def _writing(self) -> AbstractContextManager[Database]:
+        """One short write transaction of its own."""
         raise NotImplementedError
 
-    def _read(self) -> AbstractContextManager[Database]:
-        """Reads of more than one statement (SQLite: one snapshot; PostgreSQL: each statement's own, which is all
-        the store's reads need, and saves two round trips)."""
+    def _reading(self) -> AbstractContextManager[Database]:
+        """Reads of more than one statement, on their own."""
         raise NotImplementedError
 
     def _snapshot(self) -> AbstractContextManager[Database]:
         """One consistent snapshot of the whole store, for as long as the block runs (a copy of everything)."""
-        return self._read()
+        return self._reading()
 
-    def _query(self) -> AbstractContextManager[Database]:
+    def _querying(self) -> AbstractContextManager[Database]:
         """The connection for one statement, outside any transaction."""
         raise NotImplementedError
 

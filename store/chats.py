@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from domain.accounts import EVERYONE, WorkspaceAccess, effective_grant
 from domain.records import Workspace
 from store.base import StoreBase
 from store.sql import NO_LIMIT, timestamp
+from store.visibility import ACCESS_TO, visible_to
 
 _CHAT_COLUMNS = (
     "chat_id, chat_name, created_at, last_active_at, context_summary, context_updated_at, summary_turn_id, agent"
 )
+_QUALIFIED = ", ".join(f"chats.{column.strip()}" for column in _CHAT_COLUMNS.split(","))
 
 
 class ChatStore(StoreBase):
     """Workspaces, most recently active first."""
 
-    def create_chat(self, chat_name: str) -> int:
+    def create_chat(self, chat_name: str, owner: int | None = None) -> int:
+        """A new workspace, owned by user `owner` (None: nobody, as without accounts), in one transaction."""
         with self._write() as db:
             now = timestamp()
             row = db.execute(
@@ -22,24 +26,51 @@ class ChatStore(StoreBase):
                    VALUES (:name, :now, :now, {self._dialect.next_activity()}) RETURNING chat_id""",  # noqa: S608
                 {"name": chat_name, "now": now},
             ).fetchone()
+            if owner is not None:
+                db.execute("INSERT INTO workspace_owners (chat_id, user_id) VALUES (?, ?)", (int(row[0]), owner))
         return int(row[0])
 
-    def list_chats(self) -> list[tuple[int, str, str]]:
-        """(chat_id, chat_name, created_at), the most recently active first."""
+    def list_chats(self, viewer: int | None = None) -> list[tuple[int, str, str]]:
+        """(chat_id, chat_name, created_at) of the workspaces user `viewer` may see (None: all), the most recently
+        active first."""
+        seen, parameters = visible_to(viewer)
         with self._query() as db:
             rows = db.execute(
-                "SELECT chat_id, chat_name, created_at FROM chats ORDER BY activity_seq DESC, chat_id DESC"
+                f"""SELECT chat_id, chat_name, created_at FROM chats WHERE {seen}
+                    ORDER BY activity_seq DESC, chat_id DESC""",  # noqa: S608 - the policy's fixed condition
+                parameters,
             ).fetchall()
         return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
-    def recent_chats(self, limit: int | None = None) -> list[Workspace]:
-        """Whole workspace records, the most recently active first."""
+    def count_chats(self, viewer: int | None = None) -> int:
+        """How many workspaces user `viewer` may see (None: all)."""
+        seen, parameters = visible_to(viewer)
+        with self._query() as db:
+            row = db.execute(f"SELECT COUNT(*) FROM chats WHERE {seen}", parameters).fetchone()  # noqa: S608
+        return int(row[0])
+
+    def recent_chats(self, limit: int | None = None, viewer: int | None = None) -> list[Workspace]:
+        """Whole records of the workspaces user `viewer` may see (None: all), the most recently active first."""
+        seen, parameters = visible_to(viewer)
         with self._query() as db:
             rows = db.execute(
-                f"SELECT {_CHAT_COLUMNS} FROM chats ORDER BY activity_seq DESC, chat_id DESC LIMIT ?",  # noqa: S608
-                (NO_LIMIT if limit is None else limit,),
+                f"""SELECT {_CHAT_COLUMNS} FROM chats WHERE {seen}
+                    ORDER BY activity_seq DESC, chat_id DESC LIMIT :limit""",  # noqa: S608 - fixed columns, condition
+                {**parameters, "limit": NO_LIMIT if limit is None else limit},
             ).fetchall()
         return [Workspace.model_validate(dict(row)) for row in rows]
+
+    def workspace_access(self, chat_id: int, viewer: int) -> WorkspaceAccess:
+        """Workspace `chat_id` (None if there is none) as user `viewer` may use it: their role now and their grant,
+        in one statement."""
+        with self._query() as db:
+            statement = ACCESS_TO.format(columns=_QUALIFIED)
+            row = dict(db.execute(statement, {"chat": chat_id, "viewer": viewer, "everyone": EVERYONE}).fetchone())
+        role, shared = row.pop("viewer_role"), row.pop("shared")
+        owned = row.pop("owned") is not None
+        workspace = Workspace.model_validate(row) if row["chat_id"] is not None else None
+        grant = effective_grant(role, owned, shared) if workspace is not None else None
+        return WorkspaceAccess(workspace=workspace, role=role, grant=grant)
 
     def get_chat(self, chat_id: int) -> Workspace | None:
         with self._query() as db:
@@ -49,17 +80,18 @@ class ChatStore(StoreBase):
             ).fetchone()
         return Workspace.model_validate(dict(row)) if row is not None else None
 
-    def find_chat(self, name_or_id: str) -> Workspace | None:
-        """A workspace by its id, or else by its exact name (ignoring case)."""
+    def find_chat(self, name_or_id: str, viewer: int | None = None) -> Workspace | None:
+        """A workspace user `viewer` may see (None: any) by its id, or else by its exact name (ignoring case)."""
         text = name_or_id.strip()
-        if text.isdigit() and (chat := self.get_chat(int(text))) is not None:
-            return chat
+        seen, parameters = visible_to(viewer)
         with self._query() as db:
             row = db.execute(
-                "SELECT chat_id FROM chats WHERE lower(chat_name) = lower(?) ORDER BY activity_seq DESC LIMIT 1",
-                (text,),
+                f"""SELECT {_CHAT_COLUMNS} FROM chats
+                    WHERE (chat_id = :id OR lower(chat_name) = lower(:name)) AND {seen}
+                    ORDER BY chat_id = :id DESC, activity_seq DESC LIMIT 1""",  # noqa: S608 - fixed condition
+                {**parameters, "id": int(text) if text.isdigit() and len(text) < 19 else -1, "name": text},
             ).fetchone()
-        return self.get_chat(int(row[0])) if row else None
+        return Workspace.model_validate(dict(row)) if row is not None else None
 
     def set_chat_agent(self, chat_id: int, agent: str | None) -> None:
         with self._write() as db:
@@ -73,16 +105,18 @@ class ChatStore(StoreBase):
         with self._write() as db:
             db.execute("DELETE FROM chats WHERE chat_id = ?", (chat_id,))
 
-    def find_empty_chat(self, chat_name: str) -> Workspace | None:
-        """The most recent workspace called `chat_name` with no turns, no summary, no file edits and no project."""
+    def find_empty_chat(self, chat_name: str, owner: int | None = None) -> Workspace | None:
+        """The most recent workspace called `chat_name` with no turns, no summary, no file edits and no project
+        (owned by user `owner`; None: whoever owns it)."""
+        owned = "" if owner is None else "AND chat_id IN (SELECT chat_id FROM workspace_owners WHERE user_id = :owner)"
         with self._query() as db:
             row = db.execute(
-                """SELECT chat_id FROM chats
-                   WHERE chat_name = ? AND context_summary IS NULL
+                f"""SELECT {_CHAT_COLUMNS} FROM chats
+                   WHERE chat_name = :name AND context_summary IS NULL {owned}
                      AND NOT EXISTS (SELECT 1 FROM history WHERE history.chat_id = chats.chat_id)
                      AND NOT EXISTS (SELECT 1 FROM file_edits WHERE file_edits.chat_id = chats.chat_id)
                      AND NOT EXISTS (SELECT 1 FROM project_details WHERE project_details.chat_id = chats.chat_id)
-                   ORDER BY activity_seq DESC LIMIT 1""",
-                (chat_name,),
+                   ORDER BY activity_seq DESC LIMIT 1""",  # noqa: S608 - fixed columns and condition
+                {"name": chat_name, "owner": owner},
             ).fetchone()
-        return self.get_chat(int(row[0])) if row else None
+        return Workspace.model_validate(dict(row)) if row is not None else None

@@ -13,6 +13,7 @@ from typing import Any
 from domain.packages import IssuedMatch, PackageRevision, ProjectDetails, SheetEntry
 from store.base import StoreBase
 from store.sql import timestamp
+from store.visibility import visible_to
 
 _REVISION_COLUMNS = """id AS revision_id, chat_id, letter, status, workspace_name, records_digest, details, sheets,
     checked_by, checked_at, checked_note, approved_by, approved_at, approved_note, sha256"""
@@ -106,13 +107,15 @@ class PackageStore(StoreBase):
             ).fetchone()
         return bytes(row[0]) if row is not None else None
 
-    def find_issued(self, sha256: str) -> IssuedMatch | None:
-        """The approved revision whose PDF has this SHA-256, if any."""
+    def find_issued(self, sha256: str, viewer: int | None = None) -> IssuedMatch | None:
+        """The approved revision whose PDF has this SHA-256, if any, in a workspace user `viewer` may see (None:
+        any)."""
+        seen, parameters = visible_to(viewer, "package_revisions.chat_id")
         with self._query() as db:
             row = db.execute(
-                """SELECT chat_id, workspace_name, letter, approved_by, approved_at, sha256 FROM package_revisions
-                   WHERE sha256 = ? AND status = 'approved' ORDER BY id LIMIT 1""",
-                (sha256,),
+                f"""SELECT chat_id, workspace_name, letter, approved_by, approved_at, sha256 FROM package_revisions
+                   WHERE sha256 = :sha256 AND status = 'approved' AND {seen} ORDER BY id LIMIT 1""",  # noqa: S608
+                {**parameters, "sha256": sha256},
             ).fetchone()
         return IssuedMatch.model_validate(dict(row)) if row is not None else None
 

@@ -181,11 +181,11 @@ class PostgresConnection(StoreBase):
 
     # Transactions ------------------------------------------------------------------------
 
-    def _write(self) -> AbstractContextManager[Database]:
+    def _writing(self) -> AbstractContextManager[Database]:
         return self._transaction("BEGIN")
 
     @contextmanager
-    def _read(self) -> Iterator[Database]:
+    def _reading(self) -> Iterator[Database]:
         """Reads of several statements, each seeing what was committed when it began (read committed): none of the
         store's reads needs more, and each transaction's BEGIN and COMMIT would cost two more round trips to the
         server. A turn is written with its tool calls in one transaction and never changed but for its status, so
@@ -210,7 +210,7 @@ class PostgresConnection(StoreBase):
                 self._roll_back_if_open(database)
 
     @contextmanager
-    def _query(self) -> Iterator[Database]:
+    def _querying(self) -> Iterator[Database]:
         with self._lock, self._translated_errors():
             yield self._live()
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 from domain.records import SearchHit
 from store.base import StoreBase
 from store.sql import Database, TurnQuery
+from store.visibility import visible_to
 from store.words import words_query
 
 NEWEST_MATCHES = 500  # matching turns read newest first in one query
 ASKED_AT_ONCE = 50  # workspaces asked for their newest match in one query
 LITERAL_WINDOW = 5_000  # text without letters or digits is looked for in this many newest turns
 SNIPPET_TOKENS = 12
-_CHATS = """SELECT chat_id, chat_name, chat_name {like} :pattern ESCAPE '\\' AS named FROM chats
+_CHATS = """SELECT chat_id, chat_name, chat_name {like} :pattern ESCAPE '\\' AS named FROM chats WHERE {seen}
             ORDER BY activity_seq DESC, chat_id DESC"""
 
 
@@ -35,8 +36,9 @@ def _one_line(text: str) -> str:
 class SearchStore(StoreBase):
     """Full-text and name search over the workspaces."""
 
-    def search_chats(self, text: str, limit: int = 20) -> list[SearchHit]:
-        """Workspaces whose name or messages contain `text`, most recently active first.
+    def search_chats(self, text: str, limit: int = 20, viewer: int | None = None) -> list[SearchHit]:
+        """Workspaces user `viewer` may see (None: all) whose name or messages contain `text`, most recently
+        active first: only those are read, so other users' workspaces never crowd them out.
 
         Every word is quoted, so FTS operators (`OR`, `NEAR(`, `*`, `"`) and LIKE
         wildcards (`%`, `_`) in the user's text are matched as plain text; each
@@ -48,15 +50,19 @@ class SearchStore(StoreBase):
         pattern = "%" + _escape_like(text.strip()) + "%"
         with self._read() as db:
             if any(character.isalnum() for character in text):
-                return self._by_words(db, text, pattern, limit)
-            return self._literally(db, text.strip(), pattern, limit)
+                return self._by_words(db, text, pattern, limit, viewer)
+            return self._literally(db, text.strip(), pattern, limit, viewer)
 
-    def _by_words(self, db: Database, text: str, pattern: str, limit: int) -> list[SearchHit]:
+    def _by_words(self, db: Database, text: str, pattern: str, limit: int, viewer: int | None) -> list[SearchHit]:
         query = words_query(db, text)
-        chats = db.execute(_CHATS.format(like=self._dialect.like), {"pattern": pattern}).fetchall()
-        if query is None:
+        seen, parameters = visible_to(viewer)
+        chats = db.execute(
+            _CHATS.format(like=self._dialect.like, seen=seen), {**parameters, "pattern": pattern}
+        ).fetchall()
+        if query is None or not chats:
             return [SearchHit(chat_id=row[0], chat_name=row[1]) for row in chats if row[2]][:limit]
-        newest, complete = self._newest_matches(db, query)
+        few = [row[0] for row in chats] if viewer is not None and len(chats) <= ASKED_AT_ONCE else None
+        newest, complete = self._newest_matches(db, query, few)
         found: list[tuple[int, str, int | None]] = []
         for index, (chat_id, name, named) in enumerate(chats):
             if not complete and chat_id not in newest:
@@ -100,18 +106,21 @@ class SearchStore(StoreBase):
                 found[chat_id] = rows[0][1] if rows else None
         return found
 
-    def _literally(self, db: Database, text: str, pattern: str, limit: int) -> list[SearchHit]:
+    def _literally(self, db: Database, text: str, pattern: str, limit: int, viewer: int | None) -> list[SearchHit]:
         """Text of symbols only, in the workspace names and the newest turns (the index holds no symbols)."""
         dialect = self._dialect
+        seen, parameters = visible_to(viewer)
+        history_seen, _ = visible_to(viewer, "history.chat_id")
         rows = db.execute(
-            f"""WITH recent AS (SELECT id, chat_id, "user", assistant FROM history ORDER BY id DESC LIMIT :window),
+            f"""WITH recent AS (SELECT id, chat_id, "user", assistant FROM history WHERE {history_seen}
+                                ORDER BY id DESC LIMIT :window),
                     found AS (SELECT chat_id, MAX(id) AS turn_id FROM recent
                               WHERE {dialect.position}("user", :text) > 0 OR {dialect.position}(assistant, :text) > 0
                               GROUP BY chat_id)
                SELECT chats.chat_id, chat_name, found.turn_id FROM chats LEFT JOIN found USING (chat_id)
-               WHERE found.turn_id IS NOT NULL OR chat_name {dialect.like} :pattern ESCAPE '\\'
+               WHERE (found.turn_id IS NOT NULL OR chat_name {dialect.like} :pattern ESCAPE '\\') AND {seen}
                ORDER BY activity_seq DESC, chats.chat_id DESC LIMIT :limit""",  # noqa: S608 - the dialect's words
-            {"window": LITERAL_WINDOW, "text": text, "pattern": pattern, "limit": limit},
+            {**parameters, "window": LITERAL_WINDOW, "text": text, "pattern": pattern, "limit": limit},
         ).fetchall()
         return [
             SearchHit(chat_id=chat_id, chat_name=name, snippet=self._around(db, turn_id, text) if turn_id else None)

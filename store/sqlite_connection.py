@@ -235,7 +235,7 @@ class SqliteConnection(StoreBase):
     # Transactions ----------------------------------------------------------------
 
     @contextmanager
-    def _write(self) -> Iterator[Database]:
+    def _writing(self) -> Iterator[Database]:
         """One short write transaction, taken with BEGIN IMMEDIATE so it never deadlocks."""
         with self._lock:
             self._check_files()
@@ -250,7 +250,7 @@ class SqliteConnection(StoreBase):
             self._check_files()  # committed into a file deleted meanwhile is not saved: never acknowledged
 
     @contextmanager
-    def _read(self) -> Iterator[Database]:
+    def _reading(self) -> Iterator[Database]:
         """A consistent snapshot for reads that take more than one query."""
         with self._lock, self._translated_errors():
             self._refuse_if_closed()
@@ -262,7 +262,7 @@ class SqliteConnection(StoreBase):
                     self._db.execute("COMMIT")
 
     @contextmanager
-    def _query(self) -> Iterator[Database]:
+    def _querying(self) -> Iterator[Database]:
         with self._lock, self._translated_errors():
             self._refuse_if_closed()
             yield self._db

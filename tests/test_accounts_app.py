@@ -75,7 +75,8 @@ def test_another_engineers_workspace_is_missing_in_every_path(owner: Application
     with pytest.raises(LookupError, match="There is no workspace called"):
         bob.workspaces.find("Tender for Smith & Co")
     denied = [r for r in owner.audit.records(user="bob") if r.action == "denied"]
-    assert denied and all(r.chat_id == secret for r in denied)
+    assert {r.chat_id for r in denied} >= {secret, missing_id}, "a guessed id is recorded as a missing one is"
+    assert not any(r.workspace_name for r in denied if r.chat_id == secret), "nor is its name written for bob"
     assert [chat.chat_id for chat in ann.workspaces.recent()] == [secret]
     assert secret in {chat.chat_id for chat in user(owner, "ada").workspaces.recent()}
 
@@ -203,8 +204,8 @@ async def test_a_turn_and_its_tool_calls_are_in_the_chain(owner: Application, fa
     events = [event async for event in ann.turns.ask("12 ft in m?", chat_id)]
     assert completed(events).content == "12 ft is 3.66 m."
     records = owner.audit.records(chat_id=chat_id)
-    assert [r.action for r in records] == ["ask", "tool call"]
-    assert records[1].detail.startswith('unit_convert {"from_unit": "ft"') and "result sha256 " in records[1].detail
+    assert [r.action for r in records] == ["workspace created", "ask", "tool call"]
+    assert records[2].detail.startswith('unit_convert {"from_unit": "ft"') and "result sha256 " in records[2].detail
     assert all(r.user_name == "ann" and r.workspace_name == "Units" for r in records)
     assert owner.audit.verify().intact
 

@@ -14,6 +14,11 @@ from store import ChatHistoryDB, copy_history
 from tests.stores import raw_write
 
 
+def grant(store: ChatHistoryDB, chat_id: int, user_id: int) -> tuple[str | None, str | None]:
+    found = store.workspace_access(chat_id, user_id)
+    return found.role, found.grant
+
+
 def test_users_keys_owners_and_shares(store_target: str) -> None:
     store = ChatHistoryDB(store_target)
     try:
@@ -21,15 +26,18 @@ def test_users_keys_owners_and_shares(store_target: str) -> None:
         bob = store.add_user("bob", "viewer", "hash-b")
         chat = store.create_chat("Bridge")
         store.set_owner(chat, ann)
-        assert store.access_to(chat, ann) == ("engineer", "owner")
-        assert store.access_to(chat, bob) == ("viewer", None)
+        assert grant(store, chat, ann) == ("engineer", "owner")
+        assert grant(store, chat, bob) == ("viewer", None)
         store.share(chat, bob, "viewer")
-        assert store.access_to(chat, bob) == ("viewer", "viewer")
+        assert grant(store, chat, bob) == ("viewer", "viewer")
         store.share(chat, bob, "editor")  # a second share replaces the first
-        assert store.accessible(bob) == ("viewer", {chat: "editor"})
+        assert [share.role for share in store.shares_of(chat)] == ["editor"]
+        assert grant(store, chat, bob) == ("viewer", "viewer"), "a viewer reads, whatever the share"
+        assert [c.chat_id for c in store.recent_chats(viewer=bob)] == [chat]
         assert store.unshare(chat, bob)
+        assert store.recent_chats(viewer=bob) == []
         store.share(chat, EVERYONE, "viewer")
-        assert store.access_to(chat, bob) == ("viewer", "viewer")
+        assert grant(store, chat, bob) == ("viewer", "viewer")
         assert [share.user_name for share in store.shares_of(chat)] == [None]
         key = store.add_api_key(ann, "k-hash")
         found = store.api_key(key)
@@ -39,7 +47,7 @@ def test_users_keys_owners_and_shares(store_target: str) -> None:
         assert store.user_by_email("ANN@example.com") is not None
         assert store.remove_user(ann)
         assert store.owner_of(chat) is None  # the workspace stays, without an owner
-        assert store.access_to(chat, ann)[0] is None and store.accessible(ann)[0] is None  # removed: no role
+        assert grant(store, chat, ann) == (None, None) and store.recent_chats(viewer=ann) == []  # removed: no role
         assert store.get_chat(chat) is not None
     finally:
         store.close()
@@ -123,8 +131,8 @@ def _accounts_of(store: ChatHistoryDB) -> tuple[object, ...]:
     records = store.audit_records()
     return (
         store.list_users(),
-        store.accessible(1),
-        store.accessible(2),
+        store.recent_chats(viewer=1),
+        store.recent_chats(viewer=2),
         store.shares_of(1),
         store.owners(),
         store.api_key(1),

@@ -47,7 +47,10 @@ def test_the_verdict_covers_what_was_checked_and_names_what_was_not() -> None:
     assert [c.relation for c in shown.checks] == ["≤", "≥"], "a minimum is read from its kind, not a '≥' in its name"
     assert shown.checks[0].governs and not shown.checks[1].governs
     failing = BOLTS_ONLY.model_copy(update={"checks": [BOLTS_ONLY.checks[0].model_copy(update={"status": "NG"})]})
-    assert present(failing).verdict_line == "NG for bolt shear and edge distance only: bolt shear (ratio 0.838)"
+    assert (
+        present(failing).verdict_line
+        == "NG for bolt shear and edge distance only: 1 of 1 check fails (worst ratio 0.838)"
+    )
     unscoped = BOLTS_ONLY.model_copy(update={"covers": None})
     assert present(unscoped).verdict_line == "OK for the checks made", "never a bare OK when something was not checked"
 

@@ -66,7 +66,7 @@ async def test_report_lists_each_calculation_in_order_with_its_question(
     assert '| span | "6 m" |' in beam and "**Formula:** M = wL²/8; δ = 5wL⁴/(384EI)" in beam
     assert "**Substituted:** M = wL²/8 = 12 kN/m × (6 m)²/8 = 54 kN·m" in beam
     assert "| max_deflection | 11.91 mm | 11.9117647059 mm |" in beam
-    assert "| deflection ≤ L/360 | 11.91 mm | 16.67 mm | 0.715 | OK | IBC 2021 Table 1604.3 (floor members) |" in beam
+    assert "| deflection ≤ L/360 | 11.91 mm | ≤ 16.67 mm | 0.715 | OK | IBC 2021 Table 1604.3 (floor members) |" in beam
     assert "**Reference:** AISC Steel Construction Manual" in beam
     assert "1 tool calls that ended in an error are not listed" in report
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -164,9 +165,14 @@ class PackageDesk:
         self._store.set_project_details(chat_id, stored)
         return stored
 
-    def verify(self, data: bytes) -> IssuedMatch | None:
-        """The issued revision whose PDF is exactly `data`, if any."""
-        return self._store.find_issued(hashlib.sha256(data).hexdigest())
+    def verify(self, data: bytes, viewer: int | None = None) -> IssuedMatch | None:
+        """The issued revision whose PDF is exactly `data`, if any, in a workspace user `viewer` may see (None:
+        any)."""
+        return self._store.find_issued(hashlib.sha256(data).hexdigest(), viewer=viewer)
+
+    def unit_of_work(self) -> AbstractContextManager[None]:
+        """The store's unit of work: a change and its audit record in one transaction."""
+        return self._store.unit_of_work()
 
     # The PDF ---------------------------------------------------------------------------------
 
@@ -233,24 +239,31 @@ class PackageDesk:
             raise SignoffError(why)
         at = self._clock().strftime("%Y-%m-%d %H:%M:%S")
         if step == "checked":
-            checked = self._store.record_check(
-                PackageRevision(
-                    revision_id=0,
-                    chat_id=chat_id,
-                    letter=current.letter,
-                    status="checked",
-                    workspace_name=chat.chat_name,
-                    records_digest=records.digest,
-                    details=self._store.project_details(chat_id),
-                    sheets=records.entries,
-                    checked_by=who.name.strip(),
-                    checked_at=at,
-                    checked_note=note,
-                )  # fmt: skip
-            )
-            self._recorded(SignoffRecord(chat_id, checked.letter, step, who, at, note))
+            with self._store.unit_of_work():
+                checked = self._checked(chat, current, records, who, at, note)
+                self._recorded(SignoffRecord(chat_id, checked.letter, step, who, at, note))
             return f"Revision {checked.letter} checked by {checked.checked_by}; it is ready for approval."
         return self._approve(chat, found, records, current, revisions, who, at, note)
+
+    def _checked(
+        self, chat: Workspace, current: CurrentRevision, records: _Records, who: Signer, at: str, note: str
+    ) -> PackageRevision:
+        chat_id = chat.chat_id
+        return self._store.record_check(
+            PackageRevision(
+                revision_id=0,
+                chat_id=chat_id,
+                letter=current.letter,
+                status="checked",
+                workspace_name=chat.chat_name,
+                records_digest=records.digest,
+                details=self._store.project_details(chat_id),
+                sheets=records.entries,
+                checked_by=who.name.strip(),
+                checked_at=at,
+                checked_note=note,
+            )  # fmt: skip
+        )
 
     def _approve(
         self,
@@ -276,9 +289,10 @@ class PackageDesk:
         issuing = CurrentRevision(current.letter, "approved", stored=approved, previous=current.previous)
         data = self._render(chat, found, records, issuing, revisions)
         digest = hashlib.sha256(data).hexdigest()
-        if not self._store.record_approval(approved, data, digest):
-            raise SignoffError(f"Revision {current.letter} was approved meanwhile (in another window).")
-        self._recorded(SignoffRecord(chat.chat_id, current.letter, "approved", who, at, note, digest))
+        with self._store.unit_of_work():
+            if not self._store.record_approval(approved, data, digest):
+                raise SignoffError(f"Revision {current.letter} was approved meanwhile (in another window).")
+            self._recorded(SignoffRecord(chat.chat_id, current.letter, "approved", who, at, note, digest))
         return f"Revision {current.letter} approved by {approved.approved_by}; issued with SHA-256 {digest}."
 
     def _recorded(self, record: SignoffRecord) -> None:

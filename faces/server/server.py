@@ -16,10 +16,12 @@ import contextlib
 import hmac
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from app import Application, ForbiddenError, HistoryError, SignInError, User
+from domain.records import Workspace
 from faces.server.connection import Connection, Sink, read_lines
 from faces.server.limits import BACKLOG, ConnectionGuard, Limits
 from faces.server.protocol import (
@@ -182,12 +184,10 @@ class ProtocolServer:
             message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
             raise RequestError(request.id, "INVALID_REQUEST", message)
         chat_id = request.session_id(required=False)
-        if chat_id is not None and view.workspaces.get(chat_id) is None:
-            raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
         if chat_id is None:
             chat_id = view.workspaces.create().chat_id  # named by its first answered question, as in the faces
         else:
-            view.access.change(chat_id, "ask")  # one the user may only read: FORBIDDEN before the turn starts
+            _seen(request, lambda: view.access.change(chat_id, "ask"))  # FORBIDDEN before the turn starts
         sink.sessions.add(chat_id)
         view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         current = asyncio.current_task()
@@ -261,9 +261,7 @@ class ProtocolServer:
     async def _get_session(self, request: Request, sink: Sink, view: Application) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
-        chat = view.workspaces.get(chat_id)
-        if chat is None:
-            raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
+        chat = _seen(request, lambda: view.workspaces.read(chat_id))
         turns = [turn(record) for record in view.turns.of(chat_id)]
         body = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
         await sink.send(event("session", request.id, **body))
@@ -271,12 +269,20 @@ class ProtocolServer:
     async def _delete_session(self, request: Request, sink: Sink, view: Application) -> None:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
-        if view.workspaces.get(chat_id) is None:
-            raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}")
-        view.access.own(chat_id, "delete")  # FORBIDDEN before waiting for a turn that is running
+        _seen(request, lambda: view.access.own(chat_id, "delete"))  # FORBIDDEN before waiting for a running turn
         async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
             view.workspaces.delete(chat_id)
         await sink.send(event("session-deleted", request.id, sessionID=str(chat_id)))
+
+
+def _seen(request: Request, check: Callable[[], Workspace]) -> Workspace:
+    """The session the check lets the user use; SESSION_NOT_FOUND alike for a missing one and one they may not
+    see (a ForbiddenError passes, as FORBIDDEN)."""
+    try:
+        return check()
+    except LookupError:
+        chat_id = request.session_id(required=True)
+        raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}") from None
 
 
 def _sentence(error: LookupError) -> str:

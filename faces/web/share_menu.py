@@ -13,7 +13,7 @@ from faces.web.state import notify, state
 
 
 def may_share(service: Application, chat_id: int) -> bool:
-    return service.user is not None and service.access.of(chat_id) == "owner"
+    return service.user is not None and service.access.grant(chat_id) == "owner"
 
 
 def share_section(service: Application, chat_id: int) -> None:

@@ -127,6 +127,6 @@ def read_only(view: Application) -> str | None:
     if view.access.role == "viewer":
         return "Your role is viewer: you can read the workspaces shared with you, but not ask in them."
     chat_id = view.workspaces.current_id
-    if chat_id is not None and view.access.of(chat_id) == "viewer":
+    if chat_id is not None and view.access.grant(chat_id) == "viewer":
         return "This workspace is shared with you to read only; ask its owner to share it with you as editor."
     return None
