@@ -24,7 +24,7 @@ def beam_minimum_steel(fc: float, fy: float, width: float, d: float) -> float:
 def slab_minimum_steel(fy: float, gross_area: float) -> float:
     """As,min of Table 7.6.1.1 for deformed bars: 0.0020 Ag below Grade 60, else the greater of
     0.0018 × 60,000/fy Ag and 0.0014 Ag."""
-    psi = fy / PSI
+    psi = round(fy / PSI, 6)
     if psi < 60_000:
         return 0.0020 * gross_area
     return max(0.0018 * 60_000 / psi, 0.0014) * gross_area
