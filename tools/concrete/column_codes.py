@@ -36,6 +36,7 @@ class ColumnCheck:
     system: System
     checks: list[Check] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     formula: str = ""
     reference: str = ""
 
@@ -69,6 +70,11 @@ def aci(
     ratio = bars.area / gross
     check.checks.append(number_check("ρg ≥ 0.01", ratio, aci_axial.LEAST_RATIO, "ACI 318-19 10.6.1.1", minimum=True))
     check.checks.append(number_check("ρg ≤ 0.08", ratio, aci_axial.MOST_RATIO, "ACI 318-19 10.6.1.1"))
+    if ratio > aci_axial.MOST_RATIO:
+        check.warnings.append(
+            f"ρg = {ratio:.1%} is over the 8 % ACI 318-19 10.6.1.1 allows (4 % is the practical most, with laps): "
+            "the bars will not fit with their splices; check the bars and the section."
+        )
     return check
 
 
@@ -108,6 +114,11 @@ def eurocode(
     check.checks.append(limit_check("As ≥ As,min", bars.area, least, "area", system, "EN 1992-1-1 9.5.2(2)", True))
     most = en_axial.maximum_steel(gross)
     check.checks.append(limit_check("As ≤ As,max", bars.area, most, "area", system, "EN 1992-1-1 9.5.2(3)"))
+    if bars.area > 2 * most:
+        check.warnings.append(
+            f"As = {bars.area / gross:.1%} of Ac, over the 8 % EN 1992-1-1 9.5.2(3) allows even at laps: check the "
+            "bars and the section."
+        )
     return check
 
 
@@ -155,6 +166,7 @@ def findings(check: ColumnCheck, found: Findings) -> Findings:
     elif check.symbols[0] == "φPn":
         found.text["phi"] = f"{check.at_axial.phi:.3f}"
     found.notes = found.notes + check.notes
+    found.warnings += check.warnings
     found.formula, found.reference = check.formula, check.reference
     found.substituted.append(
         f"{p},max = {shown(check.cap, 'force', system)}; at {p} = {shown(check.applied[0], 'force', system)}: "
