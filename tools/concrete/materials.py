@@ -23,7 +23,7 @@ MPA = 1e6
 _PREFIX = re.compile(r"^(?:f\s*'?\s*c\s*'?\s*k?|fck|fy|fyk|f_?y|f_?ck)\s*[:=]\s*", re.IGNORECASE)
 _CLASS = re.compile(r"^C\s*(\d+)\s*(?:/\s*(\d+))?$", re.IGNORECASE)
 _ASTM_GRADE = re.compile(r"^(?:A\s*(?:615|706)M?\s*)?(?:gr(?:ade)?\.?\s*)(\d+)$", re.IGNORECASE)
-_EN_GRADE = re.compile(r"^B\s*(\d{3})\s*([ABC])?$", re.IGNORECASE)
+_EN_GRADE = re.compile(r"^B\s*(\d{3})\s*([A-Z])?$", re.IGNORECASE)
 _BARE = re.compile(r"^[-+]?\d+(?:\.\d+)?$")
 US_GRADES = (40, 60, 75, 80, 100)  # ASTM A615 and A706 grades, ksi
 SI_GRADES = (280, 420, 520, 550, 690)  # their A615M designations, MPa
@@ -130,7 +130,7 @@ def _astm_grade(written: str, grade: int) -> Steel:
 
 
 def _en_grade(written: str, strength: int, ductility: str | None) -> Steel:
-    if strength not in EN_GRADES:
+    if strength not in EN_GRADES or (ductility or "A").upper() not in "ABC":
         raise ValueError(f"steel '{written}' is not a grade of EN 1992-1-1 Annex C (B400 to B600, such as B500B)")
     grade = f"B{strength}{(ductility or '').upper()}"
     return Steel(written, strength * MPA, grade, "SI")
