@@ -127,7 +127,8 @@ def test_hand_calculation_a_doubly_reinforced_beam_whose_top_bars_do_not_yield()
 def test_hand_calculation_a_one_way_slab() -> None:
     """Hand calculation: a 12 in strip of an 8 in slab, #5 @ 12 in (0.31 in²/ft), 0.75 in cover (20.5.1.3.1),
     d = 8 − 0.75 − 0.625/2 = 6.9375 in, f'c = 4000 psi, Grade 60.
-    a = 0.31 × 60/(0.85 × 4 × 12) = 0.4559 in; φMn = 0.9 × 0.31 × 60 × (6.9375 − 0.228)/12 = 9.360 kip-ft (21.2.2, 22.2).
+    a = 0.31 × 60/(0.85 × 4 × 12) = 0.4559 in; φMn = 0.9 × 0.31 × 60 × (6.9375 − 0.228)/12 = 9.360 kip-ft
+    (21.2.2, 22.2).
     Table 7.6.1.1: As,min = 0.0018 × 12 × 8 = 0.1728 in².  7.7.2.3: s ≤ min(3h, 18 in) = 18 in.
     22.5.5.1(c): λs = √(2/(1 + 6.9375/10)) = 1.087 → 1.0; ρw = 0.31/(12 × 6.9375) = 0.003724;
     φVc = 0.75 × 8 × 0.003724^(1/3) × 63.25 × 12 × 6.9375 = 4.897 kip."""
