@@ -133,11 +133,14 @@ def test_hand_calculation_en_pure_bending() -> None:
 
 
 def test_hand_calculation_en_least_eccentricity_and_the_uk_annex() -> None:
-    """6.1(4): e0 = max(h/30, 20 mm) = 20 mm: NEd = 2000 kN with no moment is checked at MEd = 40 kN·m.
+    """6.1(4): e0 = max(h/30, 20 mm) = 20 mm: NEd = 2000 kN with no moment is checked at MEd = 40 kN·m; a 900 mm
+    deep column at 3000 kN has e0 = 900/30 = 30 mm: MEd = 90 kN·m.
     UK National Annex: αcc = 0.85, fcd = 17 MPa: NRd = 17 × (160,000 − 1963.5) + 1963.5 × 400 = 3472 kN."""
     result = concrete_column_check(axial_load="2000 kN", **EN)
     assert any("NEd e0 = 40 kN·m" in note for note in result.notes)
     assert result.interaction is not None and result.interaction.applied_moment == pytest.approx(40)
+    deep = concrete_column_check(axial_load="3000 kN", **{**EN, "height": "900 mm"})  # e0 = h/30 = 30 mm governs
+    assert any("NEd e0 = 90 kN·m" in note for note in deep.notes)
     uk = concrete_column_check(axial_load="2000 kN", **{**EN, "code": "EN1992-UK"})
     assert value(uk, "design_axial_max") == pytest.approx((17 * (160_000 - 2 * AS) + 2 * AS * 400) / 1000, rel=0.01)
 
