@@ -217,6 +217,9 @@ def test_hand_calculation_en_one_way_slab_needs_no_links() -> None:
     assert value(result, "concrete_shear") == pytest.approx(vmin, rel=0.01)
     assert value(result, "minimum_steel") == pytest.approx(0.26 * 2.9 / 500 * 1000 * 169, rel=0.01)
     assert result.results["verdict"] == "OK" and result.results["member"] == "one-way slab"
+    # 6.2.2(6): VEd ≤ 0.5 bw d ν fcd = 0.5 × 1000 × 169 × 0.528 × 20 = 892.3 kN without shear reinforcement
+    upper = [c for c in result.checks if c.clause == "EN 1992-1-1 6.2.2(6)"][0]
+    assert upper.limit_amount is not None and upper.limit_amount.value == pytest.approx(892.3, rel=0.01)
 
 
 def test_the_result_says_what_it_does_not_check_and_draws_the_section() -> None:

@@ -89,6 +89,8 @@ def _shear(section: BeamSection, fck: float, fyk: float, force: float, variant: 
     links = section.stirrups
     if links is None:
         found.checks.append(limit_check("VEd ≤ VRd,c", force, design, "force", system, "EN 1992-1-1 6.2.2(1)"))
+        most = shear.unreinforced_limit(fck, variant.alpha_cc_shear * fck / GAMMA_C, b, d)
+        found.checks.append(limit_check("VEd ≤ 0.5 bw d ν fcd", force, most, "force", system, "EN 1992-1-1 6.2.2(6)"))
         if not section.slab:
             least = shear.minimum_link_ratio(fck, fyk)
             found.checks.append(

@@ -35,6 +35,11 @@ def strut_reduction(fck: float) -> float:
     return 0.6 * (1 - fck / MPA / 250)
 
 
+def unreinforced_limit(fck: float, fcd: float, width: float, d: float) -> float:
+    """VEd ≤ 0.5 bw d ν fcd for members without shear reinforcement, ν = 0.6 (1 − fck/250) (6.2.2(6), 6.6N)."""
+    return 0.5 * width * d * strut_reduction(fck) * fcd
+
+
 @dataclass(frozen=True)
 class LinkResistance:
     """VRd = min(VRd,s, VRd,max) at the strut angle chosen."""
