@@ -25,6 +25,7 @@ def check_beam(section: BeamSection, concrete: Concrete, steel: Steel, moment: f
     else:
         found.not_checked.append("shear: no shear force was given (shear = 0)")
     found.covers = f"flexure, {'shear, ' if force > 0 else ''}minimum and maximum steel of the section"
+    found.notes.append("Normalweight concrete taken (λ = 1); lightweight concrete is not covered.")
     if fc > 10_000 * PSI:
         found.notes.append("f'c above 10,000 psi: √f'c is taken as 100 psi in shear (22.5.3.1).")
     return found

@@ -108,6 +108,7 @@ def _aci(
         f"{factors[3]}, (cb + Ktr)/db = {min(confinement, 2.5):.3f}: ld = {shown(length, 'length', system)}"
     )
     clauses = ["ACI 318-19 25.4.2.4, Table 25.4.2.5"]
+    found.notes.append("Normalweight concrete taken (λ = 1); lightweight concrete is not covered.")
     if lap:
         found.figures["lap_length"] = (aci.lap(length), "length")
         found.substituted.append(f"class B lap 1.3 ld = {shown(aci.lap(length), 'length', system)}")

@@ -138,6 +138,7 @@ def _aci(
         f"vu = {shown(demand, 'concrete_stress', system)}"
     )
     found.reference = "ACI 318-19 22.6.4, 22.6.5, 8.4.2.2, 8.4.4.2, R8.4.4.2.3"
+    found.notes.append("Normalweight concrete taken (λ = 1); lightweight concrete is not covered.")
     if moment:
         found.notes.append(
             f"Munb about the critical section's centroid: Mu − Vu e, e = {shown(section.offset, 'length', system)}; "
