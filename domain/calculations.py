@@ -106,6 +106,48 @@ class Diagram(BaseModel):
     moment_unit: str
 
 
+class InteractionDiagram(BaseModel):
+    """A column's design axial load–moment interaction curve and the applied point, in the units named.
+
+    `axial` and `moment` are the design curve's points in order from pure tension to the compression cap
+    (compression positive, moment positive): φPn and φMn (ACI 318) or NRd and MRd (EN 1992). `applied_axial`
+    and `applied_moment` are the load checked against it (the moment as the check took it, with any minimum
+    eccentricity)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    axial: list[float]
+    moment: list[float]
+    axial_unit: str
+    moment_unit: str
+    applied_axial: float
+    applied_moment: float
+
+
+class SectionBar(BaseModel):
+    """One reinforcing bar of a drawn section: its centre from the section's top left corner and its diameter."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x: float
+    y: float
+    diameter: float
+
+
+class SectionDrawing(BaseModel):
+    """A rectangular concrete section with its bars, in `unit` (y measured down from the top face), and the
+    stirrup or tie's diameter and clear cover where they were given or assumed (0 when there is none)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    width: float
+    height: float
+    unit: str
+    bars: list[SectionBar]
+    stirrup_diameter: float = 0.0
+    cover: float = 0.0
+
+
 Shown = dict[str, str | list[str]]
 
 
@@ -118,6 +160,8 @@ class CalcResult(BaseModel):
     precise: Shown = Field(default_factory=dict)
     amounts: dict[str, Amount | list[Amount]] = Field(default_factory=dict)  # each quantity of `results`
     diagram: Diagram | None = None
+    interaction: InteractionDiagram | None = None  # a column's design interaction curve with the applied point
+    section: SectionDrawing | None = None  # a concrete section with its bars
     formula: str | None = None
     substituted: str | None = None
     reference: str | None = None
@@ -139,11 +183,13 @@ class CalcResult(BaseModel):
         return "OK" if all(check.passed for check in self.checks) else "NG"
 
     def for_model(self) -> dict[str, Any]:
-        """What the model is sent: display values, formula, checks; not the numbers, the diagram or full precision."""
+        """What the model is sent: display values, formula, checks; not the numbers, the diagrams or full precision."""
         return self.model_dump(
             exclude={
                 "precise": True,
                 "diagram": True,
+                "interaction": True,
+                "section": True,
                 "amounts": True,
                 "checks": {"__all__": {"value_amount": True, "limit_amount": True}},
             },

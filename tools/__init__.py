@@ -16,6 +16,9 @@ from typing import Any
 
 from tools import beams, continuous_beam, conversions, files, loads, maths, memory, symbolic, take_off
 from tools.catalogue import ToolKind, declaration
+from tools.concrete import beams as concrete_beams
+from tools.concrete import columns as concrete_columns
+from tools.concrete import development, punching
 from tools.connections import bolts, welds
 from tools.documents import search
 from tools.registry import (
@@ -66,6 +69,10 @@ CATALOGUE: tuple[Callable[..., Any], ...] = (
     welds.fillet_weld_check,
     bolts.bolt_check,
     continuous_beam.continuous_beam,
+    concrete_beams.concrete_beam_check,
+    concrete_columns.concrete_column_check,
+    punching.punching_shear_check,
+    development.development_length,
     take_off.concrete_volume,
     take_off.rebar_weight,
     loads.load_combination,
