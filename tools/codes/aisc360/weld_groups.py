@@ -37,7 +37,7 @@ def c_shape(length: float, returns: float) -> list[Line]:
     return lines
 
 
-def _elements(lines: Sequence[Line]) -> list[tuple[float, float, float, float, float]]:
+def elements(lines: Sequence[Line]) -> list[tuple[float, float, float, float, float]]:
     """(x, y, length, axis x, axis y) of the lines' elements, about the group's centroid."""
     found = []
     for (x1, y1), (x2, y2) in lines:
@@ -54,13 +54,13 @@ def _elements(lines: Sequence[Line]) -> list[tuple[float, float, float, float, f
 def coefficient(lines: Sequence[Line], ex: float, theta: float, length: float) -> float:
     """The Manual's C (Tables 8-4 to 8-11): Rn/(C1 D l) in kips per sixteenth of an inch per inch of l, for E70XX,
     without φ, of welds along `lines` loaded at the angle θ (radians) from y through (ex, 0) about the centroid."""
-    elements = _elements(lines)
+    parts = elements(lines)
     size = 1.0  # leg w: the deformations scale with it, so C does not depend on it
     unit = 0.60 * 70 / 16 / math.sqrt(2)  # kip/in per sixteenth: 0.60 FEXX × the throat of a 1/16 in leg
 
     def strengths(x0: float, y0: float) -> list[tuple[float, float, float]]:
         data = []
-        for x, y, run, ax, ay in elements:
+        for x, y, run, ax, ay in parts:
             rx, ry = x - x0, y - y0
             radius = math.hypot(rx, ry)
             theta_i = math.degrees(math.acos(min(abs(-ry * ax + rx * ay) / radius, 1.0)))
@@ -72,6 +72,6 @@ def coefficient(lines: Sequence[Line], ex: float, theta: float, length: float) -
             for radius, rx, ry, th, run in data
         ]  # fmt: skip
 
-    scale = max(math.hypot(e[0], e[1]) for e in elements) * 2
-    polar = sum((e[0] ** 2 + e[1] ** 2) * e[2] for e in elements) / sum(e[2] for e in elements)
+    scale = max(math.hypot(e[0], e[1]) for e in parts) * 2
+    polar = sum((e[0] ** 2 + e[1] ** 2) * e[2] for e in parts) / sum(e[2] for e in parts)
     return group_strength(strengths, abs(ex), theta, scale, polar / max(abs(ex), 1e-12)) / length
