@@ -48,7 +48,8 @@ def aisc_group(run: WeldRun, group: Group, method: str, fexx: float, name: str) 
     k, a = group.returns / group.length, group.eccentricity / group.length
     substituted = (
         f"k = kl/l = {k:.3f}, a = ex/l = {a:.3f}, θ = {math.degrees(run.theta):.4g}°: C = {c:.3f} (instantaneous "
-        f"centre, J2.4(b)(2)); C1 = {c1:.3f}, D = {sixteenths:.3g}, l = {group.length / INCH:.4g} in, {run.welds} group(s): "
+        f"centre, J2.4(b)(2)); C1 = {c1:.3f}, D = {sixteenths:.3g}, l = {group.length / INCH:.4g} in, "
+        f"{run.welds} group(s): "
         f"Rn = {c:.3f} × {c1:.3f} × {sixteenths:.3g} × {group.length / INCH:.4g} × {run.welds} = "
         f"{nominal / KIP:.4g} kip; {symbol[1]}"
     )
@@ -57,8 +58,8 @@ def aisc_group(run: WeldRun, group: Group, method: str, fexx: float, name: str) 
         throat=aisc_j.effective_throat(run.size), check_name=f"{symbol[0]} ≤ {symbol[1]}: weld group, eccentric",
         clause="AISC 360-22 J2.4(b)(2) eq. J2-6 to J2-9; Manual Tables 8-4 to 8-11",
         formula="Rn = C C1 D l (Manual Part 8); C by the instantaneous centre: Fnwi = 0.60 FEXX (1.0 + 0.50 "
-        "sin^1.5 θi) f(pi), f(p) = [p(1.9 − 0.9p)]^0.3, Δui = 1.087(θi + 6)^−0.65 w ≤ 0.17w, Δmi = 0.209(θi + 2)^−0.32 w; "
-        "φ = 0.75, Ω = 2.00",
+        "sin^1.5 θi) f(pi), f(p) = [p(1.9 − 0.9p)]^0.3, Δui = 1.087(θi + 6)^−0.65 w ≤ 0.17w, "
+        "Δmi = 0.209(θi + 2)^−0.32 w; φ = 0.75, Ω = 2.00",
         reference=f"AISC 360-22 J2.4(b)(2) ({method}); AISC Manual 16th ed. Part 8; combination per ASCE 7-22",
         substituted=substituted,
         details={"electrode": name, "group_coefficient": f"{c * run.welds:.3f}"},
