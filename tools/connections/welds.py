@@ -109,7 +109,7 @@ def _group(run: WeldRun, eccentricity: str | None, return_length: str | None) ->
 def _optional_length(text: str | None, name: str) -> float:
     if text is None or not text.strip():
         return 0.0
-    value = float(read_length(text, name).to("m").magnitude)
+    value = float(require(text, name, "length", positive=False).to("m").magnitude)
     if value < 0:
         raise ValueError(f"{name} must not be negative; got {text.strip()}")
     return value
