@@ -10,7 +10,7 @@ from tools.calc import calc_result
 from tools.catalogue import tool
 from tools.codes.asce7 import combinations as asce7
 from tools.codes.en1990 import combinations as en1990
-from tools.connections.plies import national_annex as read_annex
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.units.reading import DIMENSIONS, parse_quantity
 from tools.units.showing import show
 

@@ -8,6 +8,7 @@ from typing import Any
 from domain.calculations import CalcResult
 from tools.calc import quantities
 from tools.catalogue import tool
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.connections.bolt_data import aisc_grade, en_grade
 from tools.connections.bolt_data import diameter as read_diameter
 from tools.connections.bolt_joint import Found, Joint
@@ -17,7 +18,6 @@ from tools.connections.bolt_reading import shear_planes as read_planes
 from tools.connections.bolts_aisc import aisc
 from tools.connections.bolts_eurocode import eurocode
 from tools.connections.inputs import combination_name, combine, count, force
-from tools.connections.plies import national_annex as read_annex
 from tools.steel.sections_and_checks import CodeName, code_key
 from tools.units import registry
 from tools.units.showing import conventional, system_of

@@ -25,18 +25,6 @@ class PlySteel:
     source: str
 
 
-def national_annex(text: str | None) -> str | None:
-    """ "UK", "GB", "BS EN", "UK NA" → "UK"; None or "none" → None; any other refused with one sentence."""
-    if text is None or text.strip().lower() in ("", "none", "recommended", "cen"):
-        return None
-    key = re.sub(r"[^A-Z]", "", text.upper())
-    if key in ("UK", "GB", "UKNA", "BSEN", "BS", "NAUK", "UNITEDKINGDOM", "BRITISH"):
-        return "UK"
-    raise ValueError(
-        f"national_annex {text!r} is not one these checks know: 'UK', or omit it for the recommended values"
-    )
-
-
 def ply_steel(text: str, thickness: float, annex: str | None) -> PlySteel:
     """The grade as engineers write it ("A572 Gr. 50", "ASTM A992", "S355JR", "S275") at the ply's thickness (m)."""
     key = re.sub(r"^ASTM\s*", "", text.strip().upper())

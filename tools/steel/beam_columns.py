@@ -11,10 +11,11 @@ from typing import Any
 
 from domain.calculations import CalcResult
 from tools.catalogue import tool
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.shapes.column_section import column_section
 from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
-from tools.steel.column_inputs import aisc_grade, en_grade, lengths
+from tools.steel.column_inputs import aisc_grade, annex_note, en_grade, lengths
 from tools.steel.readout import Kind, figures_result
 from tools.steel.sections_and_checks import code_key
 from tools.units import registry
@@ -35,6 +36,7 @@ def steel_beam_column_check(
     unbraced_length: str | None = None,
     length_weak: str | None = None,
     grade: str | None = None,
+    national_annex: str | None = None,
 ) -> CalcResult:
     """I or H member in compression and bending to AISC 360-22 H1.1 or EN 1993-1-1 6.3.3, with clauses and OK/NG.
     Use it whenever a column carries moments.
@@ -49,8 +51,10 @@ def steel_beam_column_check(
         unbraced_length: Laterally unbraced length; default length_weak.
         length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
+        national_annex: EN1993: "UK" for fy by thickness from BS EN 10025-2.
     """
     code_name = code_key(code)
+    annex = read_annex(national_annex)
     section = column_section(designation, TOOL)
     if section.member is None:
         raise ValueError(
@@ -69,10 +73,11 @@ def steel_beam_column_check(
     spans = (major.to("m").magnitude, minor.to("m").magnitude, braced.to("m").magnitude)
     loads = (axial.to("N").magnitude, *(abs(m.to("N*m").magnitude) for m in moments))
     if code_name == "EN1993":
-        found = beam_column_checks.eurocode(section, spans, loads, en_grade(section, grade, TOOL), system)
+        found = beam_column_checks.eurocode(section, spans, loads, en_grade(section, grade, TOOL, annex), system)
     else:
         how = (code_name.split("-")[1], system)
         found = beam_column_checks.aisc(section, spans, loads, aisc_grade(section, grade), how)
+    found.notes += annex_note(annex, code_name, found.grade)
     return _result(found, system, code_name)
 
 

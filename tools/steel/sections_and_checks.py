@@ -14,6 +14,8 @@ from domain.calculations import Amount, CalcResult
 from tools.beams import CASES, beam_diagram
 from tools.calc import calc_result
 from tools.catalogue import tool
+from tools.codes.en1993_1_1 import resistance as en_resistance
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.practice import rolled_span_warnings, span_warnings
 from tools.shapes.member import i_member
 from tools.shapes.tables import find_shape, metric_namesake
@@ -107,6 +109,7 @@ def steel_beam_check(
     unbraced_length: str | None = None,
     grade: str | None = None,
     load_position: Literal["top_flange", "shear_centre"] = "top_flange",
+    national_annex: str | None = None,
 ) -> CalcResult:
     """Code check of a simply supported steel I beam under uniform dead and live load: bending with lateral-torsional
     buckling, shear and deflection, each with its clause, ratio and OK/NG. Use it whenever asked if a beam works.
@@ -121,8 +124,10 @@ def steel_beam_check(
         grade: "A992" (AISC default), "A36", "Grade 50" (ksi), "S355" (EN default), "S275", or a yield stress
             such as "345 MPa"; the result says which grade it assumed when none is given.
         load_position: EN1993 only: "top_flange" (destabilising, the default) or "shear_centre".
+        national_annex: EN1993: "UK" for fy by thickness from BS EN 10025-2.
     """
     code_name = code_key(code)
+    annex = read_annex(national_annex)
     shape = _i_shape(designation)
     member = i_member(shape)
     length = require(span, "span", "length")
@@ -141,11 +146,18 @@ def steel_beam_check(
     if loading.factored <= 0:
         raise ValueError("the dead and live loads are both zero; give the gravity loads the beam carries")
     if code_name == "EN1993":
-        verdict = eurocode_verdict(member, loading, _grade_en(grade), load_position == "top_flange")
+        name, given = _grade_en(grade)
+        if given is None and annex is not None:
+            given = en_resistance.yield_strength(name, member, annex)
+        verdict = eurocode_verdict(member, loading, (name, given), load_position == "top_flange")
     else:
         verdict = aisc_verdict(member, loading, _grade_aisc(grade), code_name.split("-")[1])
     if grade is None:
         verdict.notes.insert(0, assumed_grade(verdict.grade, shape, code_name))
+    if annex is not None:
+        verdict.notes.append("national_annex is used by EN1993 only: AISC takes Fy of the ASTM grade." if code_name
+                             != "EN1993" else "UK National Annex: fy by the thickest plate from BS EN 10025-2 "
+                             "(NA.2.4); γM0 = γM1 = 1.0 as recommended.")  # fmt: skip
     warnings = span_warnings(loading.span, show(length))
     warnings += rolled_span_warnings(loading.span, member.depth, show(length), shape.designation)
     return _result(verdict, loading, code_name, (gamma_dead, gamma_live), (dead, live, length), warnings)
