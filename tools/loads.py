@@ -43,17 +43,15 @@ def load_combination(
     code: Code = "ASCE7-LRFD",
     national_annex: str | None = None,
 ) -> CalcResult:
-    """Factored load combinations and the governing one, all loads in the same kind of unit; the result names the
-    edition and the snow load its factors expect.
+    """Factored load combinations and the governing one, loads in one kind of unit; says the edition.
 
     Args:
-        dead: Dead (permanent) load, such as "5 kPa", "12 kN/m", "80 psf" or "40 kN".
-        live: Live (imposed) load in the same kind of unit.
-        snow: Snow load in the same kind of unit, if any.
-        wind: Wind load in the same kind of unit, if any: positive acting with gravity, negative for uplift.
-        code: ASCE7-LRFD (ASCE 7-22 §2.3.1, strength-level snow), ASCE7-16-LRFD (ASCE 7-16, 1.6S), ASCE7-ASD,
-            ASCE7-16-ASD (§2.4.1) or EN1990 (eq. 6.10; with national_annex "UK", 6.10a and 6.10b).
-        national_annex: EN1990 only: "UK" for the UK National Annex (6.10a/6.10b, ξ = 0.925, ψ0 of wind 0.5).
+        dead: Dead load, "5 kPa", "12 kN/m", "80 psf".
+        live: Live load.
+        snow: Snow load, if any.
+        wind: Wind load, if any; negative for uplift.
+        code: ASCE7-LRFD (7-22), ASCE7-16-LRFD, ASCE7-ASD, ASCE7-16-ASD or EN1990.
+        national_annex: EN1990: "UK" (6.10a/6.10b).
     """
     given = {"dead": dead, "live": live, "snow": snow, "wind": wind}
     loads = {name: _load(text, name) for name, text in given.items() if text is not None}

@@ -57,34 +57,33 @@ def bolt_check(
     stem_distance: str | None = None,
     national_annex: str | None = None,
 ) -> CalcResult:
-    """A group of equal bolts in shear and tension: bolt shear, tension, slip, and with the ply described its bearing,
-    tear-out and block shear, an eccentric shear and prying, each with its clause, ratio and OK/NG (AISC 360-22 J3,
-    J4.3; EN 1993-1-8). What it was not given to check, it lists as not checked. Use it whenever asked if bolts work.
+    """Bolt group in shear and tension (AISC 360-22 J3, J4.3; EN 1993-1-8): bolt shear, tension, slip; with the
+    layout and ply, bearing, tear-out, block shear, eccentric shear, prying. Lists what it did not check.
 
     Args:
-        diameter: Such as "3/4 in", "M20", or "M20 8.8".
-        grade: "A325", "A490", "A325-SC" (slip-critical), "A325-X" (threads excluded), "8.8" or "10.9".
-        bolts: How many bolts share the forces.
-        shear_dead: Unfactored dead shear on the group, such as "17 kip".
-        shear_live: Unfactored live shear on the group.
-        tension_dead: Unfactored dead tension on the group.
-        tension_live: Unfactored live tension on the group.
-        code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
-        threads: "included" in the shear planes or "excluded".
-        shear_planes: 1 (single shear) or 2 ("double").
-        slip_class: Slip-critical joints only: "A" or "B" (EN1993: "A" to "D").
-        hole: "standard", "oversized", "short-slotted transverse", "long-slotted".
-        columns: Lines of bolts along the shear; each has bolts/columns rows.
-        spacing: Between rows, along the shear (s, p1), such as "3 in".
-        gauge: Between the lines (g, p2).
-        end_distance: End bolt to the ply's edge along the shear (lev, e1).
-        edge_distance: Outer line to the side edge (leh, e2; prying's a).
-        ply_thickness: Total ply thickness bearing one way (two angles: both).
-        ply_grade: A36, A572-50, A992, A588, S235, S275, S355.
-        eccentricity: Group centroid to the shear's line of action (ex, z).
-        angle: The shear's angle to the lines, such as "30 deg".
-        stem_distance: Prying's b: bolt line to the stem's face.
-        national_annex: "UK" for BS EN 10025-2 steel (EN1993).
+        diameter: "3/4 in", "M20", "M20 8.8".
+        grade: "A325", "A490", "A325-SC", "A325-X", "8.8", "10.9".
+        bolts: Number of bolts.
+        shear_dead: Unfactored dead shear on the group.
+        shear_live: Unfactored live shear.
+        tension_dead: Unfactored dead tension.
+        tension_live: Unfactored live tension.
+        code: AISC360-LRFD, AISC360-ASD or EN1993.
+        threads: "included" or "excluded".
+        shear_planes: 1 or 2 ("double").
+        slip_class: Slip-critical: "A", "B" (EN: to "D").
+        hole: "standard", "oversized", "short-slotted transverse"…
+        columns: Lines of bolts along the shear.
+        spacing: Along the shear.
+        gauge: Between lines.
+        end_distance: To the ply's end (e1).
+        edge_distance: To the side edge (e2).
+        ply_thickness: Bearing one way.
+        ply_grade: A36, A992, S275, S355…
+        eccentricity: To the shear's line.
+        angle: Shear to the lines.
+        stem_distance: Prying's b.
+        national_annex: "UK" (EN1993).
     """
     code_name = code_key(code)
     text = read_bolt(diameter, grade)

@@ -58,21 +58,21 @@ def fillet_weld_check(
     eccentricity: str | None = None,
     return_length: str | None = None,
 ) -> CalcResult:
-    """Fillet welds sharing a force: weld strength with its clause, ratio and OK/NG (AISC 360-22 J2.4,
-    EN 1993-1-8 4.5.3.3). Use it whenever asked if a fillet weld works or how long it must be.
+    """Fillet welds sharing a force, concentric or eccentric (AISC 360-22 J2.4, EN 1993-1-8 4.5.3.3), with clause,
+    ratio and OK/NG. Use it whenever asked if a fillet weld works.
 
     Args:
-        size: The leg, such as "5/16 in" or "8 mm".
-        length: Each weld's length, such as "16 in".
-        dead_load: Unfactored dead force on all the welds, such as "50 kip".
+        size: Leg, "5/16 in" or "8 mm".
+        length: Each weld's length.
+        dead_load: Unfactored dead force on all the welds.
         live_load: Unfactored live force on all the welds.
-        electrode: AISC only: "E70", "E80", …
-        angle: Force to weld axis: "0 deg" along the weld, "90 deg" across.
-        welds: How many equal welds share the force.
+        electrode: AISC: "E70", "E80"…
+        angle: Force to weld axis: "0 deg" along, "90 deg" across.
+        welds: Equal welds (or groups) sharing the force.
         code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
-        grade: EN1993 only: the weaker part's steel, "S355" (default), "S275", "S235".
-        eccentricity: From each group's centroid to the force's line of action, such as "4 in".
-        return_length: Returns at both ends of each weld, toward the force (a C-shaped group).
+        grade: EN1993: weaker part's steel, "S355".
+        eccentricity: Each group's centroid to the force's line.
+        return_length: Returns at both ends, toward the force.
     """
     code_name = code_key(code)
     leg, run_length = read_length(size, "size"), read_length(length, "length")

@@ -51,7 +51,7 @@ def steel_beam_column_check(
         unbraced_length: Laterally unbraced length; default length_weak.
         length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
-        national_annex: EN1993: "UK" for fy by thickness from BS EN 10025-2.
+        national_annex: EN1993: "UK".
     """
     code_name = code_key(code)
     annex = read_annex(national_annex)

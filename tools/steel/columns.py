@@ -67,7 +67,7 @@ def steel_column_check(
         code: AISC360-LRFD, AISC360-ASD or EN1993.
         length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
-        national_annex: EN1993: "UK" for fy by thickness from BS EN 10025-2.
+        national_annex: EN1993: "UK".
     """
     code_name = code_key(code)
     annex = read_annex(national_annex)

@@ -111,20 +111,19 @@ def steel_beam_check(
     load_position: Literal["top_flange", "shear_centre"] = "top_flange",
     national_annex: str | None = None,
 ) -> CalcResult:
-    """Code check of a simply supported steel I beam under uniform dead and live load: bending with lateral-torsional
-    buckling, shear and deflection, each with its clause, ratio and OK/NG. Use it whenever asked if a beam works.
+    """Simply supported steel I beam under uniform dead and live load: bending with lateral-torsional buckling,
+    shear and deflection, each with clause, ratio and OK/NG. Use it whenever asked if a beam works.
 
     Args:
-        designation: The rolled I or H section: "W18X50", "IPE 300", "UB 457x191x67".
-        span: The span, such as "35 ft" or "6 m".
-        dead_load: Unfactored dead line load including self-weight, acting downward, such as "0.45 kip/ft" or "8 kN/m".
-        live_load: Unfactored live line load, acting downward, such as "0.75 kip/ft" or "6 kN/m" (uplift is refused).
+        designation: I or H section: "W18X50", "IPE 300", "UB 457x191x67".
+        span: Such as "35 ft" or "6 m".
+        dead_load: Unfactored dead line load with self-weight, downward, "0.45 kip/ft".
+        live_load: Unfactored live line load, downward (uplift is refused).
         code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
-        unbraced_length: Spacing of lateral braces from the left support, such as "11.67 ft"; omit if braced throughout.
-        grade: "A992" (AISC default), "A36", "Grade 50" (ksi), "S355" (EN default), "S275", or a yield stress
-            such as "345 MPa"; the result says which grade it assumed when none is given.
-        load_position: EN1993 only: "top_flange" (destabilising, the default) or "shear_centre".
-        national_annex: EN1993: "UK" for fy by thickness from BS EN 10025-2.
+        unbraced_length: Spacing of lateral braces, "11.67 ft"; omit if braced throughout.
+        grade: "A992", "A36", "Grade 50", "S355", "S275" or a yield stress; omit for the usual.
+        load_position: EN1993: "top_flange" (default) or "shear_centre".
+        national_annex: EN1993: "UK" (fy from BS EN 10025-2).
     """
     code_name = code_key(code)
     annex = read_annex(national_annex)
