@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.calculations import Check
-from tools.calc import check
 from tools.connections.bolt_data import Diameter
 from tools.connections.bolt_layout import Layout
 from tools.connections.inputs import Combined
-from tools.units import registry
-from tools.units.showing import System, conventional, show
+from tools.steel.readout import limit_check, shown
+from tools.units.showing import System, significant
 
 
 @dataclass(frozen=True)
@@ -47,25 +46,25 @@ class Found:
 
 
 def force_check(name: str, demand: float, capacity: float, clause: str, joint: Joint) -> Check:
-    ureg = registry()
-    return check(name, conventional(demand * ureg.N, joint.system), conventional(capacity * ureg.N, joint.system),
-                 clause)  # fmt: skip
+    return limit_check(name, demand, capacity, "force", joint.system, clause)
 
 
 def force_text(newtons: float, joint: Joint, unit: str | None = None) -> str:
-    return show(conventional(newtons * registry().N, joint.system, prefer=unit))
+    """ "17.89 kip", "94.08 kN" (written without pint's arithmetic: a call writes dozens)."""
+    return shown(newtons, "force", joint.system)
 
 
 def stress_text(pascals: float, joint: Joint) -> str:
-    return show((pascals * registry().Pa).to("ksi" if joint.system == "US" else "MPa"))
+    return shown(pascals, "stress", joint.system)
 
 
 def length_text(metres: float, joint: Joint) -> str:
-    return show((metres * registry().m).to("in" if joint.system == "US" else "mm"))
+    us = joint.system == "US"
+    return f"{significant(metres / (0.0254 if us else 0.001))} {'in' if us else 'mm'}"
 
 
 def area_text(area: float, joint: Joint) -> str:
-    return show((area * registry().m ** 2).to("in**2" if joint.system == "US" else "mm**2"))
+    return shown(area, "area", joint.system)
 
 
 def missing_sentence(limit_state: str, missing: list[str]) -> str:

@@ -3,10 +3,7 @@ the ply's bearing, tear-out and block shear, an eccentric shear and prying where
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.calculations import CalcResult
-from tools.calc import quantities
 from tools.catalogue import tool
 from tools.codes.national_annexes import national_annex as read_annex
 from tools.connections.bolt_data import aisc_grade, en_grade
@@ -18,9 +15,10 @@ from tools.connections.bolt_reading import shear_planes as read_planes
 from tools.connections.bolts_aisc import aisc
 from tools.connections.bolts_eurocode import eurocode
 from tools.connections.inputs import combination_name, combine, count, force
+from tools.steel import readout
+from tools.steel.readout import Kind
 from tools.steel.sections_and_checks import CodeName, code_key
-from tools.units import registry
-from tools.units.showing import conventional, system_of
+from tools.units.showing import system_of
 
 AISC_ALWAYS = ("the plies' other limit states (shear yielding and rupture, J4.2; tension, J4.1) and the members",
                "the minimum spacing and edge distances (J3.3, J3.4)")  # fmt: skip
@@ -135,20 +133,20 @@ def _slip_class(key: str | None, en: bool) -> str | None:
 
 
 def _result(joint: Joint, found: Found, code: CodeName) -> CalcResult:
-    ureg = registry()
     ratio = max((c.ratio or 0.0) for c in found.checks)
     governing = max(found.checks, key=lambda c: c.ratio or 0.0)
-    values: dict[str, Any] = {
-        "required_shear": conventional(joint.shear.newtons * ureg.N, joint.system),
-        "design_shear": conventional(found.design_shear * ureg.N, joint.system),
-        "required_tension": conventional(joint.tension.newtons * ureg.N, joint.system),
-        "design_tension": conventional(found.design_tension * ureg.N, joint.system),
+    figures: dict[str, tuple[float, Kind]] = {
+        "required_shear": (joint.shear.newtons, "force"),
+        "design_shear": (found.design_shear, "force"),
+        "required_tension": (joint.tension.newtons, "force"),
+        "design_tension": (found.design_tension, "force"),
     }
     if found.design_slip is not None:
-        values["design_slip"] = conventional(found.design_slip * ureg.N, joint.system)
-    values.update({key: conventional(found.forces[key] * ureg.N, joint.system) for key in NEW_FORCES
-                   if key in found.forces})  # fmt: skip
-    shown, full, amounts = quantities(values)
+        figures["design_slip"] = (found.design_slip, "force")
+    figures.update({key: (found.forces[key], "force") for key in NEW_FORCES if key in found.forces})
+    shown = {key: readout.shown(value, kind, joint.system) for key, (value, kind) in figures.items()}
+    full = {key: readout.exact(value, kind, joint.system) for key, (value, kind) in figures.items()}
+    amounts = {key: readout.amount(value, kind, joint.system) for key, (value, kind) in figures.items()}
     en = code == "EN1993"
     not_checked = [*found.not_checked, *(EN_ALWAYS if en else AISC_ALWAYS)]
     states = list(dict.fromkeys(c.name.split(": ", 1)[-1] for c in found.checks))
@@ -167,7 +165,7 @@ def _result(joint: Joint, found: Found, code: CodeName) -> CalcResult:
     return CalcResult(
         results={**shown, **plain},
         precise={**full, **plain, "ratio": repr(ratio)},
-        amounts=amounts,
+        amounts=dict(amounts),
         formula=_formula(code, found.design_slip is not None),
         substituted="; ".join(found.substituted),
         reference=("EN 1993-1-8:2005, 3.4 to 3.10, Table 3.4; SCI P358; EN 1990 6.10" if en

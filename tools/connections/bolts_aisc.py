@@ -33,7 +33,7 @@ def aisc(joint: Joint, code: str, grade_text: str, slip: str | None, hole_text: 
     fnv, long_joint = _long_joint(joint, fnv)
     area, layout = joint.size.gross_area, joint.layout
     c = (
-        bolt_groups.coefficient(layout.positions(), layout.eccentricity, layout.angle)
+        bolt_groups.coefficient(tuple(layout.positions()), layout.eccentricity, layout.angle)
         if layout.rotated
         else joint.bolts
     )

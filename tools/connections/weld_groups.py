@@ -39,7 +39,7 @@ def aisc_group(run: WeldRun, group: Group, method: str, fexx: float, name: str) 
     """J2.4(b)(2): Rn = C C1 D l for each of `welds` groups (C of Tables 8-4 to 8-11, C1 = FEXX/70 ksi)."""
     from tools.connections.welds import Finding
 
-    c = aisc_groups.coefficient(group.lines(), group.eccentricity, run.theta, group.length)
+    c = aisc_groups.coefficient(tuple(group.lines()), group.eccentricity, run.theta, group.length)
     c1, sixteenths = fexx / (70 * KSI), run.size / aisc_groups.SIXTEENTH
     nominal = c * c1 * sixteenths * (group.length / INCH) * KIP * run.welds
     phi, omega = aisc_j.PHI_WELD, aisc_j.OMEGA_WELD

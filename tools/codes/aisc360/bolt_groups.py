@@ -4,7 +4,7 @@ to 7-14; AISC 360-22 J3.6 User Note). Lengths in m; the coefficient C is a numbe
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from functools import lru_cache
 
 from tools.codes.aisc360.instant_centre import group_strength
 
@@ -25,10 +25,11 @@ def bolt_deformation_strength(deformation: float) -> float:
     return float((1 - math.exp(-10 * deformation / 0.0254)) ** 0.55)
 
 
-def coefficient(bolts: Sequence[tuple[float, float]], ex: float, theta: float) -> float:
+@lru_cache(maxsize=512)
+def coefficient(bolts: tuple[tuple[float, float], ...], ex: float, theta: float) -> float:
     """Manual Part 7 (Tables 7-6 to 7-14): C, the group's strength in bolts, for a load at the angle θ (radians)
     from the lines whose line of action crosses the centroid's x axis at ex. A load through the centroid is
-    shared equally: C = n (AISC 360-22 J3.6)."""
+    shared equally: C = n (AISC 360-22 J3.6). Kept for the group's geometry: C does not depend on the loads."""
     size = max(max(math.hypot(x, y) for x, y in bolts) * 2, 1e-6)
     if abs(ex) < 1e-9 * size:
         return float(len(bolts))

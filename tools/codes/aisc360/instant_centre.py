@@ -66,17 +66,15 @@ def _balanced(strengths: Strengths, frame: tuple[tuple[float, float], tuple[floa
               s: float, t: float, size: float) -> tuple[float, float, float]:  # fmt: skip
     """t for which the resultant is parallel to the load (secant steps), the residual along it, and P."""
     across, along, load = _state(strengths, frame, s, t)
-    step = 1e-3 * size
+    if abs(across) <= 1e-5 * max(load, 1e-30):
+        return t, along - load, load
+    previous, trial = (t, across), t + 1e-3 * size
     for _ in range(25):
-        if abs(across) <= 1e-5 * max(load, 1e-30):
+        across, along, load = _state(strengths, frame, s, trial)
+        if abs(across) <= 1e-5 * max(load, 1e-30) or across == previous[1]:
             break
-        other = _state(strengths, frame, s, t + step)[0]
-        if other == across:
-            break
-        step = -across * step / (other - across)
-        t += step
-        across, along, load = _state(strengths, frame, s, t)
-    return t, along - load, load
+        trial, previous = trial - across * (trial - previous[0]) / (across - previous[1]), (trial, across)
+    return trial, along - load, load
 
 
 def _refine(strengths: Strengths, frame: tuple[tuple[float, float], tuple[float, float], float, float],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from tools.codes.aisc360.instant_centre import group_strength
 
@@ -51,9 +52,11 @@ def elements(lines: Sequence[Line]) -> list[tuple[float, float, float, float, fl
     return [(x - cx, y - cy, run, ax, ay) for x, y, run, ax, ay in found]
 
 
-def coefficient(lines: Sequence[Line], ex: float, theta: float, length: float) -> float:
+@lru_cache(maxsize=512)
+def coefficient(lines: tuple[Line, ...], ex: float, theta: float, length: float) -> float:
     """The Manual's C (Tables 8-4 to 8-11): Rn/(C1 D l) in kips per sixteenth of an inch per inch of l, for E70XX,
-    without φ, of welds along `lines` loaded at the angle θ (radians) from y through (ex, 0) about the centroid."""
+    without φ, of welds along `lines` loaded at the angle θ (radians) from y through (ex, 0) about the centroid.
+    Kept for the group's geometry: C does not depend on the loads."""
     parts = elements(lines)
     size = 1.0  # leg w: the deformations scale with it, so C does not depend on it
     unit = 0.60 * 70 / 16 / math.sqrt(2)  # kip/in per sixteenth: 0.60 FEXX × the throat of a 1/16 in leg
@@ -63,13 +66,13 @@ def coefficient(lines: Sequence[Line], ex: float, theta: float, length: float) -
         for x, y, run, ax, ay in parts:
             rx, ry = x - x0, y - y0
             radius = math.hypot(rx, ry)
-            theta_i = math.degrees(math.acos(min(abs(-ry * ax + rx * ay) / radius, 1.0)))
-            data.append((radius, rx, ry, theta_i, run))
+            cosine = min(abs(rx * ay - ry * ax) / radius, 1.0)  # the force (across the radius) to the weld's axis
+            data.append((radius, rx, ry, math.degrees(math.acos(cosine)), 1 - cosine * cosine, run))
         critical = min(ultimate_deformation(d[3], size) / d[0] for d in data)
         return [
-            (unit * (1 + 0.5 * math.sin(math.radians(th)) ** 1.5)
-             * stress_factor(critical * radius / peak_deformation(th, size)) * run, rx, ry)
-            for radius, rx, ry, th, run in data
+            (unit * (1 + 0.5 * sine_squared**0.75) * stress_factor(critical * radius / peak_deformation(th, size))
+             * run, rx, ry)
+            for radius, rx, ry, th, sine_squared, run in data
         ]  # fmt: skip
 
     scale = max(math.hypot(e[0], e[1]) for e in parts) * 2
