@@ -17,7 +17,7 @@ from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
 from tools.steel.column_inputs import aisc_grade, annex_note, en_grade, lengths
 from tools.steel.readout import Kind, figures_result
-from tools.steel.sections_and_checks import code_key
+from tools.steel.sections_and_checks import code_key, designation_and_grade
 from tools.units import registry
 from tools.units.reading import require
 from tools.units.showing import System, system_of
@@ -55,6 +55,7 @@ def steel_beam_column_check(
     """
     code_name = code_key(code)
     annex = read_annex(national_annex)
+    designation, grade = designation_and_grade(designation, grade)
     section = column_section(designation, TOOL)
     if section.member is None:
         raise ValueError(

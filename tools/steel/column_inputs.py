@@ -70,6 +70,12 @@ def annex_note(annex: str | None, code: str, grade: str) -> list[str]:
 def lengths(length: str, length_weak: str | None, unbraced: str | None = None) -> tuple[Any, Any, Any]:
     """The major-axis and minor-axis effective lengths and the laterally unbraced length, as quantities."""
     major = require(length, "length", "length")
-    minor = require(length_weak, "length_weak", "length") if length_weak else major
+    minor = require(length_weak, "length_weak", "length", positive=False) if length_weak else major
+    if minor.magnitude <= 0:
+        raise ValueError(
+            f"length_weak = {length_weak.strip() if length_weak else ''} reads as braced continuously about the weak "
+            "axis, which this check does not model (torsional buckling then depends on what the bracing restrains); "
+            "give the largest distance between the braces that stop the column moving and twisting, such as '2 ft'"
+        )
     braced = require(unbraced, "unbraced_length", "length") if unbraced else minor
     return major, minor, braced

@@ -18,7 +18,7 @@ from tools.codes.national_annexes import national_annex as read_annex
 from tools.shapes.column_section import ColumnSection, column_section
 from tools.steel.column_inputs import aisc_grade, annex_note, en_grade, lengths
 from tools.steel.readout import figures_result, limit_check, shown
-from tools.steel.sections_and_checks import code_key
+from tools.steel.sections_and_checks import code_key, designation_and_grade
 from tools.units.reading import require
 from tools.units.showing import System, show, system_of
 
@@ -71,6 +71,7 @@ def steel_column_check(
     """
     code_name = code_key(code)
     annex = read_annex(national_annex)
+    designation, grade = designation_and_grade(designation, grade)
     section = column_section(designation)
     major, minor, _ = lengths(length, length_weak)
     dead = require(dead_load, "dead_load", "force", positive=False)

@@ -67,6 +67,7 @@ def section_properties(designation: str) -> CalcResult:
         designation: As engineers write it: "W18X50" (or its metric name "W460X74"), "HSS6X6X1/4", "L4X4X1/2",
             "IPE 300", "HEB 200", "UB 457x191x67".
     """
+    designation, grade = designation_and_grade(designation, None)
     shape = find_shape(designation)
     keys = [key for key in (*PINNED_KEYS, *EXTRA_KEYS) if key in shape.properties]
     results: dict[str, str | list[str]] = {"designation": shape.designation}
@@ -79,7 +80,7 @@ def section_properties(designation: str) -> CalcResult:
         results[key] = f"{significant(value)} {_unit_text(unit)}"
         full[key] = f"{value!r} {unit}"
         amounts[key] = Amount(value=value, unit=unit)
-    notes = []
+    notes = [f"The grade {grade} does not change the section's properties."] if grade else []
     if shape.family in ("HSS", "HSS_R", "PIPE"):
         notes.append("The weight is the table's nominal figure; properties use the design wall thickness (0.93 t).")
     if shape.family == "L":
@@ -127,6 +128,7 @@ def steel_beam_check(
     """
     code_name = code_key(code)
     annex = read_annex(national_annex)
+    designation, grade = designation_and_grade(designation, grade)
     shape = _i_shape(designation)
     member = i_member(shape)
     length = require(span, "span", "length")
@@ -187,9 +189,31 @@ def assumed_grade(grade: str, shape: Any, code: CodeName) -> str:
     return note
 
 
+_GRADE_AFTER = re.compile(
+    r"^(?P<shape>.*?\d)[\s,/]+(?P<grade>(?:ASTM\s*)?A\d{3}(?:[\s\-]*(?:GR\.?|GRADE)?\s*\d{2})?|S\d{3}[A-Z0-9+]*|"
+    r"GR(?:ADE|\.)?\s*\d{2})\s*$",
+    re.IGNORECASE,
+)
+
+
+def designation_and_grade(designation: str, grade: str | None) -> tuple[str, str | None]:
+    """ "W14X90 A992", "IPE 300 S275", "UB 457x191x67 S355JR": the grade written after the designation, taken as the
+    grade (refused with a sentence if `grade` names another)."""
+    match = _GRADE_AFTER.match(designation.strip())
+    if match is None:
+        return designation, grade
+    written = match.group("grade")
+    if grade is not None and _astm_key(grade) != _astm_key(written):
+        raise ValueError(
+            f"designation {designation!r} names the grade {written} but grade is {grade!r}; give one grade"
+        )
+    return match.group("shape"), grade if grade is not None else written
+
+
 def code_key(code: str) -> CodeName:
     """ "AISC 360-22 LRFD", "lrfd" → "AISC360-LRFD"; "Eurocode 3", "EN 1993-1-1", "EC3" → "EN1993"."""
     text = re.sub(r"[\s_\-.:]+", "", code.upper())
+    text = re.sub(r"^(BS|DIN|NF|UNE|NEN|SS|IS|I\.S\.)(?=EN)", "", text)  # "BS EN 1993-1-1": the national edition
     if "ASD" in text:
         return "AISC360-ASD"
     if "LRFD" in text or text in ("AISC", "AISC360", "AISC36022", "AISC36016"):
@@ -226,8 +250,9 @@ def _grade_aisc(grade: str | None) -> tuple[str, float]:
 
 
 def _astm_key(grade: str) -> str:
-    """ "A572 Gr. 50" → "A572-50"; other text upper-cased."""
-    return re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", grade.strip().upper())
+    """ "A572 Gr. 50", "ASTM A572-50" → "A572-50"; other text upper-cased."""
+    text = re.sub(r"^ASTM\s*", "", grade.strip().upper())
+    return re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", text)
 
 
 def _grade_en(grade: str | None) -> tuple[str, float | None]:
