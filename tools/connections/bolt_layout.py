@@ -72,6 +72,13 @@ def read_layout(bolts: int, columns: int, given: dict[str, str | None], annex: s
         raise ValueError("ply_thickness was given without ply_grade; give the ply's steel: A36, A572-50, A992, A588, "
                          "S235, S275 or S355")  # fmt: skip
     theta = read_angle(given["angle"] or "0 deg")
+    rows = bolts // columns
+    if (eccentricity > 0 or theta > 0) and ((rows > 1 and sizes["spacing"] is None) or
+                                            (columns > 1 and sizes["gauge"] is None)):  # fmt: skip
+        raise ValueError(
+            "an eccentric or inclined shear turns the group about a centre, which depends on where the bolts stand: "
+            "give spacing (between rows) and, for more than one line, gauge"
+        )
     return Layout(bolts // columns, columns, sizes["spacing"], sizes["gauge"], sizes["end_distance"],
                   sizes["edge_distance"], thickness, steel, eccentricity, theta, sizes["stem_distance"])  # fmt: skip
 
