@@ -112,8 +112,8 @@ def steel_beam_check(
     load_position: Literal["top_flange", "shear_centre"] = "top_flange",
     national_annex: str | None = None,
 ) -> CalcResult:
-    """Simply supported steel I beam under uniform dead and live load: bending with lateral-torsional buckling,
-    shear and deflection, each with clause, ratio and OK/NG. Use it whenever asked if a beam works.
+    """Code check of a simply supported steel I beam under uniform dead and live load: bending with lateral-torsional
+    buckling, shear and deflection, each with its clause, ratio and OK/NG. Use it whenever asked if a beam works.
 
     Args:
         designation: I or H section: "W18X50", "IPE 300", "UB 457x191x67".
