@@ -136,7 +136,7 @@ def test_aisc_j3_combined_tension_and_shear(
     assert float(str(result.results["ratio"])) == pytest.approx(tension / design, rel=0.01)
     combined = [c for c in result.checks if "with shear" in c.name]
     assert combined and combined[0].clause == f"AISC 360-22 J3.8 eq. J3-2, {equation}"
-    assert "bearing and tear-out at the holes not checked" in str(result.results["not_checked"])
+    assert "bearing and tear-out at the holes (J3.11): give ply_thickness" in str(result.results["not_checked"])
     assert "design_slip" not in result.results
 
 
@@ -184,7 +184,7 @@ def test_en_bolts_in_shear_and_tension() -> None:
     interaction = [c for c in result.checks if "1.4 Ft,Rd" in c.name][0]
     assert interaction.ratio == pytest.approx(0.661, abs=0.001) and interaction.clause == "EN 1993-1-8 Table 3.4"
     assert float(str(result.results["ratio"])) == pytest.approx(0.661, abs=0.001)
-    assert "bearing and tear-out at the holes not checked" in str(result.results["not_checked"])
+    assert "bearing at the holes (Table 3.4, Fb,Rd): give ply_thickness" in str(result.results["not_checked"])
 
 
 def test_en_class_10_9_threads_and_shank() -> None:
@@ -221,7 +221,9 @@ def test_the_pinned_names_arguments_and_result_keys() -> None:
     assert list(weld)[:8] == ["size", "length", "dead_load", "live_load", "electrode", "angle", "welds", "code"]
     bolt = tool_specs["bolt_check"].input_schema["properties"]
     assert list(bolt) == ["diameter", "grade", "bolts", "shear_dead", "shear_live", "tension_dead", "tension_live",
-                          "code", "threads", "shear_planes", "slip_class", "hole"]  # fmt: skip
+                          "code", "threads", "shear_planes", "slip_class", "hole", "columns", "spacing", "gauge",
+                          "end_distance", "edge_distance", "ply_thickness", "ply_grade", "eccentricity", "angle",
+                          "stem_distance", "national_annex"]  # fmt: skip
     outcome = run_tool("bolt_check", {**J5, "bolts": "8"}, ToolContext())
     assert outcome.error is None and outcome.calculation is not None
     assert {"required_shear", "design_shear", "required_tension", "design_tension", "ratio", "design_slip"} <= set(

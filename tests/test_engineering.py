@@ -184,7 +184,7 @@ REFERENCE_CASES: list[tuple[str, dict[str, Any], dict[str, str], str]] = [
     ),
     (
         "load_combination",
-        {"dead": "10 kN/m", "live": "5 kN/m", "snow": "3 kN/m", "wind": "4 kN/m"},
+        {"dead": "10 kN/m", "live": "5 kN/m", "snow": "3 kN/m", "wind": "4 kN/m", "code": "ASCE7-16-LRFD"},
         {
             "1.2D + 1.6L + 0.5S": "21.5 kN/m",
             "1.2D + 1.6S + 1.0L": "21.8 kN/m",
@@ -193,7 +193,7 @@ REFERENCE_CASES: list[tuple[str, dict[str, Any], dict[str, str], str]] = [
             "0.9D + 1.0W": "13 kN/m",
             "governing": "22.5 kN/m",
         },
-        "ASCE 7-22 §2.3.1 (2)–(5), live-load factor 1.0 with wind and snow",
+        "ASCE 7-16 §2.3.1 (2)–(5), live-load factor 1.0 with wind and snow",
     ),
     (
         "load_combination",
@@ -220,9 +220,15 @@ REFERENCE_CASES: list[tuple[str, dict[str, Any], dict[str, str], str]] = [
     ("evaluate_quantity", {"expression": "20 m * 30 m"}, {"result": "600 m**2"}, "floor areas in m²"),
     (
         "load_combination",
-        {"dead": "50 psf", "live": "40 psf", "snow": "30 psf"},
+        {"dead": "50 psf", "live": "40 psf", "snow": "30 psf", "code": "ASCE7-16-LRFD"},
         {"governing": "148 psf", "1.2D + 1.6S + 1.0L": "148 psf"},
-        "ASCE 7-22 §2.3.1 (3), psf stay psf",
+        "ASCE 7-16 §2.3.1 (3), psf stay psf",
+    ),
+    (
+        "load_combination",
+        {"dead": "50 psf", "live": "40 psf", "snow": "30 psf"},
+        {"governing": "133 psf", "1.2D + 1.0S + 1.0L": "130 psf", "1.2D + 1.6L + 0.3S": "133 psf"},
+        "ASCE 7-22 §2.3.1: strength-level snow, 1.0S leading, 0.3S companion",
     ),
     (
         "convert_units",
@@ -247,7 +253,7 @@ def test_reference_case(tool: str, arguments: dict[str, Any], expected: dict[str
 
 
 def test_every_displayed_value_parses_back_with_its_units() -> None:
-    plain_text = {"ratio", "verdict", "governing_combination", "least_combination", "solutions", "decimals"}
+    plain_text = {"ratio", "verdict", "governing_combination", "least_combination", "solutions", "decimals", "edition"}
     for tool, arguments, _, _ in REFERENCE_CASES:
         data = calculate(tool, **arguments)
         for key, shown in data.results.items():
@@ -260,7 +266,7 @@ def test_every_displayed_value_parses_back_with_its_units() -> None:
 
 
 def test_every_quantity_keeps_its_number_and_unit_beside_its_text() -> None:
-    plain_text = {"ratio", "verdict", "safety_factor", "governing_combination", "least_combination"}
+    plain_text = {"ratio", "verdict", "safety_factor", "governing_combination", "least_combination", "edition"}
     for tool, arguments, _, _ in REFERENCE_CASES:
         data = calculate(tool, **arguments)
         assert set(data.amounts) == set(data.results) - plain_text, tool
@@ -332,6 +338,7 @@ def test_asce_exception_is_noted_and_snow_and_wind_drop_out_when_absent() -> Non
         "1.2D + 1.6L",
         "governing_combination",
         "least_combination",
+        "edition",
     }
     assert data.results["governing"] == "160 psf", "area loads stay in the unit they were given in"
     assert any("0.5" in note for note in data.notes) and data.reference == "ASCE 7-22 §2.3.1"
@@ -361,9 +368,11 @@ def test_en1990_leaves_favourable_variable_actions_out_and_takes_gamma_g_inf_for
 
 
 def test_asce7_takes_wind_uplift_only_with_0_9d_and_gravity_without_it() -> None:
-    """The same loads to ASCE 7-22 §2.3.1: combination 3, 1.2D + 1.6S (+ L, here 0) = 8.70 kN/m, governs; the
+    """The same loads to ASCE 7-16 §2.3.1: combination 3, 1.2D + 1.6S (+ L, here 0) = 8.70 kN/m, governs; the
     uplift case is combination 5, 0.9D + 1.0W = 0.9 × 2.45 − 3.00 = -0.795 kN/m."""
-    data = calculate("load_combination", dead="2.45 kN/m", live="0 kN/m", snow="3.60 kN/m", wind="-3.00 kN/m")
+    data = calculate(
+        "load_combination", dead="2.45 kN/m", live="0 kN/m", snow="3.60 kN/m", wind="-3.00 kN/m", code="ASCE7-16-LRFD"
+    )
     results = data.results
     assert results["governing_combination"] == "1.2D + 1.6S + 1.0L" and close(results["governing"], "8.70 kN/m")
     assert results["least_combination"] == "0.9D + 1.0W" and close(results["least"], "-0.795 kN/m")

@@ -16,6 +16,7 @@ from tools.connections.bolt_data import KSI
 from tools.connections.inputs import Combined, combination_name, combine, count, force
 from tools.connections.inputs import angle as read_angle
 from tools.connections.inputs import length as read_length
+from tools.connections.weld_groups import Group, aisc_group, eurocode_group
 from tools.steel.sections_and_checks import CodeName, code_key
 from tools.units import registry
 from tools.units.reading import require
@@ -54,20 +55,24 @@ def fillet_weld_check(
     welds: int = 1,
     code: str = "AISC360-LRFD",
     grade: str | None = None,
+    eccentricity: str | None = None,
+    return_length: str | None = None,
 ) -> CalcResult:
-    """Fillet welds sharing a force: weld strength with its clause, ratio and OK/NG (AISC 360-22 J2.4,
-    EN 1993-1-8 4.5.3.3). Use it whenever asked if a fillet weld works or how long it must be.
+    """Fillet welds sharing a force, concentric or eccentric (AISC 360-22 J2.4, EN 1993-1-8 4.5.3.3), with clause,
+    ratio and OK/NG. Use it whenever asked if a fillet weld works.
 
     Args:
-        size: The leg, such as "5/16 in" or "8 mm".
-        length: Each weld's length, such as "16 in".
-        dead_load: Unfactored dead force on all the welds, such as "50 kip".
+        size: Leg, "5/16 in" or "8 mm".
+        length: Each weld's length.
+        dead_load: Unfactored dead force on all the welds.
         live_load: Unfactored live force on all the welds.
-        electrode: AISC only: "E70", "E80", …
-        angle: Force to weld axis: "0 deg" along the weld, "90 deg" across.
-        welds: How many equal welds share the force.
+        electrode: AISC: "E70", "E80"…
+        angle: Force to weld axis: "0 deg" along, "90 deg" across.
+        welds: Equal welds (or groups) sharing the force.
         code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
-        grade: EN1993 only: the weaker part's steel, "S355" (default), "S275", "S235".
+        grade: EN1993: weaker part's steel, "S355".
+        eccentricity: Each group's centroid to the force's line.
+        return_length: Returns at both ends, toward the force.
     """
     code_name = code_key(code)
     leg, run_length = read_length(size, "size"), read_length(length, "length")
@@ -80,10 +85,52 @@ def fillet_weld_check(
                   read_angle(angle), system)  # fmt: skip
     if run.size >= run.length:
         raise ValueError(f"length {length} is not longer than the weld's size {size}; check the two")
-    finding = _eurocode(run, grade, electrode) if code_name == "EN1993" else _aisc(run, code_name, electrode)
+    group = _group(run, eccentricity, return_length)
+    if group is not None:
+        finding = _eccentric(run, group, code_name, grade, electrode)
+    else:
+        finding = _eurocode(run, grade, electrode) if code_name == "EN1993" else _aisc(run, code_name, electrode)
     if grade and code_name != "EN1993":
         finding.notes.append("grade is used by EN1993 only: the base metal is not checked here.")
     return _result(run, required, finding, code_name)
+
+
+def _group(run: WeldRun, eccentricity: str | None, return_length: str | None) -> Group | None:
+    """The eccentric or C-shaped group, if either was given."""
+    if eccentricity is None and return_length is None:
+        return None
+    ex = _optional_length(eccentricity, "eccentricity")
+    returns = _optional_length(return_length, "return_length")
+    if ex > 20 * run.length:
+        raise ValueError(f"eccentricity {eccentricity} is over 20 times the weld's length; check the two")
+    return Group(run.length, returns, ex)
+
+
+def _optional_length(text: str | None, name: str) -> float:
+    if text is None or not text.strip():
+        return 0.0
+    value = float(require(text, name, "length", positive=False).to("m").magnitude)
+    if value < 0:
+        raise ValueError(f"{name} must not be negative; got {text.strip()}")
+    return value
+
+
+def _eccentric(run: WeldRun, group: Group, code: CodeName, grade: str | None, electrode: str) -> Finding:
+    if code != "EN1993":
+        name, fexx = electrode_strength(electrode)
+        finding = aisc_group(run, group, code.split("-")[1], fexx, name)
+        finding.details["not_checked"] = AISC_NOT_CHECKED
+        return finding
+    finding = _eurocode(run, grade, electrode)
+    fu, beta_w = en_joints.WELD_STEELS[_weld_steel(grade)]
+    design, strength, working = eurocode_group(run, group, fu, beta_w)
+    finding.design, finding.check_name = design, "Fw,Ed ≤ F_Rd: fillet weld group, eccentric (simplified method)"
+    finding.substituted = (f"{finding.substituted.split('; F_Rd')[0]}; {working}; F_Rd = {_text(strength, run, 'line')}"
+                           f" / (the most stressed point's share) × {run.welds}")  # fmt: skip
+    finding.clause = "EN 1993-1-8 4.5.3.3 eq. 4.3, 4.4; elastic method for the eccentricity"
+    finding.notes.append("An eccentric or C-shaped group: the force per length at the most stressed point by the "
+                         "elastic (polar) method, against Fw,Rd; βLw (4.11) is not applied.")  # fmt: skip
+    return finding
 
 
 def _method_symbol(code: CodeName) -> str:
@@ -239,4 +286,13 @@ def _result(run: WeldRun, required: Combined, finding: Finding, code: CodeName) 
         reference=finding.reference,
         checks=[weld_check],
         notes=[*finding.notes, f"{finding.details['not_checked'][0].upper()}{finding.details['not_checked'][1:]}."],
+        not_checked=_not_checked(code),
+        covers="weld shear rupture only (the weld metal)",
     )
+
+
+def _not_checked(code: CodeName) -> list[str]:
+    if code == "EN1993":
+        return ["the base metal at the welds", "the minimum throat (4.5.2(2))", "the minimum length (4.5.1(2))"]
+    return ["the base metal at the welds (J2.4 eq. J2-2, J4)", "the minimum and maximum weld size (J2.2b, Table J2.4)",
+            "the minimum length (J2.2b)"]  # fmt: skip

@@ -18,7 +18,7 @@ from tools.shapes.tables import DATA, Shape, find_shape
 
 Kind = Literal["I", "channel", "box", "round"]
 KINDS: dict[str, Kind] = {
-    **dict.fromkeys(("W", "M", "S", "HP", "IPE", "HEA", "HEB", "HEM", "UB"), "I"),
+    **dict.fromkeys(("W", "M", "S", "HP", "IPE", "HEA", "HEB", "HEM", "UB", "UC"), "I"),
     **dict.fromkeys(("C", "MC"), "channel"),
     "HSS": "box",
     **dict.fromkeys(("HSS_R", "PIPE"), "round"),

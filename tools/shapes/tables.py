@@ -29,8 +29,15 @@ BRITISH_TABLE = (
     "BS 4-1:2005 / EN 10365:2017 dimensions (UB); properties computed from them, root fillets included, "
     "as SCI P363 (the Blue Book) computes them"
 )
-I_SHAPE_FAMILIES = frozenset({"W", "M", "S", "HP", "IPE", "HEA", "HEB", "HEM", "UB"})
-KNOWN_FAMILIES = "AISC W, M, S, HP, C, MC, L, WT, MT, ST, HSS, Pipe; European IPE, HEA, HEB, HEM; British UB"
+BRITISH_COLUMN_TABLE = (
+    "BS 4-1:2005 dimensions (UC), as SCI P363 prints them; properties computed from them, root fillets included, "
+    "as SCI P363 (the Blue Book) computes them"
+)
+I_SHAPE_FAMILIES = frozenset({"W", "M", "S", "HP", "IPE", "HEA", "HEB", "HEM", "UB", "UC"})
+KNOWN_FAMILIES = (
+    "AISC W, M, S, HP, C, MC, L, WT, MT, ST, HSS, Pipe; European IPE, HEA, HEB, HEM; British UB and UC (152 and 203 "
+    "series, 254x254x73)"
+)
 
 # The properties every shape has, in the table's units: (key, US unit, SI unit).
 UNITS: dict[str, tuple[str, str]] = {
@@ -97,7 +104,7 @@ def key_of(designation: str) -> str:
     text = re.sub(r"[\s_]+", "", designation.upper().replace("×", "X").replace("*", "X"))
     text = re.sub(r"(?<=[A-Z])-(?=\d)|(?<=\d)-(?=[A-Z])", "", text)  # a hyphen between letters and numbers
     text = re.sub(r"^HE(\d+)([ABM])$", r"HE\2\1", text)
-    text = re.sub(r"^(\d+X\d+X[\d.]+)(UB|UC)$", r"\2\1", text)
+    text = re.sub(r"^(\d+X\d+X[\d.]+)(UK)?(UB|UC)$", r"\3\1", text.replace("UKB", "UB").replace("UKC", "UC"))
     return text
 
 
@@ -108,7 +115,7 @@ def _aisc_shape(row: dict[str, str]) -> Shape:
 
 def _rolled_i_shape(row: dict[str, str]) -> Shape:
     h, b, tw, tf, r = (float(row[key]) for key in ("h", "b", "tw", "tf", "r"))
-    section = RolledI(h, b, tw, tf, r, british=row["family"] == "UB")
+    section = RolledI(h, b, tw, tf, r, british=row["family"] in ("UB", "UC"))
     area = section.area
     properties = {
         "area": area / 1e2,
@@ -131,9 +138,9 @@ def _rolled_i_shape(row: dict[str, str]) -> Shape:
     }
     family = row["family"]
     name = f"{family} {row['designation'][len(family) :]}"
-    if family == "UB":
-        name = "UB " + row["designation"][2:].lower()
-    table = BRITISH_TABLE if family == "UB" else EUROPEAN_TABLE
+    if family in ("UB", "UC"):
+        name = f"{family} " + row["designation"][2:].lower()
+    table = {"UB": BRITISH_TABLE, "UC": BRITISH_COLUMN_TABLE}.get(family, EUROPEAN_TABLE)
     return Shape(name, family, "SI", table, properties)
 
 
@@ -148,6 +155,9 @@ def shapes() -> dict[str, Shape]:
         for row in csv.DictReader(rows):
             if row["family"] != "UC":  # see SOURCES.md: this table's UC dimensions are not BS 4-1's
                 table[key_of(row["designation"])] = _rolled_i_shape(row)
+    with (DATA / "uc-dimensions.csv").open(encoding="utf-8") as rows:
+        for row in csv.DictReader(rows):
+            table[key_of(row["designation"])] = _rolled_i_shape(row)
     return table
 
 
@@ -182,7 +192,7 @@ def find_shape(designation: str) -> Shape:
     nearest = [known[k].designation for k in nearest_keys(key, known)]
     hint = f" The nearest are: {', '.join(nearest)}." if nearest else f" The tables hold {KNOWN_FAMILIES}."
     if key.startswith("UC"):
-        hint += " British UC sections are not in this product's tables yet."
+        hint += " Of the British UC sections the tables hold the 152x152 and 203x203 series and 254x254x73."
     raise UnknownShapeError(f"'{designation}' is not in the shape tables.{hint}")
 
 

@@ -11,12 +11,13 @@ from typing import Any
 
 from domain.calculations import CalcResult
 from tools.catalogue import tool
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.shapes.column_section import column_section
 from tools.steel import beam_column_checks
 from tools.steel.beam_column_checks import BeamColumn
-from tools.steel.column_inputs import aisc_grade, en_grade, lengths
+from tools.steel.column_inputs import aisc_grade, annex_note, en_grade, lengths
 from tools.steel.readout import Kind, figures_result
-from tools.steel.sections_and_checks import code_key
+from tools.steel.sections_and_checks import code_key, designation_and_grade
 from tools.units import registry
 from tools.units.reading import require
 from tools.units.showing import System, system_of
@@ -35,6 +36,7 @@ def steel_beam_column_check(
     unbraced_length: str | None = None,
     length_weak: str | None = None,
     grade: str | None = None,
+    national_annex: str | None = None,
 ) -> CalcResult:
     """I or H member in compression and bending to AISC 360-22 H1.1 or EN 1993-1-1 6.3.3, with clauses and OK/NG.
     Use it whenever a column carries moments.
@@ -49,8 +51,11 @@ def steel_beam_column_check(
         unbraced_length: Laterally unbraced length; default length_weak.
         length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
+        national_annex: EN1993: "UK".
     """
     code_name = code_key(code)
+    annex = read_annex(national_annex)
+    designation, grade = designation_and_grade(designation, grade)
     section = column_section(designation, TOOL)
     if section.member is None:
         raise ValueError(
@@ -69,10 +74,11 @@ def steel_beam_column_check(
     spans = (major.to("m").magnitude, minor.to("m").magnitude, braced.to("m").magnitude)
     loads = (axial.to("N").magnitude, *(abs(m.to("N*m").magnitude) for m in moments))
     if code_name == "EN1993":
-        found = beam_column_checks.eurocode(section, spans, loads, en_grade(section, grade, TOOL), system)
+        found = beam_column_checks.eurocode(section, spans, loads, en_grade(section, grade, TOOL, annex), system)
     else:
         how = (code_name.split("-")[1], system)
         found = beam_column_checks.aisc(section, spans, loads, aisc_grade(section, grade), how)
+    found.notes += annex_note(annex, code_name, found.grade)
     return _result(found, system, code_name)
 
 

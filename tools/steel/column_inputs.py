@@ -45,20 +45,37 @@ def aisc_grade(section: ColumnSection, grade: str | None) -> tuple[str, float]:
     return _grade_aisc(grade)
 
 
-def en_grade(section: ColumnSection, grade: str | None, tool: str) -> tuple[str, float]:
-    """(name, fy in Pa) for an EN 1993 check of a rolled I or H section."""
+def en_grade(section: ColumnSection, grade: str | None, tool: str, annex: str | None = None) -> tuple[str, float]:
+    """(name, fy in Pa) for an EN 1993 check of a rolled I or H section (with `annex` "UK", fy by thickness from
+    BS EN 10025-2)."""
     if section.member is None:
         raise ValueError(
             f"{tool} checks rolled I and H sections to EN 1993-1-1 (IPE, HE, UB and W shapes); "
             f"{section.designation} is a {section.family} shape: check it with code='AISC360-LRFD' or 'AISC360-ASD'"
         )
     name, given = _grade_en(grade)
-    return name, given if given is not None else yield_strength(name, section.member)
+    return name, given if given is not None else yield_strength(name, section.member, annex)
+
+
+def annex_note(annex: str | None, code: str, grade: str) -> list[str]:
+    """What the result says of the National Annex it was given."""
+    if annex is None:
+        return []
+    if code != "EN1993":
+        return ["national_annex is used by EN1993 only: AISC takes Fy of the ASTM grade."]
+    return [f"UK National Annex: fy of {grade.split(' ')[0]} by the thickest plate from BS EN 10025-2 (NA.2.4); "
+            "γM0 = γM1 = 1.0 as recommended."]  # fmt: skip
 
 
 def lengths(length: str, length_weak: str | None, unbraced: str | None = None) -> tuple[Any, Any, Any]:
     """The major-axis and minor-axis effective lengths and the laterally unbraced length, as quantities."""
     major = require(length, "length", "length")
-    minor = require(length_weak, "length_weak", "length") if length_weak else major
+    minor = require(length_weak, "length_weak", "length", positive=False) if length_weak else major
+    if minor.magnitude <= 0:
+        raise ValueError(
+            f"length_weak = {length_weak.strip() if length_weak else ''} reads as braced continuously about the weak "
+            "axis, which this check does not model (torsional buckling then depends on what the bracing restrains); "
+            "give the largest distance between the braces that stop the column moving and twisting, such as '2 ft'"
+        )
     braced = require(unbraced, "unbraced_length", "length") if unbraced else minor
     return major, minor, braced

@@ -14,10 +14,11 @@ from domain.calculations import CalcResult, Check
 from tools.catalogue import tool
 from tools.codes.aisc360 import compression as aisc_compression
 from tools.codes.en1993_1_1 import compression as en_compression
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.shapes.column_section import ColumnSection, column_section
-from tools.steel.column_inputs import aisc_grade, en_grade, lengths
+from tools.steel.column_inputs import aisc_grade, annex_note, en_grade, lengths
 from tools.steel.readout import figures_result, limit_check, shown
-from tools.steel.sections_and_checks import code_key
+from tools.steel.sections_and_checks import code_key, designation_and_grade
 from tools.units.reading import require
 from tools.units.showing import System, show, system_of
 
@@ -53,6 +54,7 @@ def steel_column_check(
     code: str = "AISC360-LRFD",
     length_weak: str | None = None,
     grade: str | None = None,
+    national_annex: str | None = None,
 ) -> CalcResult:
     """Column under axial load to AISC 360-22 E or EN 1993-1-1 6.3.1, with clauses and OK/NG. Use it whenever asked
     if a column or strut carries a load.
@@ -65,8 +67,11 @@ def steel_column_check(
         code: AISC360-LRFD, AISC360-ASD or EN1993.
         length_weak: Minor-axis K·L; default length.
         grade: "A992", "S355"…; omit for the usual.
+        national_annex: EN1993: "UK".
     """
     code_name = code_key(code)
+    annex = read_annex(national_annex)
+    designation, grade = designation_and_grade(designation, grade)
     section = column_section(designation)
     major, minor, _ = lengths(length, length_weak)
     dead = require(dead_load, "dead_load", "force", positive=False)
@@ -80,10 +85,11 @@ def steel_column_check(
         )
     spans = (major.to("m").magnitude, minor.to("m").magnitude)
     if code_name == "EN1993":
-        column = _eurocode(section, spans, loads, en_grade(section, grade, "steel_column_check"), system)
+        column = _eurocode(section, spans, loads, en_grade(section, grade, "steel_column_check", annex), system)
     else:
         method = code_name.split("-")[1]
         column = _aisc(section, spans, loads, aisc_grade(section, grade), (method, system))
+    column.notes += annex_note(annex, code_name, column.grade)
     return _result(column, system, (dead, live))
 
 

@@ -14,6 +14,8 @@ from domain.calculations import Amount, CalcResult
 from tools.beams import CASES, beam_diagram
 from tools.calc import calc_result
 from tools.catalogue import tool
+from tools.codes.en1993_1_1 import resistance as en_resistance
+from tools.codes.national_annexes import national_annex as read_annex
 from tools.practice import rolled_span_warnings, span_warnings
 from tools.shapes.member import i_member
 from tools.shapes.tables import find_shape, metric_namesake
@@ -65,6 +67,7 @@ def section_properties(designation: str) -> CalcResult:
         designation: As engineers write it: "W18X50" (or its metric name "W460X74"), "HSS6X6X1/4", "L4X4X1/2",
             "IPE 300", "HEB 200", "UB 457x191x67".
     """
+    designation, grade = designation_and_grade(designation, None)
     shape = find_shape(designation)
     keys = [key for key in (*PINNED_KEYS, *EXTRA_KEYS) if key in shape.properties]
     results: dict[str, str | list[str]] = {"designation": shape.designation}
@@ -77,7 +80,7 @@ def section_properties(designation: str) -> CalcResult:
         results[key] = f"{significant(value)} {_unit_text(unit)}"
         full[key] = f"{value!r} {unit}"
         amounts[key] = Amount(value=value, unit=unit)
-    notes = []
+    notes = [f"The grade {grade} does not change the section's properties."] if grade else []
     if shape.family in ("HSS", "HSS_R", "PIPE"):
         notes.append("The weight is the table's nominal figure; properties use the design wall thickness (0.93 t).")
     if shape.family == "L":
@@ -107,22 +110,25 @@ def steel_beam_check(
     unbraced_length: str | None = None,
     grade: str | None = None,
     load_position: Literal["top_flange", "shear_centre"] = "top_flange",
+    national_annex: str | None = None,
 ) -> CalcResult:
     """Code check of a simply supported steel I beam under uniform dead and live load: bending with lateral-torsional
     buckling, shear and deflection, each with its clause, ratio and OK/NG. Use it whenever asked if a beam works.
 
     Args:
-        designation: The rolled I or H section: "W18X50", "IPE 300", "UB 457x191x67".
-        span: The span, such as "35 ft" or "6 m".
-        dead_load: Unfactored dead line load including self-weight, acting downward, such as "0.45 kip/ft" or "8 kN/m".
-        live_load: Unfactored live line load, acting downward, such as "0.75 kip/ft" or "6 kN/m" (uplift is refused).
+        designation: I or H section: "W18X50", "IPE 300", "UB 457x191x67".
+        span: Such as "35 ft" or "6 m".
+        dead_load: Unfactored dead line load with self-weight, downward, "0.45 kip/ft".
+        live_load: Unfactored live line load, downward (uplift is refused).
         code: "AISC360-LRFD", "AISC360-ASD" or "EN1993".
-        unbraced_length: Spacing of lateral braces from the left support, such as "11.67 ft"; omit if braced throughout.
-        grade: "A992" (AISC default), "A36", "Grade 50" (ksi), "S355" (EN default), "S275", or a yield stress
-            such as "345 MPa"; the result says which grade it assumed when none is given.
-        load_position: EN1993 only: "top_flange" (destabilising, the default) or "shear_centre".
+        unbraced_length: Spacing of lateral braces, "11.67 ft"; omit if braced throughout.
+        grade: "A992", "A36", "Grade 50", "S355", "S275" or a yield stress; omit for the usual.
+        load_position: EN1993: "top_flange" (default) or "shear_centre".
+        national_annex: EN1993: "UK" (fy from BS EN 10025-2).
     """
     code_name = code_key(code)
+    annex = read_annex(national_annex)
+    designation, grade = designation_and_grade(designation, grade)
     shape = _i_shape(designation)
     member = i_member(shape)
     length = require(span, "span", "length")
@@ -141,11 +147,18 @@ def steel_beam_check(
     if loading.factored <= 0:
         raise ValueError("the dead and live loads are both zero; give the gravity loads the beam carries")
     if code_name == "EN1993":
-        verdict = eurocode_verdict(member, loading, _grade_en(grade), load_position == "top_flange")
+        name, given = _grade_en(grade)
+        if given is None and annex is not None:
+            given = en_resistance.yield_strength(name, member, annex)
+        verdict = eurocode_verdict(member, loading, (name, given), load_position == "top_flange")
     else:
         verdict = aisc_verdict(member, loading, _grade_aisc(grade), code_name.split("-")[1])
     if grade is None:
         verdict.notes.insert(0, assumed_grade(verdict.grade, shape, code_name))
+    if annex is not None:
+        verdict.notes.append("national_annex is used by EN1993 only: AISC takes Fy of the ASTM grade." if code_name
+                             != "EN1993" else "UK National Annex: fy by the thickest plate from BS EN 10025-2 "
+                             "(NA.2.4); γM0 = γM1 = 1.0 as recommended.")  # fmt: skip
     warnings = span_warnings(loading.span, show(length))
     warnings += rolled_span_warnings(loading.span, member.depth, show(length), shape.designation)
     return _result(verdict, loading, code_name, (gamma_dead, gamma_live), (dead, live, length), warnings)
@@ -176,9 +189,31 @@ def assumed_grade(grade: str, shape: Any, code: CodeName) -> str:
     return note
 
 
+_GRADE_AFTER = re.compile(
+    r"^(?P<shape>.*?\d)[\s,/]+(?P<grade>(?:ASTM\s*)?A\d{3}(?:[\s\-]*(?:GR\.?|GRADE)?\s*\d{2})?|S\d{3}[A-Z0-9+]*|"
+    r"GR(?:ADE|\.)?\s*\d{2})\s*$",
+    re.IGNORECASE,
+)
+
+
+def designation_and_grade(designation: str, grade: str | None) -> tuple[str, str | None]:
+    """ "W14X90 A992", "IPE 300 S275", "UB 457x191x67 S355JR": the grade written after the designation, taken as the
+    grade (refused with a sentence if `grade` names another)."""
+    match = _GRADE_AFTER.match(designation.strip())
+    if match is None:
+        return designation, grade
+    written = match.group("grade")
+    if grade is not None and _astm_key(grade) != _astm_key(written):
+        raise ValueError(
+            f"designation {designation!r} names the grade {written} but grade is {grade!r}; give one grade"
+        )
+    return match.group("shape"), grade if grade is not None else written
+
+
 def code_key(code: str) -> CodeName:
     """ "AISC 360-22 LRFD", "lrfd" → "AISC360-LRFD"; "Eurocode 3", "EN 1993-1-1", "EC3" → "EN1993"."""
     text = re.sub(r"[\s_\-.:]+", "", code.upper())
+    text = re.sub(r"^(BS|DIN|NF|UNE|NEN|SS|IS|I\.S\.)(?=EN)", "", text)  # "BS EN 1993-1-1": the national edition
     if "ASD" in text:
         return "AISC360-ASD"
     if "LRFD" in text or text in ("AISC", "AISC360", "AISC36022", "AISC36016"):
@@ -215,8 +250,9 @@ def _grade_aisc(grade: str | None) -> tuple[str, float]:
 
 
 def _astm_key(grade: str) -> str:
-    """ "A572 Gr. 50" → "A572-50"; other text upper-cased."""
-    return re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", grade.strip().upper())
+    """ "A572 Gr. 50", "ASTM A572-50" → "A572-50"; other text upper-cased."""
+    text = re.sub(r"^ASTM\s*", "", grade.strip().upper())
+    return re.sub(r"^(A\d{3})\s*(?:-|/|GR\.?|GRADE)?\s*(\d{2})$", r"\1-\2", text)
 
 
 def _grade_en(grade: str | None) -> tuple[str, float | None]:

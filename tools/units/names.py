@@ -27,6 +27,8 @@ AMBIGUOUS = {
     "K": "'K' could be kips or kelvin; write 'kip' (or 'k') or 'kelvin'",
     "T": "'T' could be tonnes, tons or tesla; write 'tonne', 'ton' or 'tesla'",
     "MT": "'MT' could be metric tonnes or megatesla; write 'tonne' or 'megatesla'",
+    "t": "'t' could be tonnes of mass or tonnes-force (9.81 kN each); write '50 tonne' for a mass or '490.3 kN' "
+    "for a force",
 }
 # Names pint does not know in the case written, by their upper-case spelling.
 BY_UPPER = {

@@ -28,6 +28,10 @@ _FEET_INCHES = re.compile(
     re.IGNORECASE,
 )
 _HYPHENATED_UNITS = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")  # "kip-ft", "kN-m": a product of units
+_DOTTED_UNITS = re.compile(r"(?<=[A-Za-z])\.(?=[A-Za-z])")  # "kN.m": a product of units
+_ABBREVIATION_STOP = re.compile(r"(?<=[A-Za-z])\.\s*$")  # "35 ft.": the abbreviation's full stop
+# "N/mm2", "kN/m2", "cm4": a power written without its sign, after a length unit
+_BARE_POWER = re.compile(r"\b(mm|cm|m|in|ft|yd)([234])\b")
 _LONE_FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'")
 _LONE_INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*\"")
 _MARKS = str.maketrans({"′": "'", "’": "'", "″": '"', "”": '"'})  # primes and curly quotes for feet and inches
@@ -119,7 +123,8 @@ def normalise(text: str) -> str:
     text = _FEET_INCHES.sub(lambda m: f"({m['feet']} ft + {_inches(m['inches'])} in)", text)
     text = _LONE_FEET.sub(r"\1 ft", text)
     text = _LONE_INCHES.sub(r"\1 in", text)
-    return _HYPHENATED_UNITS.sub("*", text)
+    text = _ABBREVIATION_STOP.sub("", _DOTTED_UNITS.sub("*", text))
+    return _BARE_POWER.sub(r"\1**\2", _HYPHENATED_UNITS.sub("*", text))
 
 
 def _inches(text: str) -> str:

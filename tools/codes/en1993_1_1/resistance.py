@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from tools.codes.en10025_2 import strengths as bs_en_10025
 from tools.shapes.member import IMember
 
 E_STEEL = 210e9  # EN 1993-1-1 3.2.6
@@ -23,8 +24,11 @@ YIELD_STRENGTHS: dict[str, tuple[float, float]] = {
 }  # fmt: skip
 
 
-def yield_strength(grade: str, member: IMember) -> float:
-    """fy for the grade and the thickest plate of the section (Table 3.1), in Pa."""
+def yield_strength(grade: str, member: IMember, annex: str | None = None) -> float:
+    """fy for the grade and the thickest plate of the section, in Pa: Table 3.1, or with the UK National Annex
+    (NA.2.4) BS EN 10025-2's ReH by thickness (S355: 345 MPa for 16 < t ≤ 40 mm)."""
+    if annex == "UK" and grade in bs_en_10025.YIELD:
+        return bs_en_10025.yield_strength(grade, max(member.flange, member.web))
     thickness = max(member.flange, member.web) * 1000
     if thickness > 80:
         raise ValueError(f"{member.designation} has plates over 80 mm; EN 1993-1-1 Table 3.1 stops at 80 mm")

@@ -52,6 +52,12 @@ def bolt_shear_resistance(fub: float, area: float, alpha_v: float) -> float:
     return alpha_v * fub * area / GAMMA_M2
 
 
+def small_bolt_factor(diameter: float, grade: str) -> float:
+    """3.6.1(5): M12 and M14 bolts of class 8.8 or 10.9 in 2 mm clearance holes take 0.85 Fv,Rd (when the threads are
+    in the shear plane, and Fv,Rd ≥ Fb,Rd is required of them); 1.0 otherwise."""
+    return 0.85 if round(diameter * 1000) in (12, 14) and grade in ("8.8", "10.9") else 1.0
+
+
 def bolt_tension_resistance(fub: float, stress_area: float) -> float:
     """Table 3.4: Ft,Rd = k2 fub As / γM2."""
     return K2 * fub * stress_area / GAMMA_M2
