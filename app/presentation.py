@@ -62,9 +62,14 @@ class PresentedCalculation:
     diagram: Diagram | None
 
 
+# Results a tool also writes as text for the model, which the verdict line and the list of what was not checked say
+SAID_ELSEWHERE = {"not_checked", "covers"}
+
+
 def present(result: CalcResult) -> PresentedCalculation:
     """The calculation as the faces and the documents show it."""
     checks = _presented_checks(result.checks)
+    said = SAID_ELSEWHERE if checks else set()
     return PresentedCalculation(
         warnings=tuple(result.warnings),
         formula=result.formula or "",
@@ -72,6 +77,7 @@ def present(result: CalcResult) -> PresentedCalculation:
         results=tuple(
             PresentedResult(name, shown_value(value), precise_value(result.precise.get(name, value)))
             for name, value in result.results.items()
+            if name not in said
         ),
         checks=checks,
         verdict=result.verdict,

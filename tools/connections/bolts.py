@@ -172,7 +172,7 @@ def _result(joint: Joint, found: Found, code: CodeName) -> CalcResult:
                    else f"AISC 360-22 J3.6 to J3.11, J4.3 ({code.split('-')[1]}); AISC Manual 16th ed. Parts 7 and 9; "
                    "combination per ASCE 7-22"),
         checks=found.checks,
-        notes=[*found.notes, f"{plain['not_checked']}. The verdict covers {covers}."],
+        notes=found.notes,
         not_checked=not_checked,
         covers=covers,
     )  # fmt: skip

@@ -285,7 +285,7 @@ def _result(run: WeldRun, required: Combined, finding: Finding, code: CodeName) 
         substituted=f"{required.text}; {finding.substituted} = {show(capacity)}; ratio {ratio:.3f}",
         reference=finding.reference,
         checks=[weld_check],
-        notes=[*finding.notes, f"{finding.details['not_checked'][0].upper()}{finding.details['not_checked'][1:]}."],
+        notes=finding.notes,
         not_checked=_not_checked(code),
         covers="weld shear rupture only (the weld metal)",
     )
