@@ -6,13 +6,13 @@ lower: they never touch the store, the model server or the tools directly.
 
 from __future__ import annotations
 
-from app.access import ForbiddenError, SignInError
+from app.accounts.audit_trail import record_as_json
+from app.accounts.policy import ForbiddenError, SignInError
+from app.application import Application
 from app.approvals import edit_diff
 from app.assembly import open_application, start
-from app.audit_trail import record_as_json
-from app.mcp_servers import McpPool
+from app.outside_tools.servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
-from app.service import Application
 from app.settings import Settings, SettingsError, configure_logging, load_settings
 from app.summaries import SwitchOutcome
 from app.turns import Consent

@@ -15,8 +15,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.access import Access
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
 from app.ports import WorkspaceRecords
 from store import is_store_file
 from tools import tool_specs

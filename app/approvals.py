@@ -16,8 +16,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
-from app.access import Access
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
 from app.formatting import shown_name
 from app.ports import EditRecords
 from domain.records import FileEdit, FileEditStatus

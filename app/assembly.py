@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from app.accounts.user_turns import UserTurns
 from app.agents import load_agents
-from app.hooks import load_hooks
-from app.mcp_servers import McpPool
-from app.mcp_tools import load_mcp
-from app.service import AccountSettings, Application
+from app.application import AccountSettings, Application
+from app.outside_tools.hooks import load_hooks
+from app.outside_tools.hub import load_mcp
+from app.outside_tools.servers import McpPool
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
-from app.user_turns import UserTurns
 from engine.agent import AIAgent
 from engine.server_pool import ServerPools
 from store import ChatHistoryDB

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.access import ForbiddenError
+from app.accounts.policy import ForbiddenError
 from app.ports import MemoryRecords
 from domain.records import Memory
 

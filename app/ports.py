@@ -7,7 +7,7 @@ application is opened. Each interface names only what its part calls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
@@ -18,12 +18,11 @@ from domain.records import (
     DocumentFile,
     FileEdit,
     FileEditStatus,
+    FinishedTurn,
     Memory,
     Passage,
     SearchHit,
-    ToolCall,
     Turn,
-    TurnStatus,
     Workspace,
 )
 
@@ -81,23 +80,7 @@ class TurnRecords(UnitOfWork, Protocol):
     def rename_chat(self, chat_id: int, new_name: str) -> None: ...
     def check_writable(self) -> None: ...
     def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int: ...
-    def add_to_history(
-        self,
-        chat_id: int,
-        user: str,
-        assistant: str,
-        *,
-        tool_calls: Sequence[ToolCall] = (),
-        status: TurnStatus = "complete",
-        model: str | None = None,
-        prompt_tokens: int | None = None,
-        completion_tokens: int | None = None,
-        duration_ms: float | None = None,
-        error: str | None = None,
-        thinking: str | None = None,
-        asked_by: str | None = None,
-        running_id: int | None = None,
-    ) -> int: ...
+    def store_turn(self, finished: FinishedTurn) -> int: ...
     def get_turns(self, chat_id: int, limit: int | None = None, before_turn_id: int | None = None) -> list[Turn]: ...
     def iter_turns(self, chat_id: int, batch: int = 500) -> Iterator[Turn]: ...
     def load_recent_history(self, chat_id: int, limit: int) -> list[tuple[str, str]]: ...

@@ -16,8 +16,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from app.access import Access
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
 from app.formatting import shown_name
 from app.models import Models
 from app.ports import SummaryRecords

@@ -20,18 +20,18 @@ from contextlib import aclosing
 from dataclasses import replace
 from typing import Any
 
-from app.access import Access
+from app.accounts.audit_trail import AuditTrail, tool_call_detail
+from app.accounts.policy import Access
+from app.accounts.user_turns import UserTurns
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
-from app.audit_trail import AuditTrail, tool_call_detail
-from app.mcp_tools import McpHub
 from app.memory import MemoryBook
 from app.models import Models
+from app.outside_tools.hub import McpHub
 from app.ports import TurnRecords
-from app.user_turns import UserTurns
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
-from domain.records import Turn, TurnStatus, Workspace
+from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
 from engine.agent import AIAgent, StopSignal, TurnRequest
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
@@ -225,18 +225,20 @@ class Turns:
             self._store.rename_chat(chat_id, name_from_message(question))
 
     def _stored(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None) -> int:
-        return self._store.add_to_history(
-            chat_id,
-            question,
-            completed.content,
-            tool_calls=completed.tool_calls,
-            status=_TURN_STATUS[completed.stop_reason],
-            model=completed.model,
-            prompt_tokens=completed.usage.prompt_tokens,
-            completion_tokens=completed.usage.completion_tokens,
-            duration_ms=completed.duration_ms,
-            error=completed.error,
-            thinking=completed.thinking,
-            asked_by=self._asked_by or None,
-            running_id=running_id,
+        return self._store.store_turn(
+            FinishedTurn(
+                chat_id=chat_id,
+                user=question,
+                assistant=completed.content,
+                tool_calls=tuple(completed.tool_calls),
+                status=_TURN_STATUS[completed.stop_reason],
+                model=completed.model,
+                prompt_tokens=completed.usage.prompt_tokens,
+                completion_tokens=completed.usage.completion_tokens,
+                duration_ms=completed.duration_ms,
+                error=completed.error,
+                thinking=completed.thinking,
+                asked_by=self._asked_by or None,
+                running_id=running_id,
+            )
         )

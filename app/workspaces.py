@@ -8,8 +8,8 @@ filtered in the store's queries; a change and its audit record are one unit of w
 
 from __future__ import annotations
 
-from app.access import Access
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
 from app.formatting import shortened
 from app.ports import WorkspaceRecords
 from app.summaries import Summaries, SwitchOutcome

@@ -7,10 +7,10 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from app.access import Access
-from app.accounts import Accounts
-from app.audit_trail import AuditTrail
-from app.sign_in_throttle import SignInThrottle
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
+from app.accounts.throttle import SignInThrottle
+from app.accounts.users import Accounts
 from bench.harness import Result, single, summarise, timed_ms
 from fakes.postgres import PostgresServer, unavailable
 from store import ChatHistoryDB

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from agent import AIAgent
-from app.service import Application
+from app.application import Application
 from bench.agent_bench import fake_server_process
 from bench.harness import Result, single, summarise, timed_ms
 from bench.store_bench import workspace_of

@@ -13,14 +13,14 @@ import time
 from array import array
 from pathlib import Path
 
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from bench.harness import Result, single, summarise, timed_ms
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder
 from fakes.documents import DESIGN_BASIS, ROOF_ROWS, write_docx, write_glyph_pdf, write_pdf, write_xlsx
 from fakes.ollama import FakeOllama
 from history import ChatHistoryDB
-from store.sqlite_search import match_expression
+from store.sqlite_dialect import match_expression
 from store.words import query_words
 
 WORDS = "beam column slab footing rebar splice anchor bolt weld plate girder joist deck shear moment".split()

@@ -23,12 +23,13 @@ from functools import partial
 from pathlib import Path
 
 from agent import AIAgent
-from app.documents import DocumentLibrary
-from app.service import Application
+from app.application import Application
+from app.documents.library import DocumentLibrary
 from bench import store_bench
 from bench.agent_bench import fake_server_process
 from bench.harness import Result, single, summarise, timed_ms
 from bench.server_bench import Outcome, concurrent, failures_row
+from domain.records import FinishedTurn
 from engine.embeddings import Embedder
 from fakes.ollama import FakeOllama
 from fakes.postgres import PostgresServer, unavailable
@@ -127,7 +128,8 @@ def _opening(pair: Pair, runs: int) -> list[list[float]]:
 
 def _add(spaces: Application, tower: int) -> Callable[[], object]:
     store = spaces._store  # noqa: SLF001 - the benchmark writes turns as the turn runner does
-    return partial(store.add_to_history, tower, "q", store_bench.ANSWER, tool_calls=store_bench.CALLS)
+    turn = FinishedTurn(chat_id=tower, user="q", assistant=store_bench.ANSWER, tool_calls=tuple(store_bench.CALLS))
+    return partial(store.store_turn, turn)
 
 
 def _exporting(pair: Pair, runs: int) -> list[list[float]]:

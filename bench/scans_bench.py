@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from bench.harness import Result, single
 from fakes.scans import GENERAL_NOTES, RUSSIAN_NOTES, write_scanned_notes_pdf
 from history import ChatHistoryDB

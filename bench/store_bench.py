@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent import AIAgent
-from app.service import Application
+from app.application import Application
 from app.turns import RECENT_TURNS_IN_MEMORY
 from bench.harness import Result, single, summarise, timed_ms
 from domain.records import ToolCall
@@ -162,7 +162,7 @@ import hashlib, json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from agent import AIAgent
-from app.service import Application
+from app.application import Application
 from history import ChatHistoryDB
 service = Application(ChatHistoryDB(sys.argv[2]), AIAgent("m", "http://127.0.0.1:9", "s"))
 started = time.perf_counter()

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app import document_watch
-from app.document_watch import watches
-from app.documents import DocumentLibrary
+from app.documents import watch as document_watch
+from app.documents.library import DocumentLibrary
+from app.documents.watch import watches
 from bench.harness import Result, single, summarise
 from fakes.documents import build_document_set
 from history import ChatHistoryDB

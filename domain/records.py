@@ -45,6 +45,25 @@ class Turn(BaseModel):
     tool_calls: list[ToolCall] = []
 
 
+class FinishedTurn(BaseModel, frozen=True):
+    """A turn as it crosses into the store, however it ended: the question, the answer, its tool calls, what it
+    cost, who asked; `running_id` is the turn as stored when it was asked (`begin_turn`), finished with it."""
+
+    chat_id: int
+    user: str
+    assistant: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    status: TurnStatus = "complete"
+    model: str | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    duration_ms: float | None = None
+    error: str | None = None
+    thinking: str | None = None
+    asked_by: str | None = None
+    running_id: int | None = None
+
+
 class Workspace(BaseModel):
     """A workspace and its digital-twin summary."""
 

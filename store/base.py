@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from store.owners import new_owner
+from store.holders import new_holder
 from store.sql import Database, Dialect
 
 WORKSPACE_GONE = (
@@ -35,7 +35,7 @@ class StoreBase:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self.schema_found = 0  # the schema version the database had when this store opened it
-        self.owner = new_owner()  # whose claims and running turns are this store's (store.leases)
+        self.holder = new_holder()  # whose claims and running turns are this store's (store.leases)
         self._held_claims: set[str] = set()
         self._running_turns: set[int] = set()
         self._renewer: threading.Thread | None = None

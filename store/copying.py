@@ -10,54 +10,26 @@ the source's before that transaction commits: an interrupted copy leaves the tar
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from store.base import HistoryError, StoreBase
 from store.sql import Database
+from store.tables import TABLES as DECLARED
+from store.tables import Table
 
 BATCH = 5_000
 
 
-@dataclass(frozen=True)
-class Table:
-    name: str
-    key: str  # what the rows are read in order of, a batch at a time
-    columns: tuple[str, ...]
-
-
-# In the order the foreign keys need. Derived columns are left out: each backend makes its own
-# (a workspace's turn count, the full-text indexes).
-TABLES = (
-    Table("chats", "chat_id", ("chat_id", "chat_name", "created_at", "context_summary", "context_updated_at",
-                               "last_active_at", "activity_seq", "summary_turn_id", "agent")),
-    Table("history", "id", ("id", "chat_id", "user", "assistant", "created_at", "status", "model", "prompt_tokens",
-                            "completion_tokens", "duration_ms", "error", "thinking", "asked_by")),
-    Table("tool_calls", "id", ("id", "turn_id", "position", "name", "arguments", "output", "error", "duration_ms",
-                               "data")),
-    Table("file_edits", "id", ("id", "chat_id", "path", "before", "after", "status", "created_at", "decided_at")),
-    Table("project_details", "chat_id", ("chat_id", "project_name", "project_number", "client", "description",
-                                         "updated_at")),
-    Table("package_revisions", "id", ("id", "chat_id", "letter", "status", "workspace_name", "records_digest",
-                                      "details", "sheets", "checked_by", "checked_at", "checked_note", "approved_by",
-                                      "approved_at", "approved_note", "pdf", "sha256")),
-    Table("memories", "id", ("id", "text", "created_at", "updated_at")),
-    Table("documents", "path", ("path", "size", "mtime_ns", "sha256", "status", "note", "passages", "indexed_at")),
-    Table("passages", "id", ("id", "path", "page", "location", "text", "embedding", "embedding_model")),
-    Table("search_terms", "term", ("term",)),
-    Table("users", "id", ("id", "name", "role", "email", "password_hash", "created_at")),
-    Table("api_keys", "id", ("id", "user_id", "key_hash", "created_at", "revoked_at")),
-    Table("workspace_owners", "chat_id", ("chat_id", "user_id")),
-    Table("shares", "id", ("id", "chat_id", "user_id", "role")),
-    Table("audit", "id", ("id", "at", "user_name", "action", "chat_id", "workspace_name", "detail", "prev_hash",
-                          "hash")),
-)  # fmt: skip
+# In the order the foreign keys need, with the columns `store.tables` declares. Derived columns (a workspace's turn
+# count) and the full-text indexes are left out: each backend makes its own. Claims and running turns belong to
+# the processes of the source, and the audit trail's head is copied on its own.
+TABLES = tuple(table for table in DECLARED if table.copied)
 USER_DATA = ("chats", "memories", "documents")  # a target holding any of these is not empty
 Progress = Callable[[str, int, int], None]  # (table, rows copied, rows in all)
 
 
 def _columns(table: Table) -> str:
-    return ", ".join(f'"{name}"' for name in table.columns)
+    return ", ".join(f'"{name}"' for name in table.copied_columns)
 
 
 def _batches(db: Database, table: Table) -> Iterator[list[Any]]:
@@ -72,7 +44,7 @@ def _batches(db: Database, table: Table) -> Iterator[list[Any]]:
         if not rows:
             return
         yield [tuple(row) for row in rows]
-        after = rows[-1][table.columns.index(table.key)]
+        after = rows[-1][table.copied_columns.index(table.key)]
 
 
 def _counts(db: Database) -> dict[str, int]:
@@ -103,7 +75,7 @@ def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None
         for table in TABLES:
             done = 0
             for rows in _batches(reading, table):
-                dialect.insert_rows(writing, table.name, table.columns, rows)
+                dialect.insert_rows(writing, table.name, table.copied_columns, rows)
                 if table.name == "history":
                     dialect.index_turns(writing, [(row[0], row[1], row[2], row[3]) for row in rows])
                 done += len(rows)

@@ -16,7 +16,7 @@ _PASSAGE_COLUMNS = "passages.id AS passage_id, passages.path, passages.page, pas
 
 
 class DocumentStore(StoreBase):
-    """Files of the workspace folder and their passages; the SQL of `app.documents`. Passages are searched by
+    """Files of the workspace folder and their passages; the SQL of `app.documents.library`. Passages are searched by
     FTS5 and BM25 on SQLite, by `tsvector` and `ts_rank` on PostgreSQL (`store.sql.Dialect`)."""
 
     def document_files(self) -> list[DocumentFile]:

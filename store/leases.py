@@ -8,7 +8,7 @@ so a process killed mid-answer leaves the question behind, owned by a store that
 
 Each store renews what it holds every RENEW_SECONDS on the database's clock; what was not renewed
 for LEASE_SECONDS is free for whoever notices (a running turn is then stored as stopped, with the
-question). On one machine a dead owner is noticed at once: the owner's name says which process
+question). On one machine a dead holder is noticed at once: the holder's name says which process
 made it, in which process namespace of which boot, and when it started.
 """
 
@@ -19,7 +19,7 @@ import threading
 from typing import Any
 
 from store.base import HistoryError
-from store.owners import owner_gone
+from store.holders import holder_gone
 from store.sql import Database, timestamp
 from store.turns import TurnStore
 
@@ -38,17 +38,17 @@ class LeaseStore(TurnStore):
         now = self._dialect.now_seconds
         with self._write() as db:
             row = db.execute(f"SELECT owner, expires_at < {now} FROM claims WHERE name = ?", (name,)).fetchone()  # noqa: S608
-            if row is not None and row[0] != self.owner:
-                if not (row[1] or owner_gone(row[0])):
+            if row is not None and row[0] != self.holder:
+                if not (row[1] or holder_gone(row[0])):
                     return False
                 db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, row[0]))
             db.execute(
                 f"""INSERT INTO claims (name, owner, expires_at) VALUES (?, ?, {now} + ?)
                     ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at
                     WHERE claims.owner = excluded.owner""",  # noqa: S608 - the dialect's clock
-                (name, self.owner, LEASE_SECONDS),
+                (name, self.holder, LEASE_SECONDS),
             )
-            held = bool(db.execute("SELECT owner FROM claims WHERE name = ?", (name,)).fetchone()[0] == self.owner)
+            held = bool(db.execute("SELECT owner FROM claims WHERE name = ?", (name,)).fetchone()[0] == self.holder)
         if held:
             self._held_claims.add(name)
             self._keep_renewing()
@@ -58,7 +58,7 @@ class LeaseStore(TurnStore):
         """Give the claim `name` up (nothing happens if this store does not hold it)."""
         self._held_claims.discard(name)
         with self._write() as db:
-            db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, self.owner))
+            db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, self.holder))
 
     def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int:
         """Store a question as it is asked; `add_to_history(…, running_id=…)` finishes it. Turns other stores
@@ -70,7 +70,7 @@ class LeaseStore(TurnStore):
                 db.execute(
                     f"""INSERT INTO running_turns (chat_id, "user", model, asked_by, created_at, owner, expires_at)
                         VALUES (?, ?, ?, ?, ?, ?, {now} + ?) RETURNING id""",  # noqa: S608 - the dialect's clock
-                    (chat_id, question, model, asked_by or None, timestamp(), self.owner, LEASE_SECONDS),
+                    (chat_id, question, model, asked_by or None, timestamp(), self.holder, LEASE_SECONDS),
                 ).fetchone()[0]
             )
         self._running_turns.add(running_id)
@@ -78,7 +78,7 @@ class LeaseStore(TurnStore):
         return running_id
 
     def store_cut_off_turns(self) -> int:
-        """Store as stopped the running turns whose owners stopped renewing them (or ended); how many there were."""
+        """Store as stopped the running turns whose holders stopped renewing them (or ended); how many there were."""
         with self._query() as db:
             if db.execute("SELECT COUNT(*) FROM running_turns").fetchone()[0] == 0:
                 return 0
@@ -94,11 +94,11 @@ class LeaseStore(TurnStore):
         rows = db.execute(
             f"""SELECT id, chat_id, "user", model, asked_by, created_at, owner, expires_at < {now} AS expired
                 FROM running_turns WHERE owner != ?""",  # noqa: S608 - the dialect's clock
-            (self.owner,),
+            (self.holder,),
         ).fetchall()
         stored = 0
         for row in rows:
-            if (row["expired"] or owner_gone(row["owner"])) and self._end_running(db, row):
+            if (row["expired"] or holder_gone(row["owner"])) and self._end_running(db, row):
                 stored += 1
         return stored
 
@@ -140,6 +140,6 @@ class LeaseStore(TurnStore):
             for table in ("claims", "running_turns"):
                 db.execute(
                     f"UPDATE {table} SET expires_at = {now} + ? WHERE owner = ?",  # noqa: S608 - fixed names
-                    (LEASE_SECONDS, self.owner),
+                    (LEASE_SECONDS, self.holder),
                 )
             self._store_cut_off_turns(db)

@@ -24,7 +24,7 @@ from typing import Any
 
 from store import postgres_schema
 from store.base import WORKSPACE_GONE, HistoryError, StoreBase
-from store.postgres_search import PostgresDialect
+from store.postgres_dialect import PostgresDialect
 from store.postgres_url import PostgresUrl, parse_postgres_url
 from store.sql import Database
 

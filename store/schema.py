@@ -1,8 +1,9 @@
 """The SQLite chat history's schema: ordered migrations, each a small function, versioned by `PRAGMA user_version`.
 
 Only the store uses this module (`store.sqlite_connection`); it runs every migration above a
-file's version inside one `BEGIN IMMEDIATE` transaction each. PostgreSQL's schema is
-`store.postgres_schema`: a new table or column is a migration in both.
+file's version inside one `BEGIN IMMEDIATE` transaction each. The first 14 are frozen history (files made by
+them exist); every later one is a change declared once in `store.changes` from the tables of `store.tables`,
+which PostgreSQL's schema (`store.postgres_schema`) makes the same way.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 
 from store.account_schema import ACCOUNT_TABLES
+from store.changes import migrations
 from store.sql import timestamp
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "timestamp"]
@@ -348,5 +350,6 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_turn_counts,
     add_leases,
     add_accounts,
+    *migrations("sqlite"),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -4,8 +4,8 @@ The statements the two backends share are written once, in SQLite's parameter st
 `:name`, with `"user"` quoted: PostgreSQL reserves the word); the PostgreSQL connection translates
 the placeholders (`store.postgres_connection`). Rows are read by position or by column name, and
 `dict(row)` gives the columns by name. What SQL cannot say alike (full-text search, the next
-activity number, a list of ids as one parameter) is a `Dialect`: `store.sqlite_search` and
-`store.postgres_search` are the two.
+activity number, a list of ids as one parameter) is a `Dialect`: `store.sqlite_dialect` and
+`store.postgres_dialect` are the two.
 """
 
 from __future__ import annotations

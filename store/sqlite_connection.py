@@ -31,7 +31,7 @@ from pathlib import Path
 from store import schema
 from store.base import WORKSPACE_GONE, HistoryError, StoreBase
 from store.sql import Database
-from store.sqlite_search import SqliteDialect
+from store.sqlite_dialect import SqliteDialect
 
 BUSY_TIMEOUT_SECONDS = 15.0
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")

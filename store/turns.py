@@ -11,10 +11,14 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from domain.calculations import CalcResult
-from domain.records import ToolCall, Turn, TurnStatus
+from domain.records import FinishedTurn, ToolCall, Turn, TurnStatus
 from store.base import StoreBase
 from store.sql import NO_LIMIT, Database, timestamp
 from store.words import index_words
+
+# The turn's own fields, as `FinishedTurn` carries them (its tool calls and running turn are written apart)
+_FINISHED_FIELDS = {"chat_id", "user", "assistant", "status", "model", "prompt_tokens", "completion_tokens",
+                    "duration_ms", "error", "thinking", "asked_by"}  # fmt: skip
 
 logger = logging.getLogger(__name__)
 
@@ -106,43 +110,33 @@ class TurnStore(StoreBase):
         tool_calls: Sequence[ToolCall] = (),
         status: TurnStatus = "complete",
         model: str | None = None,
-        prompt_tokens: int | None = None,
-        completion_tokens: int | None = None,
-        duration_ms: float | None = None,
-        error: str | None = None,
-        thinking: str | None = None,
         asked_by: str | None = None,
-        running_id: int | None = None,
+        **cost: Any,
     ) -> int:
+        """Store one turn and its tool calls atomically (the first version's call; `store_turn` takes the record)."""
+        return self.store_turn(
+            FinishedTurn(chat_id=chat_id, user=user, assistant=assistant, tool_calls=tuple(tool_calls), status=status,
+                         model=model, asked_by=asked_by, **cost)
+        )  # fmt: skip
+
+    def store_turn(self, finished: FinishedTurn) -> int:
         """Store one turn and its tool calls atomically; the workspace moves to the top of the list.
 
-        `asked_by` is who asked (ENGINEER_NAME when the question was asked): the preparer a package names.
-        `running_id` is the turn as `begin_turn` stored it when it started: it is finished in the same
-        transaction (and stored even if another process already stored it as stopped).
+        `asked_by` is who asked: the preparer a package names. `running_id` is the turn as `begin_turn` stored it
+        when it started: it is finished in the same transaction (and stored even if another process already
+        stored it as stopped).
         """
-        turn = {
-            "chat_id": chat_id,
-            "user": user,
-            "assistant": assistant,
-            "now": timestamp(),
-            "status": status,
-            "model": model,
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "duration_ms": duration_ms,
-            "error": error,
-            "thinking": thinking or None,
-            "asked_by": asked_by or None,
-        }
+        turn = finished.model_dump(include=_FINISHED_FIELDS) | {"now": timestamp()}
+        turn.update(thinking=finished.thinking or None, asked_by=finished.asked_by or None)
         with self._write() as db:
-            if running_id is not None:
-                db.execute("DELETE FROM running_turns WHERE id = ?", (running_id,))
-            turn_id = self._insert_turn(db, turn, tool_calls)
-        self._running_turns.discard(running_id or 0)
+            if finished.running_id is not None:
+                db.execute("DELETE FROM running_turns WHERE id = ?", (finished.running_id,))
+            turn_id = self._insert_turn(db, turn, finished.tool_calls)
+        self._running_turns.discard(finished.running_id or 0)
         return turn_id
 
     def _insert_turn(self, db: Database, turn: dict[str, Any], tool_calls: Sequence[ToolCall]) -> int:
-        """Write one turn (the columns of `add_to_history`'s `turn`) with its tool calls, index its words and move
+        """Write one turn (the columns of `store_turn`'s `turn`) with its tool calls, index its words and move
         its workspace to the top of the list."""
         turn_id = int(
             db.execute(

@@ -81,3 +81,10 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = server.new_database()
     yield url
     server.drop_database(url)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of tests/browser is of the browser tier (the default run leaves it to CI)."""
+    for item in items:
+        if "tests/browser/" in item.nodeid.replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)

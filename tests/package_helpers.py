@@ -10,7 +10,7 @@ import pypdfium2
 import pypdfium2.raw as pdfium
 
 from agent import AIAgent
-from app.service import Application
+from app.application import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 

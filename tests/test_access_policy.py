@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app import Application
-from app.service import AccountSettings
+from app.application import AccountSettings
 from domain.accounts import EVERYONE, Role, ShareRole, effective_grant
 from fakes.ollama import FakeOllama, Reply
 from store import ChatHistoryDB, HistoryError

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from app import Application, ForbiddenError, SignInError
-from app.service import AccountSettings
-from app.sign_in_throttle import SignInThrottle
-from app.user_turns import UserTurns
+from app.accounts.throttle import SignInThrottle
+from app.accounts.user_turns import UserTurns
+from app.application import AccountSettings
 from domain.accounts import User
 from domain.events import TextDelta, TurnCompleted, WaitingForServer
 from domain.packages import Signer

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app import Application
-from app.service import AccountSettings
+from app.application import AccountSettings
 from fakes.ollama import FakeOllama, Reply
 from store import ChatHistoryDB, is_postgres_url
 from tests.agent_helpers import make_agent

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.service import Application
+from app.application import Application
 from domain.events import (
     ErrorEvent,
     TextDelta,

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
 from app.agents import load_agents
-from app.service import Application
+from app.application import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.cli_helpers import run_cli

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.service import Application
+from app.application import Application
 from domain.events import ErrorEvent, TextDelta, WarningEvent
 from engine.context_window import json_chars, request_chars
 from engine.prompt import answer_reserve

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from rich.markdown import Markdown
 
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from fakes.ollama import FakeOllama, Pause, Reply
 from fakes.replies import Step, chunk, final
 from history import ChatHistoryDB

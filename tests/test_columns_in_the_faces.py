@@ -11,8 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
 from app.agents import load_agents
-from app.exports import calculation_report
-from app.service import Application
+from app.application import Application
+from app.reports.exports import calculation_report
 from engine.tool_selection import offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import store.documents as document_store
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from domain.records import DocumentFile, Passage
 from fakes.documents import build_document_set
 from history import ChatHistoryDB

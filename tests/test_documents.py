@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from app import documents as documents_module
-from app.documents import DocumentLibrary
+from app.documents import library as documents_module
+from app.documents.library import DocumentLibrary
 from engine.embeddings import Embedder
 from fakes.documents import build_document_set, write_pdf
 from fakes.ollama import FakeOllama

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.document_uploads import MAX_FILE_BYTES
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
+from app.documents.uploads import MAX_FILE_BYTES
 from fakes.documents import build_document_set
 from fakes.drawings import (
     DXF_NOTE,
@@ -25,6 +25,8 @@ from fakes.drawings import (
 from history import ChatHistoryDB
 from tools import ToolContext, run_tool
 from tools.documents.step import StepError, parse_arguments
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

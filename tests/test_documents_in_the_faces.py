@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from fakes.documents import build_document_set
 from fakes.ollama import FakeOllama, Reply, wait_until
 from history import ChatHistoryDB

@@ -1,5 +1,5 @@
 """The document index as it lives beside the app: the first question waits for it, briefly and visibly, and
-says what it has not read yet; the folder stays current without /reindex (`app.document_watch`)."""
+says what it has not read yet; the folder stays current without /reindex (`app.documents.watch`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from app import document_watch
-from app import documents as documents_module
-from app.document_watch import watches
-from app.documents import DocumentLibrary
+from app.documents import library as documents_module
+from app.documents import watch as document_watch
+from app.documents.library import DocumentLibrary
+from app.documents.watch import watches
 from fakes.documents import build_document_set, write_pdf
 from fakes.ollama import FakeOllama, Reply, wait_until
 from history import ChatHistoryDB

@@ -17,16 +17,18 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app import document_scans
-from app import documents as documents_module
-from app.document_watch import watches
-from app.documents import DocumentLibrary
+from app.documents import library as documents_module
+from app.documents import scans as document_scans
+from app.documents.library import DocumentLibrary
+from app.documents.watch import watches
 from fakes.documents import build_document_set
 from fakes.ollama import wait_until
 from fakes.scans import RUSSIAN_NOTES, write_scanned_notes_pdf
 from history import ChatHistoryDB
 from tools.documents import ocr, reading
 from tools.documents.reading import OcrReading, WorkerReading, read_in_worker
+
+pytestmark = pytest.mark.slow
 
 
 def reads_english() -> bool:

@@ -21,6 +21,8 @@ from store import HistoryError
 from tests.cli_helpers import run_cli
 from tests.waiting import wait_for_wait
 
+pytestmark = pytest.mark.slow
+
 if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
 
@@ -31,6 +33,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from domain.records import ToolCall
 from history import ChatHistoryDB
+
 db = ChatHistoryDB(sys.argv[2])
 chat, tag, limit = int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 for i in range(limit):

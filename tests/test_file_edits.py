@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
+from app.application import Application
 from app.approvals import EditApprovals, FileEditMode
-from app.service import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tests.agent_helpers import run

@@ -386,7 +386,7 @@ def test_earlier_turns_are_known_without_counting_them(db: ChatHistoryDB) -> Non
 
 def test_a_turn_that_failed_before_any_answer_is_no_change_to_summarise(db: ChatHistoryDB) -> None:
     from agent import AIAgent
-    from app.service import Application
+    from app.application import Application
 
     service = Application(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))  # no model to reach
     chat = db.create_chat("w")
@@ -409,7 +409,7 @@ def test_a_workspace_of_failed_turns_only_has_no_answered_turns(store_target: st
     import asyncio
 
     from agent import AIAgent
-    from app.service import Application
+    from app.application import Application
 
     db = ChatHistoryDB(store_target)
     service = Application(db, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fakes.ollama import FakeOllama, Reply
 from tests.cli_helpers import MAIN, run_cli
 
@@ -70,6 +72,7 @@ def test_a_deeply_nested_hooks_file_is_one_sentence_for_the_cli_and_the_server(
 
 FLOOD = """
 import subprocess, sys, time
+
 left = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
 open("left-behind.pid", "w").write(str(left.pid))
 chunk = b"x" * (1 << 20)
@@ -93,6 +96,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+@pytest.mark.slow
 def test_a_hook_that_floods_and_hangs_costs_little_memory_and_leaves_nothing_running(
     fake_ollama: FakeOllama, isolated: Path
 ) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tools import ToolContext, run_tool

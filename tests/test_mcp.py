@@ -20,6 +20,8 @@ from tests.cli_helpers import run_cli
 from tests.conftest import ROOT
 from tests.protocol_client import running_server
 
+pytestmark = pytest.mark.slow
+
 SERVER = Path(__file__).with_name("mcp_office_server.py")
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from app.exports import calculation_report
 from app.presentation import precise_value, present
+from app.reports.exports import calculation_report
 from domain.calculations import CalcResult, Check
 from domain.records import ToolCall
 from faces.cli.calculations import calculation_lines

@@ -12,8 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from agent import AIAgent
-from app.exports import calculation_report
-from app.service import Application
+from app.application import Application
+from app.reports.exports import calculation_report
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from agent import AIAgent
-from app.documents import INDEX_CLAIM, DocumentLibrary
-from app.service import Application
+from app.application import Application
+from app.documents.library import INDEX_CLAIM, DocumentLibrary
 from fakes.documents import build_document_set
 from fakes.ollama import FakeOllama, Gate, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB

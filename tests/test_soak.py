@@ -7,10 +7,14 @@ import gc
 import threading
 from pathlib import Path
 
+import pytest
+
 from agent import AIAgent
-from app.service import Application
+from app.application import Application
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
+
+pytestmark = pytest.mark.slow
 
 TURNS_PER_SESSION = 100
 MAX_GROWTH_BYTES = 50 * 1024 * 1024

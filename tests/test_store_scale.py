@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from agent import AIAgent
-from app.exports import _calculation, report_pieces, workspace_pieces
+from app.application import Application
 from app.formatting import usage_caption
-from app.service import Application
+from app.reports.exports import _calculation, report_pieces, workspace_pieces
 from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn, Workspace
 from history import ChatHistoryDB, HistoryError

@@ -199,7 +199,7 @@ def test_the_indexer_never_opens_the_history_file_in_the_workspace(fake_ollama: 
     An indexer that read either would close a descriptor of the file and drop this process's locks: the CLI
     run beside it would then delete the write-ahead log under this store, and the turns after it would vanish.
     """
-    from app.documents import DocumentLibrary
+    from app.documents.library import DocumentLibrary
 
     workspace = tmp_path / "workspace"
     workspace.mkdir()
@@ -256,7 +256,7 @@ def test_a_name_swapped_for_the_history_file_after_the_check_is_not_opened(tmp_p
 
 
 def test_an_upload_never_replaces_the_history_file(tmp_path: Path) -> None:
-    from app.documents import DocumentLibrary
+    from app.documents.library import DocumentLibrary
 
     workspace = tmp_path / "workspace"
     store = ChatHistoryDB(workspace / "history.txt")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.service import Application
+from app.application import Application
 from domain.events import TextDelta, ToolCallStarted
 from engine.text_calls.formats import extract_text_tool_calls
 from engine.text_calls.requested import RequestedCall

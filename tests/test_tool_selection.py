@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from agent import AIAgent
-from app.service import Application
+from app.application import Application
 from engine.tool_selection import MAX_OFFERED, offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB

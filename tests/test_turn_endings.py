@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.service import Application
+from app.application import Application
 from domain.events import ErrorEvent, TextDelta, WarningEvent
 from fakes.ollama import FakeOllama, Hang, Reply
 from history import ChatHistoryDB

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from app.approvals import EditApprovals, FileEditMode
-from app.documents import DocumentLibrary
+from app.documents.library import DocumentLibrary
 from history import ChatHistoryDB
 from tools import ToolContext, run_tool
 

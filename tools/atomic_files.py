@@ -3,7 +3,7 @@
 A reader never sees half a file, and a failure part way leaves any earlier file at the target as it was. This is
 the product's one `write_atomically`: the exports, reports and packages (`app`), and, through a folder opened by
 the workspace's descriptor walk, the approved file edits (`tools.workspace_paths.write_in_workspace`); the
-document uploads write their new file with `write_partial` and then link it into place (`app.document_uploads`).
+document uploads write their new file with `write_partial` and then link it into place (`app.documents.uploads`).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ class FileEditHandler(Protocol):
 
 
 class DocumentSearcher(Protocol):
-    """The document index the application keeps (`app.documents.DocumentLibrary`)."""
+    """The document index the application keeps (`app.documents.library.DocumentLibrary`)."""
 
     def search(self, query: str, top_k: int) -> dict[str, Any]:
         """{"passages": [{"file", "page"?, "location", "text", "score"}, …]}, best first, and maybe a "note"."""
@@ -54,7 +54,7 @@ class MemoryKeeper(Protocol):
 
 
 class ToolHooksRunner(Protocol):
-    """The user's pre- and post-tool hooks (`app.hooks.ToolHooks`)."""
+    """The user's pre- and post-tool hooks (`app.outside_tools.hooks.ToolHooks`)."""
 
     def before(self, tool: str, arguments: dict[str, Any]) -> str | None: ...
 
@@ -62,7 +62,7 @@ class ToolHooksRunner(Protocol):
 
 
 class ExternalTools(Protocol):
-    """Tools of other programs (`app.mcp_tools.McpHub`): named `SERVER__tool`, with their own schemas."""
+    """Tools of other programs (`app.outside_tools.hub.McpHub`): named `SERVER__tool`, with their own schemas."""
 
     def names(self) -> list[str]: ...
 

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.exports import calculations
+from app.reports.exports import calculations
 from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn
 

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tools.codes.aisc360 import connections as aisc_j
 from tools.codes.aisc360 import weld_groups as aisc_groups
 from tools.codes.en1993_1_8 import joints as en_joints
 from tools.connections.bolt_data import KIP, KSI
-
-if TYPE_CHECKING:
-    from tools.connections.welds import Finding, WeldRun
+from tools.connections.weld_records import Finding, WeldRun
 
 INCH = 0.0254
 
@@ -37,7 +34,6 @@ class Group:
 
 def aisc_group(run: WeldRun, group: Group, method: str, fexx: float, name: str) -> Finding:
     """J2.4(b)(2): Rn = C C1 D l for each of `welds` groups (C of Tables 8-4 to 8-11, C1 = FEXX/70 ksi)."""
-    from tools.connections.welds import Finding
 
     c = aisc_groups.coefficient(tuple(group.lines()), group.eccentricity, run.theta, group.length)
     c1, sixteenths = fexx / (70 * KSI), run.size / aisc_groups.SIXTEENTH

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from domain.calculations import CalcResult
@@ -17,10 +16,11 @@ from tools.connections.inputs import Combined, combination_name, combine, count,
 from tools.connections.inputs import angle as read_angle
 from tools.connections.inputs import length as read_length
 from tools.connections.weld_groups import Group, aisc_group, eurocode_group
+from tools.connections.weld_records import Finding, WeldRun
 from tools.steel.sections_and_checks import CodeName, code_key
 from tools.units import registry
 from tools.units.reading import require
-from tools.units.showing import System, conventional, show, system_of
+from tools.units.showing import conventional, show, system_of
 
 ELECTRODES_KSI = (60, 70, 80, 90, 100, 110)  # AWS E60XX … E110XX: FEXX in ksi
 ELECTRODES_MPA = {43: 430, 49: 490, 55: 550, 62: 620, 69: 690, 76: 760}  # AWS A5.1M/A5.5M E43XX … E76XX
@@ -31,17 +31,6 @@ AISC_NOT_CHECKED = (
 EN_NOT_CHECKED = "base metal at the welds, minimum throat (4.5.2(2)) and minimum length (4.5.1(2)) not checked"
 # φ × … (LRFD) or … / Ω (ASD): how the available strength per length is written
 _AVAILABLE = {"LRFD": ("Pu", "φRn", "φrn = 0.75 × ", ""), "ASD": ("Pa", "Rn/Ω", "rn/Ω = ", " / 2.00")}
-
-
-@dataclass(frozen=True)
-class WeldRun:
-    """The welds as given, in SI base units: leg, length of each, how many, the load angle in radians."""
-
-    size: float
-    length: float
-    welds: int
-    theta: float
-    system: System
 
 
 @tool("calculation", words=("weld", "welds", "welded", "fillet", "connection", "throat", "electrode", "e70"))
@@ -152,22 +141,6 @@ def electrode_strength(text: str) -> tuple[str, float]:
             "(metric), or the filler metal's strength such as '70 ksi'"
         ) from None
     return f"FEXX = {show(stress)}", float(stress.to("Pa").magnitude)
-
-
-@dataclass
-class Finding:
-    """What a code's clauses found for the welds, in SI base units, and how it was reached."""
-
-    design: float  # N
-    per_length: float  # N/m, all welds together, before the long-weld factor
-    throat: float  # m
-    check_name: str
-    clause: str
-    formula: str
-    reference: str
-    substituted: str  # from the resistance on; the demand's combination goes before it
-    details: dict[str, str]
-    notes: list[str]
 
 
 def _aisc(run: WeldRun, code: CodeName, electrode: str) -> Finding:

@@ -4,7 +4,7 @@ after users, their roles, passwords and keys.
 A password is kept as its argon2id hash (`argon2-cffi`); an API key is `eak_<id>_<secret>` and only the
 SHA-256 of its secret is kept, compared in constant time. A wrong password and an unknown user give the
 same sentence after the same work (a hash is checked either way), and failed attempts are slowed per user
-and per address (`app.sign_in_throttle`). Passwords and keys never reach the audit trail, a log or an error.
+and per address (`app.accounts.throttle`). Passwords and keys never reach the audit trail, a log or an error.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import secrets
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from app.access import Access, SignInError
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access, SignInError
+from app.accounts.throttle import SignInThrottle
 from app.ports import AccountRecords
-from app.sign_in_throttle import SignInThrottle
 from domain.accounts import ROLES, Role, User
 
 WRONG_PASSWORD = "The user name or password is wrong."

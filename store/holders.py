@@ -40,15 +40,16 @@ def _this_machine() -> str:
 _MACHINE = _this_machine()
 
 
-def new_owner() -> str:
+def new_holder() -> str:
     """A name for one store object: its machine and process (to tell when it is gone), and a token of its own."""
     pid = os.getpid()
     return "|".join([socket.gethostname(), _MACHINE, str(pid), _started(pid) or "", secrets.token_hex(6)])
 
 
-def owner_gone(owner: str) -> bool:
-    """Whether `owner` was a process of this machine that has ended (on other machines, only its lease says)."""
-    parts = owner.split("|")
+def holder_gone(holder: str) -> bool:
+    """Whether `holder` was a process of this machine that has ended (on other machines, only its lease says).
+    The tables keep it in their `owner` column, a name from before workspaces had owners of their own."""
+    parts = holder.split("|")
     if len(parts) != 5 or not _MACHINE or parts[1] != _MACHINE or not parts[2].isdigit():
         return False
     return _started(int(parts[2])) != parts[3]

@@ -11,7 +11,7 @@ store or the model themselves; nothing here is configured by a face assigning to
 One application serves one user's view (a browser tab, a terminal), as the open workspace is
 the view's own; `sibling` makes another on the same store, agent and document index. With
 AUTH=accounts, `for_user` opens the application for one signed-in user, fixed for its life: every part
-asks that user's access policy (`app.access`) at the top of each use case, reads the lists and searches the
+asks that user's access policy (`app.accounts.policy`) at the top of each use case, reads the lists and searches the
 store filters for the user, and records what it does in the audit trail, in the same transaction as the
 change. Without a user (AUTH=none, or the commands run on the server itself) nothing is checked or recorded,
 as for one person; the server's own account commands are recorded as the server's owner.
@@ -23,26 +23,27 @@ import logging
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from app.access import Access
-from app.accounts import Accounts
+from app.accounts.audit_trail import SERVER_OWNER, AuditTrail
+from app.accounts.policy import Access
+from app.accounts.sharing import Sharing
+from app.accounts.throttle import SignInThrottle
+from app.accounts.user_turns import UserTurns
+from app.accounts.users import Accounts
 from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
-from app.audit_trail import SERVER_OWNER, AuditTrail
-from app.document_access import Documents
-from app.documents import DocumentLibrary
-from app.mcp_tools import McpHub
+from app.documents.library import DocumentLibrary
+from app.documents.user_documents import Documents
 from app.memory import MemoryBook
 from app.models import Models
-from app.outside_tools import OutsideTools
+from app.outside_tools.consent import OutsideTools
+from app.outside_tools.hub import McpHub
 from app.packages import PackageDesk
 from app.packages.desk import SignoffRecord
+from app.packages.packages import Packages
 from app.ports import Store
-from app.reports import Packages, Reports
-from app.sharing import Sharing
-from app.sign_in_throttle import SignInThrottle
+from app.reports.reports import Reports
 from app.summaries import Summaries
 from app.turns import Turns
-from app.user_turns import UserTurns
 from app.workspaces import Workspaces
 from domain.accounts import User
 from engine.agent import AIAgent

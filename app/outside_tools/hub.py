@@ -3,7 +3,7 @@
     {"mcpServers": {"office": {"command": "python", "args": ["sections_server.py"], "env": {},
                                "autoApprove": ["lookup"]}}}
 
-The servers themselves (`app.mcp_servers`) start the first time a turn needs the tool list, stop after
+The servers themselves (`app.outside_tools.servers`) start the first time a turn needs the tool list, stop after
 MCP_IDLE_SECONDS without a call and start again on the next one, and stop with the application; the web app's
 tabs share one set. Their tools appear to the model as `NAME__tool`, with the server's own schema. A call to a
 tool not in `autoApprove` is put to the user first (`ask`); with nobody to ask it is refused, with a sentence
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config_files import read_config
-from app.mcp_servers import IDLE_SECONDS, SEPARATOR, McpConfig, McpPool, McpServers
+from app.outside_tools.servers import IDLE_SECONDS, SEPARATOR, McpConfig, McpPool, McpServers
 
 Ask = Callable[[str, dict[str, Any]], bool]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
 from domain.accounts import Grant, Role, User, WorkspaceAccess
 from domain.records import Workspace
 

@@ -9,9 +9,9 @@ indexed and says how much is missing (`index_wait` words the wait for the faces 
 It fuses the full-text ranking (FTS5, BM25) and the embedding ranking by reciprocal rank;
 with no embeddings it searches by words alone and says why, once for each reason.
 
-`follow` keeps the index current while the app runs (`app.document_watch`: a change is
+`follow` keeps the index current while the app runs (`app.documents.watch`: a change is
 read about half a second after it); scanned PDF pages are read by OCR once the folder's
-text is in (`app.document_scans`), and the embeddings and the OCR give way whenever files
+text is in (`app.documents.scans`), and the embeddings and the OCR give way whenever files
 wait to be read; `page_image` draws a cited PDF page with its passage marked.
 """
 
@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.document_pages import PageImage, PageViews
-from app.document_ranking import CANDIDATES, EmbeddingMatrix, fuse
-from app.document_saver import DocumentSaver
-from app.document_scans import NEEDS_TESSERACT, ScanReader, without_ocr
-from app.document_uploads import MAX_FILE_BYTES, IfExists, write_upload
-from app.document_watch import watches
+from app.documents.pages import PageImage, PageViews
+from app.documents.ranking import CANDIDATES, EmbeddingMatrix, fuse
+from app.documents.saver import DocumentSaver
+from app.documents.scans import NEEDS_TESSERACT, ScanReader, without_ocr
+from app.documents.uploads import MAX_FILE_BYTES, IfExists, write_upload
+from app.documents.watch import watches
 from app.leases import held
 from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
@@ -105,7 +105,7 @@ class DocumentLibrary:
 
     def follow(self) -> None:
         """Keep the index current from now on: read what changed since the last run, then follow the folder (one
-        watch per folder in the process, `app.document_watch`), reading what changes soon after, until `close`."""
+        watch per folder in the process, `app.documents.watch`), reading what changes soon after, until `close`."""
         if not self._following:
             self._following = True
             watches.follow(self.root, self.refresh)

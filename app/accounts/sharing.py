@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.access import Access
-from app.audit_trail import AuditTrail
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
 from app.ports import AccountRecords, WorkspaceRecords
 from domain.accounts import EVERYONE, SHARE_ROLES, Share, ShareRole, User
 from domain.records import Workspace

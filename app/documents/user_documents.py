@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app.access import Access
-from app.audit_trail import AuditTrail
-from app.document_pages import PageImage
-from app.document_uploads import IfExists
-from app.documents import DocumentLibrary, IndexProgress
+from app.accounts.audit_trail import AuditTrail
+from app.accounts.policy import Access
+from app.documents.library import DocumentLibrary, IndexProgress
+from app.documents.pages import PageImage
+from app.documents.uploads import IfExists
 from domain.records import DocumentFile
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.mcp_tools import McpHub
+from app.outside_tools.hub import McpHub
 
 
 class OutsideTools:

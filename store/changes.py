@@ -1,0 +1,53 @@
+"""The schema's changes after SQLite's 14 migrations and PostgreSQL's 2, each declared once and made the same on
+both backends: SQLite's migration 15 is PostgreSQL's 3, and so on.
+
+A change names the tables, columns and indexes of `store.tables` it brings (their definitions are there), and may
+carry statements of its own for what the declaration does not say (a row to start from, data to move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from store.ddl import Backend, add_column, create_index, create_table
+from store.sql import Database
+from store.tables import BY_NAME, Index
+
+
+@dataclass(frozen=True)
+class Change:
+    why: str
+    tables: tuple[str, ...] = ()  # new tables, made as declared with their indexes
+    columns: tuple[tuple[str, str], ...] = ()  # (table, column): new columns of tables made earlier
+    indexes: tuple[tuple[str, str], ...] = ()  # (table, index): new indexes of tables made earlier
+    then: tuple[str, ...] = ()  # statements that both backends run after the declared ones
+
+    def statements(self, backend: Backend) -> list[str]:
+        made = [statement for name in self.tables for statement in create_table(BY_NAME[name], backend)]
+        made += [add_column(BY_NAME[table], BY_NAME[table].column(column), backend) for table, column in self.columns]
+        made += [create_index(BY_NAME[table], _index(table, index)) for table, index in self.indexes]
+        return [*made, *self.then]
+
+
+def _index(table: str, name: str) -> Index:
+    return next(index for index in BY_NAME[table].indexes if index.name == name)
+
+
+# Each backend runs these in order after its frozen history; append, never edit one that has shipped.
+CHANGES: tuple[Change, ...] = ()
+
+
+def migrations(backend: Backend) -> list[Callable[[Database], None]]:
+    """One migration per change, for `backend`'s list."""
+    return [_migration(change, backend) for change in CHANGES]
+
+
+def _migration(change: Change, backend: Backend) -> Callable[[Database], None]:
+    def migrate(db: Database) -> None:
+        for statement in change.statements(backend):
+            db.execute(statement)
+
+    migrate.__doc__ = change.why
+    migrate.__name__ = f"change_{CHANGES.index(change) + 1}"
+    return migrate
