@@ -34,7 +34,8 @@ CALLS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 # Calculations with nothing to check or leave out: arithmetic, units, section properties and quantities.
 NO_VERDICT = {"add", "subtract", "multiply", "divide", "sqrt", "power", "convert_units", "evaluate_quantity", "slope",
-              "evaluate_expression", "solve_equation", "section_properties", "concrete_volume", "rebar_weight"}  # fmt: skip
+              "evaluate_expression", "solve_equation", "section_properties", "concrete_volume",
+              "rebar_weight"}  # fmt: skip
 
 
 def test_every_calculation_tool_is_called_here() -> None:
