@@ -69,17 +69,15 @@ class Verdict:
     covers: str = ""
 
 
-UNBRACED = ("lateral-torsional buckling: the compression flange is taken as braced continuously (give unbraced_length "
-            "for the brace spacing)")  # fmt: skip
-ALWAYS = ("deflection under the total load, and vibration (the live-load deflection alone is checked against L/360)",
-          "the end connections and the beam's bearing on its supports")  # fmt: skip
+UNBRACED = "lateral-torsional buckling: the compression flange is taken as braced throughout (give unbraced_length)"
+ALWAYS = ("total-load deflection and vibration", "the end connections and bearing on the supports")
 
 
 def _scope(loading: Loading, limit_states: list[str]) -> tuple[list[str], str]:
     """What the verdict covers, and the braced-throughout assumption when no brace spacing was given."""
     bending = "bending" if loading.brace is None else "bending with lateral-torsional buckling"
     states = [bending, *limit_states]
-    covers = f"{', '.join(states[:-1])} and {states[-1]} of a simply supported span under uniform load"
+    covers = f"{', '.join(states[:-1])} and {states[-1]}"
     return ([UNBRACED] if loading.brace is None else []), covers
 
 
@@ -160,13 +158,12 @@ def aisc_verdict(member: IMember, loading: Loading, grade: tuple[str, float], me
     checks.append(deflection_check)
     not_checked, covers = _scope(loading, ["shear", "live-load deflection"])
     not_checked += [
-        "web local yielding and crippling at the supports and under point loads (J10.2, J10.3)",
-        "torsion (H3): the load is taken through the shear centre",
+        "web yielding and crippling at supports and point loads (J10.2, J10.3)",
+        "torsion (H3)",
         *ALWAYS,
     ]
     if loading.brace is not None:
-        not_checked.append("a load on the top flange free to move sideways, which lowers Mn below F2's (taken at the "
-                           "shear centre)")  # fmt: skip
+        not_checked.append("a top-flange load free to move sideways (F2 takes it at the shear centre)")
     return Verdict(
         required_moment=worst.demand, design_moment=worst.capacity, required_shear=v_max,
         design_shear=shear.design(method), live_deflection=deflection, governing=worst.label,
@@ -239,13 +236,13 @@ def eurocode_verdict(member: IMember, loading: Loading, grade: tuple[str, float 
                            "1993-1-5 5 applies and V_pl,Rd may overstate the resistance (6.2.6(6))")  # fmt: skip
         covers = covers.replace("shear", "shear yielding (without shear buckling)", 1)
     not_checked += [
-        "resistance of the web to the support reactions and point loads (EN 1993-1-5 6)",
-        "torsion: the load is taken through the shear centre",
+        "the web's resistance to support reactions and point loads (EN 1993-1-5 6)",
+        "torsion",
         *ALWAYS,
     ]
     if top_flange and len(segments) > 1:
-        not_checked.append("the top-flange load's destabilising effect between braces: M_cr of each segment takes the "
-                           "load at the shear centre, which overstates M_b,Rd")  # fmt: skip
+        not_checked.append("the top-flange load's destabilising effect between braces (M_cr takes it at the shear "
+                           "centre)")  # fmt: skip
     return Verdict(
         required_moment=worst.demand, design_moment=worst.capacity, required_shear=v_max, design_shear=shear,
         live_deflection=deflection, governing=worst.label, grade=f"{name} (fy = {show(_stress(fy, 'MPa'))})",
