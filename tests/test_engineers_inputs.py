@@ -1,8 +1,9 @@
 """Inputs as engineers write them (issue 34): read right, or refused with one sentence, never read as something else.
 
 The UC rows are checked against the Blue Book's (SCI P363) areas and radii of gyration as steelcalculator.app's "UK
-Universal Column Guide" reproduces them (152x152 and 203x203 series), and UC 254x254x73 against the Blue Book's
-A = 93.1 cm², iy = 11.1 cm."""
+Universal Column Guide" reproduces them (152x152 and 203x203 series), UC 254x254x73 against the Blue Book's
+A = 93.1 cm², iy = 11.1 cm, and the heavier series against the Blue Book's A, iy and iz as a public column designer
+transcribes them (github, a JavaScript "steelSection()" table of every UC; see tools/shapes/data/SOURCES.md)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,19 @@ from tools.units.reading import parse_quantity
     ("UC 152x152x44", 56.1, 6.93, 3.91), ("UC 152x152x51", 64.9, 7.00, 3.95), ("UC 203x203x46", 58.7, 8.82, 5.13),
     ("UC 203x203x52", 66.3, 8.90, 5.17), ("UC 203x203x60", 76.4, 8.96, 5.19), ("203x203x71 UC", 90.4, 9.17, 5.30),
     ("UC 203x203x86", 110, 9.27, 5.34), ("UC 203x203x100", 127, 9.38, 5.39), ("254x254x73 UKC", 93.1, 11.1, None),
+    ("UC 254x254x89", 113, 11.2, 6.55), ("UC 254x254x107", 136, 11.3, 6.59), ("UC 254x254x132", 168, 11.6, 6.69),
+    ("UC 254x254x167", 213, 11.9, 6.81), ("305x305x97 UKC", 123, 13.4, 7.69), ("UC 305x305x118", 150, 13.6, 7.77),
+    ("UC 305x305x137", 174, 13.7, 7.83), ("UC 305x305x158", 201, 13.9, 7.90), ("UC 305x305x198", 252, 14.2, 8.04),
+    ("UC 305x305x240", 306, 14.5, 8.15), ("UC 305x305x283", 360, 14.8, 8.27), ("UC 356x368x129", 164, 15.6, 9.43),
+    ("UC 356x368x153", 195, 15.8, 9.49), ("UC 356x368x177", 226, 15.9, 9.54), ("UC 356x368x202", 257, 16.1, 9.60),
+    ("UC 356x406x235", 299, 16.3, 10.2), ("UC 356x406x287", 366, 16.5, 10.3), ("UC 356x406x340", 433, 16.8, 10.4),
+    ("UC 356x406x393", 501, 17.1, 10.5), ("UC 356x406x467", 595, 17.5, 10.7), ("UC 356x406x551", 702, 18.0, 10.9),
+    ("356x406x634 UKC", 808, 18.4, 11.0),
 ])  # fmt: skip
 def test_british_columns_agree_with_the_blue_book(written: str, area: float, iy: float, iz: float | None) -> None:
     properties = find_shape(written).properties
+    mass = properties["mass_per_length"]
+    assert mass == pytest.approx(float(written.split("x")[2].split()[0]), rel=0.01), "the serial mass, kg/m"
     assert properties["area"] == pytest.approx(area, rel=0.01)
     assert properties["r_major"] == pytest.approx(iy, rel=0.01)
     if iz is not None:

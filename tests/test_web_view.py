@@ -90,7 +90,8 @@ def test_a_failed_check_is_red_with_its_ratio_and_the_diagrams_span_the_beam(
     assert lines == [
         ":material/cancel: :red[**NG** · deflection ≤ L/360: 50.62 mm > limit 16.67 mm (ratio 3.038)"
         " · IBC 2021 Table 1604.3 (floor members)]",
-        ":red[**Verdict:** NG: 1 of 1 check fails (worst ratio 3.038)]",
+        ":red[**Verdict:** NG for the deflection under the load given against L/360 only: 1 of 1 check fails"
+        " (worst ratio 3.038)]",
     ]
     specs = [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
     assert [s["encoding"]["x"]["scale"]["domain"] for s in specs] == [[0, 6.0], [0, 6.0]]

@@ -201,8 +201,15 @@ def beam_analysis(
         values["max_deflection"] = conventional(deflection * metre, system)
         checks.append(_deflection_check(values["max_deflection"], length, support))
         notes.append("L/360 is the usual live-load limit for floors (IBC Table 1604.3); use the limit your code sets.")
+    not_checked = [ANALYSIS_ONLY]
+    if not stiffness:
+        not_checked.append("deflection: give elastic_modulus and moment_of_inertia")
     return calc_result(
         values,
+        not_checked=not_checked,
+        covers=f"the deflection under the load given against L/{180 if support == 'cantilever' else 360} only"
+        if stiffness
+        else "the reactions, shear and moment of the load given (an analysis)",
         formula=f"{case.moment_formula}; {case.deflection_formula}" if stiffness else case.moment_formula,
         substituted=substituted,
         reference=f"{BEAM_TABLES}: {case.title}",
@@ -285,11 +292,19 @@ def column_buckling(
         f"= {show(values['critical_load'])}",
         reference="Euler elastic buckling load; AISC 360-22 eq. E3-4 uses the same Fe = π²E/(Lc/r)²",
         notes=["Elastic buckling only: no yielding, imperfections or resistance factor are included."],
+        not_checked=[
+            "the column's design strength: yielding, inelastic buckling, imperfections and the resistance factor "
+            "(Pcr is an upper bound; steel_column_check gives the design strength)",
+            "bending, and buckling about the other axis or in torsion",
+        ],
+        covers="the elastic critical load about the axis whose I was given",
         warnings=effective_length_warnings(effective_length_factor)
         + span_warnings(unbraced.to("m").magnitude, show(unbraced)),
     )
 
 
+ANALYSIS_ONLY = ("the member's strength: bending, shear and buckling resistance (an analysis gives the forces; "
+                 "steel_beam_check or concrete_beam_check checks a section)")  # fmt: skip
 STRESS_LIMITS_MPA = {"concrete": 25.0, "steel": 250.0, "wood": 10.0}
 GRAVITY = 9.81
 
@@ -326,4 +341,10 @@ def check_structural_integrity(
         substituted=f"σ = {load_kg:g} kg × {GRAVITY} m/s² / {area_m2:g} m² = {show(stress)}",
         checks=[check("stress ≤ limit", stress, limit)],
         notes=["Simplified limits (concrete 25, steel 250, wood 10 MPa), not a code design check."],
+        not_checked=[
+            "load and material safety factors: the limit is the material's nominal strength, not a design strength",
+            "buckling, bending and eccentricity of the load",
+            "bearing and punching where the load is applied, and the connections",
+        ],
+        covers="the average stress under the mass given against a nominal strength, unfactored (not a code check)",
     )

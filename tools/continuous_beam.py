@@ -117,6 +117,13 @@ def _result(
         substituted=f"spans {spans_text}, w = {show(force)} on each",
         reference="Solved with PyniteFEA 3.2 (MIT); for equal spans the coefficients of AISC Manual Table 3-23",
         notes=notes,
+        not_checked=[
+            "pattern loading: live load on alternate or adjacent spans gives larger span and support moments than the "
+            "same load on every span (give each arrangement as its own analysis)",
+            "the member's strength and deflection limits (an analysis gives the forces; a design check checks them)",
+            "support settlement and supports that are not pinned",
+        ],
+        covers="the elastic forces of one load case: the same uniform load on every span",
         warnings=[
             warning
             for metre, length in zip(metres, lengths, strict=True)

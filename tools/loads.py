@@ -24,6 +24,15 @@ ASCE7_NOTES = [
     "Loads acting downward (with gravity) are positive; wind acting upward is negative, and 0.9D + 1.0W (0.6D + 0.6W "
     "in ASD) is then the uplift case. 'least' is the smallest combination, if it matters.",
 ]
+ASCE7_LEFT_OUT = [
+    "combinations with roof live, rain, earthquake, flood, ice or self-straining loads (they are not arguments)",
+    "serviceability combinations (ASCE 7-22 Appendix C)",
+]
+EN1990_LEFT_OUT = [
+    "accidental and seismic combinations (EN 1990 6.4.3.3, 6.4.3.4)",
+    "serviceability combinations (EN 1990 6.5.3)",
+    "equilibrium (EQU) and geotechnical (GEO) sets: Tables A1.2(A) and A1.2(C)",
+]
 EN1990_NOTES = [
     "γG,sup = 1.35, γG,inf = 1.0, γQ = 1.5 where a variable action is unfavourable and 0 where it is favourable "
     "(Table A1.2(B)); each unfavourable variable action in turn is the leading one.",
@@ -82,6 +91,8 @@ def load_combination(
         substituted=f"{given_loads}: {governing} = {show(values[governing])} governs",
         reference=reference,
         notes=notes,
+        not_checked=EN1990_LEFT_OUT if code == "EN1990" else ASCE7_LEFT_OUT,
+        covers=f"the basic combinations of the loads given ({reference})",
     )
 
 

@@ -77,6 +77,7 @@ def development_length(
         "the anchorage's available length in the member",
         "transverse reinforcement along the length (Ktr = 0, α3 = 1: cautious)",
     ]
+    found.covers = "the required tension development" + (" and lap" if lap else "") + " length"
     return result(found, system)
 
 

@@ -23,7 +23,9 @@ from tools.units.showing import system_of
 AISC_ALWAYS = ("the plies' other limit states (shear yielding and rupture, J4.2; tension, J4.1) and the members",
                "the minimum spacing and edge distances (J3.3, J3.4)")  # fmt: skip
 EN_ALWAYS = ("the plies' shear and tension resistance (3.10.3, 6.2) and punching shear",
-             "the spacing and edge distance limits of Table 3.3")  # fmt: skip
+             "the spacing and edge distance limits of Table 3.3",
+             "the tension a nominal moment puts in the bolts of an end plate or cleat (SCI P358 takes 0.8 Fv,Rd for a "
+             "partial depth end plate's bolts)")  # fmt: skip
 NEW_FORCES = ("design_bearing_end", "design_bearing_inner", "design_bearing", "design_bolt_group", "design_block_shear",
               "design_tension_prying")  # fmt: skip
 

@@ -35,8 +35,8 @@ BRITISH_COLUMN_TABLE = (
 )
 I_SHAPE_FAMILIES = frozenset({"W", "M", "S", "HP", "IPE", "HEA", "HEB", "HEM", "UB", "UC"})
 KNOWN_FAMILIES = (
-    "AISC W, M, S, HP, C, MC, L, WT, MT, ST, HSS, Pipe; European IPE, HEA, HEB, HEM; British UB and UC (152 and 203 "
-    "series, 254x254x73)"
+    "AISC W, M, S, HP, C, MC, L, WT, MT, ST, HSS, Pipe; European IPE, HEA, HEB, HEM; British UB and UC (the BS 4-1 "
+    "series 152x152 to 356x406)"
 )
 
 # The properties every shape has, in the table's units: (key, US unit, SI unit).
@@ -192,7 +192,7 @@ def find_shape(designation: str) -> Shape:
     nearest = [known[k].designation for k in nearest_keys(key, known)]
     hint = f" The nearest are: {', '.join(nearest)}." if nearest else f" The tables hold {KNOWN_FAMILIES}."
     if key.startswith("UC"):
-        hint += " Of the British UC sections the tables hold the 152x152 and 203x203 series and 254x254x73."
+        hint += " The British UC sections are BS 4-1's: 152x152, 203x203, 254x254, 305x305, 356x368 and 356x406."
     raise UnknownShapeError(f"'{designation}' is not in the shape tables.{hint}")
 
 

@@ -44,6 +44,19 @@ class BeamColumn:
     formula: str = ""
     reference: str = ""
     extra: dict[str, str] = field(default_factory=dict)
+    not_checked: list[str] = field(default_factory=list)
+    covers: str = ""
+
+
+AISC_NOT_CHECKED = [
+    "shear (Chapter G)",
+    "web local yielding and crippling under concentrated loads (J10)",
+    "torsion (H3)",
+]
+EN_NOT_CHECKED = [
+    "shear (6.2.6) and its effect on the moment resistance (6.2.10)",
+    "torsion",
+]
 
 
 def aisc(
@@ -78,6 +91,9 @@ def aisc(
         formula=f"AISC 360-22 H1-1a: Pr/Pc + 8/9 (Mrx/Mcx + Mry/Mcy) ≤ 1.0 when Pr/Pc ≥ 0.2; H1-1b: Pr/(2Pc) + "
         f"(Mrx/Mcx + Mry/Mcy) ≤ 1.0 otherwise; Pc = {pc} (Chapter E), Mc = {mc} (Chapter F)",
         reference=f"AISC 360-22 Chapters E, F (F2, F3, F6) and H1.1 ({method}); E = 29,000 ksi",
+        not_checked=AISC_NOT_CHECKED,
+        covers="axial compression with bending about both axes (H1.1), the member's buckling and each moment's "
+        "limit states (Chapters E and F)",
     )
 
 
@@ -112,7 +128,6 @@ def _aisc_notes(axial: aisc_compression.AxialStrength) -> list[str]:
         "(B1, B2) is added here.",
         "Cb = 1.0: a uniform moment between braces is assumed, the cautious value (F1); a moment gradient would "
         "raise the lateral-torsional buckling strength.",
-        "Not checked: shear (G), web local yielding and crippling under concentrated loads (J10), torsion (H3).",
     ]
     if axial.slender:
         notes.append(f"Slender elements for compression: {'; '.join(axial.slender)}; E7 effective area applies.")
@@ -127,6 +142,7 @@ class _Member:
     detail: str
     y: en_compression.FlexuralBuckling
     z: en_compression.FlexuralBuckling
+    torsional: en_compression.FlexuralBuckling
     ltb: en_resistance.Buckling
     mz_rd: float
     k: en_combined.Factors
@@ -155,6 +171,9 @@ def eurocode(
         reference="EN 1993-1-1:2005+A1:2014, 5.5, 6.2.9, 6.3.1, 6.3.2.3, 6.3.3 and Annex B (Method 2); E = 210 GPa, "
         "G = 81 GPa",
         extra={"section_class": str(figures.klass)},
+        not_checked=EN_NOT_CHECKED,
+        covers="compression with bending about both axes: flexural and lateral-torsional buckling (6.3.3, Annex B), "
+        "torsional buckling under the axial load (6.3.1.4) and the cross-section (6.2.9)",
     )
 
 
@@ -168,7 +187,7 @@ def _member(section: ColumnSection, spans: Spans, loads: Loads, grade: tuple[str
             "bending and compression are not covered"
         )
     w_y, w_z = (member.Z_major, section.Z_y) if klass <= 2 else (member.S_major, member.S_minor)
-    y, z, _ = en_compression.buckling(member, grade, (spans[0], spans[1], spans[1]), area=member.area)
+    y, z, torsional = en_compression.buckling(member, grade, (spans[0], spans[1], spans[1]), area=member.area)
     ltb = en_resistance.buckling_resistance(member, fy, w_y, spans[2], C1)
     mz_rd = w_z * fy / en_resistance.GAMMA_M1
     n_y, n_z = axial / y.resistance, axial / z.resistance
@@ -182,7 +201,7 @@ def _member(section: ColumnSection, spans: Spans, loads: Loads, grade: tuple[str
         "6.62": n_z + k.kzy * my / ltb.resistance + k.kzz * mz / mz_rd,
         **cross,
     }
-    return _Member(klass, detail, y, z, ltb, mz_rd, k, results)
+    return _Member(klass, detail, y, z, torsional, ltb, mz_rd, k, results)
 
 
 def _eurocode_checks(figures: _Member, loads: Loads, system: System) -> list[Check]:
@@ -204,10 +223,11 @@ def _eurocode_checks(figures: _Member, loads: Loads, system: System) -> list[Che
             f"EN 1993-1-1 6.2.9 eq. {equation_cross}",
         ),
     ]
-    for mode in (figures.y, figures.z):
-        name = f"N_Ed ≤ N_b,Rd: flexural buckling about {mode.axis} (λ̄ = {mode.slenderness:.3f}, curve {mode.curve}, "
-        name += f"χ = {mode.chi:.3f})"
-        checks.append(limit_check(name, loads[0], mode.resistance, "force", system, "EN 1993-1-1 6.3.1"))
+    for mode in (figures.y, figures.z, figures.torsional):
+        kind = "torsional buckling" if mode.axis == "torsional" else f"flexural buckling about {mode.axis}"
+        name = f"N_Ed ≤ N_b,Rd: {kind} (λ̄ = {mode.slenderness:.3f}, curve {mode.curve}, χ = {mode.chi:.3f})"
+        clause = "EN 1993-1-1 6.3.1.4" if mode.axis == "torsional" else "EN 1993-1-1 6.3.1"
+        checks.append(limit_check(name, loads[0], mode.resistance, "force", system, clause))
     ltb = figures.ltb
     name = f"M_y,Ed ≤ M_b,Rd (M_cr = {shown(ltb.m_cr, 'moment', system)}, λ̄_LT = {ltb.slenderness:.3f}, "
     name += f"curve {ltb.curve}, χ_LT = {ltb.chi:.3f})"
@@ -235,7 +255,6 @@ def _eurocode_notes(section: ColumnSection) -> list[str]:
         "Non-sway member: the moments include any sway (P-Δ) effects of the frame; Annex B covers the member's own "
         "imperfections and P-δ. M_cr with the load at the shear centre.",
         "Uniform moment assumed: Cmy = Cmz = CmLT = 1.0 (Table B.3) and C1 = 1.0, the cautious values.",
-        "Not checked: shear (6.2.6) and its effect on the moment resistance (6.2.10), torsion.",
     ]
     if section.system == "US":
         notes.append("An AISC shape checked to EN 1993: the grade named above is assumed (fy from Table 3.1).")

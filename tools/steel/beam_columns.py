@@ -110,4 +110,6 @@ def _result(found: BeamColumn, system: System, code: str) -> CalcResult:
         reference=found.reference,
         checks=found.checks,
         notes=found.notes,
+        not_checked=found.not_checked,
+        covers=found.covers,
     )

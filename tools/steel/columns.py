@@ -45,6 +45,13 @@ class Column:
     load_names: tuple[str, str] = ("D", "L")
 
 
+NOT_CHECKED = [
+    "bending from end moments, an eccentric load or a lateral load (use steel_beam_column_check)",
+    "the frame's second-order effects: the effective lengths are taken as given",
+    "the base plate, splices and connections, and the load's bearing into them",
+]
+
+
 @tool("calculation", words=("column", "columns", "buckling", "axial", "compression", "strut", "post", "stanchion"))
 def steel_column_check(
     designation: str,
@@ -90,7 +97,15 @@ def steel_column_check(
         method = code_name.split("-")[1]
         column = _aisc(section, spans, loads, aisc_grade(section, grade), (method, system))
     column.notes += annex_note(annex, code_name, column.grade)
-    return _result(column, system, (dead, live))
+    return _result(column, system, (dead, live), _covers(column.checks))
+
+
+def _covers(checks: list[Check]) -> str:
+    """The limit states the checks name, after the relation ("flexural buckling about y-y (minor)"), once each."""
+    states = [check.name.split(": ", 1)[1].split(" (")[0] if ": " in check.name else "the cross-section's resistance"
+              for check in checks]  # fmt: skip
+    named = list(dict.fromkeys(states))
+    return "axial compression: " + (", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0])
 
 
 def _aisc_required(loads: tuple[float, float], method: str) -> tuple[float, str]:
@@ -261,7 +276,7 @@ def _eurocode_notes(section: ColumnSection, klass: int, slenderness: float, grad
     return notes
 
 
-def _result(column: Column, system: System, inputs: tuple[Any, Any]) -> CalcResult:
+def _result(column: Column, system: System, inputs: tuple[Any, Any], covers: str) -> CalcResult:
     dead, live = inputs
     ratio = column.required / column.design
     text = {
@@ -287,4 +302,6 @@ def _result(column: Column, system: System, inputs: tuple[Any, Any]) -> CalcResu
         reference=column.reference,
         checks=column.checks,
         notes=column.notes,
+        not_checked=NOT_CHECKED,
+        covers=covers,
     )

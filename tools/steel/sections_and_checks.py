@@ -329,5 +329,7 @@ def _result(
         checks=verdict.checks,
         notes=verdict.notes,
         warnings=warnings,
+        not_checked=verdict.not_checked,
+        covers=verdict.covers,
         diagram=beam_diagram(CASES[("simply_supported", "udl")], loading.span, loading.factored, system),
     )

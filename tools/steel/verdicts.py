@@ -65,6 +65,20 @@ class Verdict:
     reference: str
     checks: list[Check] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    not_checked: list[str] = field(default_factory=list)
+    covers: str = ""
+
+
+UNBRACED = "lateral-torsional buckling: the compression flange is taken as braced throughout (give unbraced_length)"
+ALWAYS = ("total-load deflection and vibration", "the end connections and bearing on the supports")
+
+
+def _scope(loading: Loading, limit_states: list[str]) -> tuple[list[str], str]:
+    """What the verdict covers, and the braced-throughout assumption when no brace spacing was given."""
+    bending = "bending" if loading.brace is None else "bending with lateral-torsional buckling"
+    states = [bending, *limit_states]
+    covers = f"{', '.join(states[:-1])} and {states[-1]}"
+    return ([UNBRACED] if loading.brace is None else []), covers
 
 
 def _moment(value: float, system: System) -> Any:
@@ -142,24 +156,29 @@ def aisc_verdict(member: IMember, loading: Loading, grade: tuple[str, float], me
     checks.append(check(shear_name, _force(v_max, system), _force(shear.design(method), system), shear.clause))
     deflection, deflection_check = _deflection(member, loading, aisc_flexure.E_STEEL)
     checks.append(deflection_check)
+    not_checked, covers = _scope(loading, ["shear", "live-load deflection"])
+    not_checked += [
+        "web yielding and crippling at supports and point loads (J10.2, J10.3)",
+        "torsion (H3)",
+        *ALWAYS,
+    ]
+    if loading.brace is not None:
+        not_checked.append("a top-flange load free to move sideways (F2 takes it at the shear centre)")
     return Verdict(
         required_moment=worst.demand, design_moment=worst.capacity, required_shear=v_max,
         design_shear=shear.design(method), live_deflection=deflection, governing=worst.label,
         grade=f"{name} (Fy = {show(_stress(fy, 'ksi'))})", symbols=(m_sym, r_sym),
         formula=f"{r_sym} per AISC 360-22 F2/F3; {vr_sym} per G2.1 (φb = 0.90, Ωb = 1.67)",
         reference=f"AISC 360-22 Chapters F and G ({method}); E = 29,000 ksi; combination per ASCE 7-22",
-        checks=checks, notes=_aisc_notes(loading, len(segments)),
+        checks=checks, notes=_aisc_notes(loading, len(segments)), not_checked=not_checked, covers=covers,
     )  # fmt: skip
 
 
 def _aisc_notes(loading: Loading, segments: int) -> list[str]:
     notes = [
-        "Loads at the shear centre (AISC F2); a load on the top flange free to move sideways lowers the strength.",
         "Simply supported, uniform load; the loads given include self-weight (nothing is added).",
     ]
-    if loading.brace is None:
-        notes.insert(0, "Compression flange braced continuously: lateral-torsional buckling does not apply.")
-    elif segments > MAX_SEGMENT_CHECKS:
+    if segments > MAX_SEGMENT_CHECKS:
         notes.append(f"{segments} unbraced segments: only the governing one is listed.")
     return notes
 
@@ -210,23 +229,34 @@ def eurocode_verdict(member: IMember, loading: Loading, grade: tuple[str, float 
     )
     deflection, deflection_check = _deflection(member, loading, en_resistance.E_STEEL)
     checks.append(deflection_check)
+    not_checked, covers = _scope(loading, ["shear", "live-load deflection"])
+    slenderness, limit = en_resistance.web_slenderness_in_shear(member, fy)
+    if slenderness > limit:
+        not_checked.append(f"shear buckling of the web: hw/tw = {slenderness:.1f} > 72ε/η = {limit:.1f}, so EN "
+                           "1993-1-5 5 applies and V_pl,Rd may overstate the resistance (6.2.6(6))")  # fmt: skip
+        covers = covers.replace("shear", "shear yielding (without shear buckling)", 1)
+    not_checked += [
+        "the web's resistance to support reactions and point loads (EN 1993-1-5 6)",
+        "torsion",
+        *ALWAYS,
+    ]
+    if top_flange and len(segments) > 1:
+        not_checked.append("the top-flange load's destabilising effect between braces (M_cr takes it at the shear "
+                           "centre)")  # fmt: skip
     return Verdict(
         required_moment=worst.demand, design_moment=worst.capacity, required_shear=v_max, design_shear=shear,
         live_deflection=deflection, governing=worst.label, grade=f"{name} (fy = {show(_stress(fy, 'MPa'))})",
         symbols=("M_Ed", "M_Rd"), formula="M_c,Rd = W fy/γM0; M_b,Rd = χLT W fy/γM1; V_pl,Rd = A_v (fy/√3)/γM0",
         reference="EN 1993-1-1:2005+A1:2014, 5.5, 6.2.5, 6.2.6, 6.3.2.3; E = 210 GPa, G = 81 GPa (3.2.6); EN 1990 6.10",
         checks=checks, notes=_eurocode_notes(loading, len(segments), top_flange, v_max > 0.5 * shear),
+        not_checked=not_checked, covers=covers,
     )  # fmt: skip
 
 
 def _eurocode_notes(loading: Loading, segments: int, top_flange: bool, high_shear: bool) -> list[str]:
     notes = ["Recommended values: γM0 = γM1 = 1.0, λLT,0 = 0.4, β = 0.75, η = 1.0; the National Annex may differ."]
-    if loading.brace is None:
-        notes.insert(0, "Compression flange restrained continuously: lateral-torsional buckling does not apply.")
-    elif top_flange and segments == 1:
+    if top_flange and segments == 1:
         notes.append("M_cr with the load on the top flange (destabilising): C2 = 0.454, zg = h/2 (SN003 Table 3.2).")
-    elif top_flange:
-        notes.append("Between braces M_cr takes the load at the shear centre; C1 from the segment's moment diagram.")
     if loading.brace is not None:
         notes.append("C1 from the moment diagram (López, Yong and Serna 2006); χLT is not modified by f (6.3.2.3(2)).")
     if segments > MAX_SEGMENT_CHECKS:

@@ -61,6 +61,11 @@ def shear_area(member: IMember) -> float:
     return max(rolled, ETA * (member.depth - 2 * member.flange) * member.web)
 
 
+def web_slenderness_in_shear(member: IMember, fy: float) -> tuple[float, float]:
+    """(hw/tw, 72ε/η): above the limit the web buckles in shear before Vpl,Rd and EN 1993-1-5 5 applies (6.2.6(6))."""
+    return (member.depth - 2 * member.flange) / member.web, 72 * math.sqrt(235e6 / fy) / ETA
+
+
 def shear_resistance(member: IMember, fy: float) -> float:
     """Vpl,Rd = Av (fy/√3) / γM0  (6.2.6(2), eq. 6.18)."""
     return shear_area(member) * fy / math.sqrt(3) / GAMMA_M0
