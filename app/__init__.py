@@ -13,7 +13,7 @@ from app.approvals import edit_diff
 from app.assembly import open_application, start
 from app.outside_tools.servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
-from app.settings import Settings, SettingsError, configure_logging, load_settings
+from app.settings import Settings, SettingsError, configure_logging, load_settings, store_choice
 from app.summaries import SwitchOutcome
 from app.turns import Consent
 from domain.accounts import User
@@ -48,5 +48,6 @@ __all__ = [
     "load_settings",
     "open_application",
     "start",
+    "store_choice",
     "tool_kind",
 ]

@@ -11,6 +11,7 @@ import logging
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -229,6 +230,31 @@ def load_settings(
         return Settings(**raw)
     except ValidationError as error:
         raise SettingsError(_explain(error, raw)) from None
+
+
+@dataclass(frozen=True)
+class StoreChoice:
+    """Which chat history a command would open, and whether anything chose it: `.env`, the environment or a flag
+    (else it is the default file in the current folder), and whether it exists already."""
+
+    described: str
+    configured: bool
+    exists: bool
+
+
+def store_choice(
+    env_file: Path | None, overrides: Mapping[str, Any], environ: Mapping[str, str] | None = None
+) -> StoreChoice:
+    """The chat history `load_settings` would open with these, without opening anything."""
+    environ = os.environ if environ is None else environ
+    named = {key for key in ("CHAT_HISTORY_DB_PATH", "DATABASE_URL") if environ.get(key)}
+    from_file = {key for key in ("CHAT_HISTORY_DB_PATH", "DATABASE_URL") if _read_env_file(env_file).get(key)}
+    flagged = any(overrides.get(name) for name in ("chat_history_db_path", "database_url"))
+    settings = load_settings(env_file=env_file, environ=environ, overrides=overrides)
+    if settings.database_url:
+        return StoreChoice(f"the PostgreSQL database {redact_url(settings.database_url)}", True, True)
+    path = settings.chat_history_db_path.absolute()
+    return StoreChoice(f"the chat history file {path}", bool(named or from_file or flagged), path.exists())
 
 
 def configure_logging(settings: Settings) -> None:

@@ -71,7 +71,7 @@ class PackageStore(StoreBase):
                     ON CONFLICT (chat_id, letter) DO UPDATE SET workspace_name = :workspace_name,
                         records_digest = :records_digest, details = :details, sheets = :sheets,
                         checked_by = :checked_by, checked_at = :checked_at, checked_note = :checked_note
-                        WHERE status = 'checked'
+                        WHERE package_revisions.status = 'checked'
                     RETURNING {_REVISION_COLUMNS}""",  # noqa: S608 - fixed columns
                 fields,
             ).fetchone()

@@ -19,6 +19,9 @@ from fakes.ollama import FakeOllama, wait_until
 from tests.waiting import wait_for_wait
 
 MAIN = Path(__file__).resolve().parents[1] / "main.py"
+# The test's folder holds the chat history, named as a server's .env would name it, so that the CLI does not say
+# which store it uses on every run (tests/test_cli_store_choice.py runs it with nothing named).
+NAMED_STORE = {"CHAT_HISTORY_DB_PATH": "chat_history.sqlite"}
 
 
 def run_cli(
@@ -30,7 +33,7 @@ def run_cli(
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **NAMED_STORE, **(env or {})},
     )
 
 
@@ -101,7 +104,7 @@ def run_in_terminal(
     as in a user's shell; what it wrote (escape sequences included) once it exits, and its exit code."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-    environment = {**os.environ, "TERM": "xterm-256color", **(env or {})}
+    environment = {**os.environ, **NAMED_STORE, "TERM": "xterm-256color", **(env or {})}
     for name in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR"):
         if name not in (env or {}):
             environment.pop(name, None)

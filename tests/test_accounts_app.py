@@ -109,7 +109,7 @@ async def test_a_viewer_reads_what_is_shared_but_asks_approves_and_shares_nothin
 def test_an_editor_changes_but_does_not_share_and_a_share_to_nobody_is_refused(owner: Application) -> None:
     ann, bob = user(owner, "ann"), user(owner, "bob")
     chat_id = ann.workspaces.create("Bridge").chat_id
-    with pytest.raises(LookupError, match="There is no user called 'nobody'"):
+    with pytest.raises(LookupError, match="'nobody' is not a user this workspace can be shared with"):
         ann.sharing.share(chat_id, "nobody", "editor")
     ann.sharing.share(chat_id, "bob", "viewer")
     with pytest.raises(ForbiddenError, match="read only"):

@@ -40,7 +40,7 @@ def test_users_keys_and_shares_from_the_command_line(store_target: str) -> None:
     nobody = cli(store_target, "share", str(chat_id), "nobody", "--as", "editor")
     assert (
         nobody.returncode == 2
-        and nobody.stderr.strip() == "There is no user called 'nobody'; see python main.py users list."
+        and nobody.stderr.strip() == "'nobody' is not a user this workspace can be shared with; check the name."
     )
     assert cli(store_target, "share", str(chat_id), "--everyone").returncode == 0
     assert "no longer shared with vic" in cli(store_target, "unshare", str(chat_id), "vic").stdout

@@ -125,7 +125,7 @@ def test_an_engineer_shares_with_a_user_and_with_everyone_and_unshares(app: AppT
     assert sorted(shared) == ["Shared with everyone as viewer", "Shared with vic as viewer"]
     app.text_input(key=f"share-user-{chat}").set_value("nobody")
     app.button(key=f"FormSubmitter:share-form-{chat}-Share").click().run()
-    assert any("There is no user called 'nobody'" in w.value for w in app.warning)
+    assert any("'nobody' is not a user this workspace can be shared with" in w.value for w in app.warning)
 
     bob = AppTest.from_file(app._script_path, default_timeout=20)
     signed_in(bob.run(), "bob")

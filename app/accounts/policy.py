@@ -21,6 +21,7 @@ commands run on the server itself) nothing is checked, and the same calls simply
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from app.accounts.audit_trail import AuditTrail
@@ -48,6 +49,21 @@ ADMINS_ONLY = "Only an admin may {what}."
 REMOVED = "Your account no longer exists; ask an admin to add you again, then sign in."
 
 CHANGES: frozenset[Grant] = frozenset({"owner", "editor"})
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """What the user may do now, in one workspace and besides, so that a face offers only that (the use cases
+    ask the policy again when they act)."""
+
+    read: bool  # open, export, download the package
+    change: bool  # ask, rename, approve an edit, sign off, set project details, choose the agent
+    own: bool  # share, delete, clear the history
+    create: bool  # make a workspace, upload a document
+    admin: bool  # users, keys, the audit trail, backups
+
+
+EVERYTHING = Allowed(read=True, change=True, own=True, create=True, admin=True)
 
 
 class AccessRecords(Protocol):
@@ -99,6 +115,22 @@ class Access:
         if found.role is None:
             raise SignInError(REMOVED)
         return found
+
+    def allowed(self, chat_id: int | None = None) -> Allowed:
+        """What the user may do now in `chat_id` (None: no workspace) and besides, in one statement."""
+        if self.user is None:
+            return EVERYTHING
+        if chat_id is None:
+            now = self.role
+            return Allowed(False, False, False, now != "viewer", now == "admin")
+        found = self.of(chat_id)  # its role is the user's now (a removed user raised SignInError)
+        return Allowed(
+            read=found.grant is not None,
+            change=found.grant in CHANGES,
+            own=found.grant == "owner",
+            create=found.role != "viewer",
+            admin=found.role == "admin",
+        )
 
     def grant(self, chat_id: int) -> Grant | None:
         """What the user may do in the workspace (None: nothing, or there is none), for a face to offer only that."""

@@ -92,5 +92,5 @@ class Sharing:
         user = self._store.get_user(name.strip())
         if user is None:
             self._access.denied(f"share with unknown user {name.strip()!r}", chat.chat_id, chat.chat_name)
-            raise LookupError(f"There is no user called {name.strip()!r}; see python main.py users list.")
+            raise LookupError(f"{name.strip()!r} is not a user this workspace can be shared with; check the name.")
         return user

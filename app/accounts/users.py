@@ -25,7 +25,7 @@ from app.ports import AccountRecords
 from domain.accounts import ROLES, Role, User
 
 WRONG_PASSWORD = "The user name or password is wrong."
-WRONG_KEY = "The API key is missing, wrong or revoked; ask an admin for a new one (python main.py users key NAME)."
+WRONG_KEY = "The API key is missing, wrong or revoked; ask an admin for a new one."
 SLOW_DOWN = "Too many failed sign-ins; wait {seconds} s and try again."
 _KEY = re.compile(r"eak_([0-9]{1,18})_([A-Za-z0-9_-]{20,100})")
 _NAME = re.compile(r"[\w.@-]{1,64}")
@@ -103,7 +103,7 @@ class Accounts:
         user = self._store.user_by_email(email) if email.strip() else None
         if user is None:
             self._audit.record("failed sign-in", detail="single sign-on: no user has that e-mail")
-            raise SignInError("No user here has that e-mail; ask an admin to add you (python main.py users add).")
+            raise SignInError("No user here has that e-mail; ask an admin to add you.")
         self._signed_in(user, "single sign-on")
         return user
 
@@ -120,7 +120,7 @@ class Accounts:
         """A user by name; LookupError says there is none."""
         user = self._store.get_user(name.strip())
         if user is None:
-            raise LookupError(f"There is no user called {name.strip()!r}; see python main.py users list.")
+            raise LookupError(f"There is no user called {name.strip()!r}.")
         return user
 
     def add(self, name: str, role: str, password: str, email: str | None = None) -> User:
@@ -138,7 +138,8 @@ class Accounts:
     def remove(self, name: str) -> None:
         self._access.admin("remove users")
         user = self.user(name)
-        with self._store.unit_of_work():
+        with self._store.unit_of_work():  # the count and the change in one transaction: two admins removed at once
+            self._keep_an_admin(user, "removed")  # by two processes leave one
             self._store.remove_user(user.user_id)
             self._audit.record("user removed", detail=user.name)
 
@@ -146,9 +147,16 @@ class Accounts:
         self._access.admin("change roles")
         user = self.user(name)
         with self._store.unit_of_work():
+            if check_role(role) != "admin":
+                self._keep_an_admin(user, f"made {role}")
             self._store.set_role(user.user_id, check_role(role))
             self._audit.record("role changed", detail=f"{user.name}: {user.role} to {role}")
         return self.user(name)
+
+    def _keep_an_admin(self, user: User, what: str) -> None:
+        """ValueError when `user` is the last admin: the office would have nobody to look after its users."""
+        if user.role == "admin" and sum(other.role == "admin" for other in self._store.list_users()) <= 1:
+            raise ValueError(f"{user.name} is the last admin and cannot be {what}; make another user an admin first.")
 
     def set_password(self, name: str, password: str) -> None:
         user = self.user(name)

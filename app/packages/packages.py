@@ -3,13 +3,15 @@ recognising issued PDFs, for the workspaces the user may read (`PackageDesk` doe
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
-from app.packages.desk import PackageDesk, PackagePdf, PackageStatus
+from app.packages.desk import PackageDesk, PackagePdf, PackageStatus, SignoffError
 from app.reports.reports import Reports
 from domain.packages import IssuedMatch, ProjectDetails, Signer, SignoffStep
+from store import HistoryError
 from tools.atomic_files import write_atomically
 
 
@@ -50,9 +52,17 @@ class Packages:
     def sign_off(self, chat_id: int, step: SignoffStep, who: Signer, note: str = "") -> str:
         """Check or approve the current revision as `who` (with accounts, always the signed-in user);
         `SignoffError` says in a sentence why not."""
-        self._access.change(chat_id, "sign off the package of")
+        chat = self._access.change(chat_id, "sign off the package of")
         signer = self.signer() if self._access.checks else who
-        return self._desk.sign_off(chat_id, step, signer, note)
+        try:
+            return self._desk.sign_off(chat_id, step, signer, note)
+        except SignoffError as refused:
+            self._audit.record(f"package {step} refused", chat_id, f"{signer.name}: {refused}", chat.chat_name)
+            raise
+        except HistoryError as failed:
+            with contextlib.suppress(HistoryError):  # the store may be what failed: the attempt is kept if it can be
+                self._audit.record(f"package {step} failed", chat_id, f"{signer.name}: {failed}", chat.chat_name)
+            raise HistoryError(f"The package was not {step}: {failed}") from None
 
     def project_details(self, chat_id: int, details: ProjectDetails | None = None) -> ProjectDetails:
         """The project details on the workspace's cover sheet; with `details`, store those first."""

@@ -28,9 +28,23 @@ from faces.cli.waiting import Waiting
 from faces.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
 from faces.opening import start_or_exit
 
+COMMANDS = """commands (each has its own --help):
+  main.py serve         the NDJSON protocol server for other programs (and HTTP with --http-port)
+  main.py verify FILE   whether a PDF is exactly an issued revision of a calculation package
+  main.py db            upgrade a chat history's schema, or copy one into another (SQLite, PostgreSQL)
+  main.py users         add, list and remove users; roles, passwords and API keys (AUTH=accounts)
+  main.py share         share a workspace with a user, or with everyone to read; main.py unshare
+  main.py audit         list the audit trail, or check its chain (audit verify)
+
+See docs/command-line.md."""
+
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="A private engineering assistant on a local Ollama model.")
+    parser = argparse.ArgumentParser(
+        description="A private engineering assistant on a local Ollama model.",
+        epilog=COMMANDS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--model", help="Ollama model (overrides MODEL)")
     parser.add_argument("--server", help="Ollama URL (overrides ENDPOINT)")
     parser.add_argument("--workspace", help="workspace name or id to open (created if the name is new)")

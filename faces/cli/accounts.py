@@ -81,7 +81,7 @@ def _users(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    service = start_or_exit(args.env_file, None, None, args.db, stderr)
+    service = start_or_exit(args.env_file, None, None, args.db, stderr, existing=True)
     if isinstance(service, int):
         return service
     try:

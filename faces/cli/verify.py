@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     except OSError as error:
         stderr.write(f"{path} cannot be read ({error.strerror or error}); give the path of the PDF to check.\n")
         return EXIT_USAGE
-    service = start_or_exit(args.env_file, None, None, args.db, stderr)
+    service = start_or_exit(args.env_file, None, None, args.db, stderr, existing=True)
     if isinstance(service, int):
         return service
     try:

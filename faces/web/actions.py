@@ -86,9 +86,11 @@ def run_action(service: Application) -> None:
             switch(service, target if kind == "switch" else None)
         elif kind in ("approve", "reject", "undo"):
             decide_edit(service, kind, target)
-    except LookupError:  # deleted meanwhile, in another window
+    except LookupError:  # deleted meanwhile, in another window (or no longer shared)
         notify("warning", "That workspace no longer exists (it was deleted in another window).")
         service.workspaces.open_latest()
+    except PermissionError as refused:  # the user may not (a role changed meanwhile): said on the intact page
+        notify("warning", str(refused))
 
 
 def delete(service: Application, chat_id: int) -> None:
@@ -118,5 +120,5 @@ def decide_edit(service: Application, kind: ActionKind, edit_id: int | None) -> 
         elif edit_id is not None:
             decision = service.approvals.approve if kind == "approve" else service.approvals.reject
             notify("success", decision(chat.chat_id, edit_id))
-    except (LookupError, ValueError, OSError) as error:
+    except (LookupError, ValueError, OSError) as error:  # a PermissionError too
         notify("warning", str(error))

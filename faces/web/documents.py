@@ -30,15 +30,20 @@ def documents_panel(service: Application) -> None:
         nonlocal page_run
         library = service.documents
         files = library.files()
+        may_change = service.access.allowed().create  # a viewer reads the documents, uploads and removes nothing
         indexed = sum(file.status == "indexed" for file in files)
         with st.expander("Documents", icon=":material/description:"):  # one label: it stays open across reruns
             skipped = len(files) - indexed
             st.caption(f"{indexed} indexed" + (f", {skipped} skipped" if skipped else "") + " in the workspace folder")
-            uploads = st.file_uploader(
-                "Add documents to the workspace folder",
-                type=UPLOAD_TYPES,
-                accept_multiple_files=True,
-                key="uploads",
+            uploads = (
+                st.file_uploader(
+                    "Add documents to the workspace folder",
+                    type=UPLOAD_TYPES,
+                    accept_multiple_files=True,
+                    key="uploads",
+                )
+                if may_change
+                else None
             )
             added = [save_upload(service, upload.name, upload.getvalue(), upload.file_id) for upload in uploads or []]
             if any(added) and not running:
@@ -52,7 +57,7 @@ def documents_panel(service: Application) -> None:
             elif progress.running and progress.current:  # scanned pages being read by OCR
                 st.caption(escape_name(progress.current))
             for number, file in enumerate(files):
-                document_row(service, number, file)
+                document_row(service, number, file, may_change)
             if library.embedding_problem and files:
                 st.caption(f"Search by words only: {escape_markdown(library.embedding_problem)}.")
         if running and not library.progress.running and not page_run:
@@ -108,13 +113,13 @@ def settle_conflict(service: Application, number: int, choice: str | None) -> No
         return
     try:
         stored = service.documents.save_upload(name, data, "replace" if choice == "replace" else "keep both")
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError) as error:  # a PermissionError too: the user may not upload
         st.toast(escape_markdown(str(error)), icon=":material/error:")
         return
     st.toast(f"Added {escape_name(stored)}; indexing it now.", icon=":material/upload_file:")
 
 
-def document_row(service: Application, number: int, file: DocumentFile) -> None:
+def document_row(service: Application, number: int, file: DocumentFile, may_change: bool) -> None:
     """A document, indexed or skipped and why, with Remove (which asks first: the file is deleted)."""
     if file.status == "indexed":
         line = f":material/check: {escape_name(file.path)} · {escape_markdown(file.note)}"
@@ -122,7 +127,7 @@ def document_row(service: Application, number: int, file: DocumentFile) -> None:
         line = f":material/warning: {escape_name(file.path)} · skipped: {escape_markdown(file.note)}"
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.caption(line)
-        if st.session_state.get(REMOVING) != file.path:
+        if may_change and st.session_state.get(REMOVING) != file.path:
             st.button(
                 "",
                 key=f"remove-document-{number}",
@@ -154,7 +159,7 @@ def remove(service: Application) -> None:
         return
     try:
         service.documents.remove(path)
-    except (LookupError, OSError) as error:
+    except (LookupError, OSError) as error:  # a PermissionError too: the user may not remove
         st.toast(escape_markdown(str(error)), icon=":material/error:")
         return
     st.toast(f"Removed {escape_name(path)}.", icon=":material/delete:")

@@ -11,6 +11,8 @@ from faces.web.markdown import escape_markdown
 def memory_panel(service: Application) -> None:
     """One label whatever it holds (a label that changed would close the panel after each Add or Forget)."""
     book = service.memory
+    if book.off:  # with accounts the memory would be everyone's: it is off, and not offered
+        return
     memories = book.all()
     with st.expander("Memory", icon=":material/psychology_alt:", key="memory-panel"):
         count = f"{len(memories)} fact{'s' * (len(memories) != 1)}" if memories else "Nothing yet"

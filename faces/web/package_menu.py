@@ -11,10 +11,10 @@ from functools import partial
 
 import streamlit as st
 
-from app import Application, HistoryError
+from app import Application
 from domain.packages import ProjectDetails, SignoffStep
 from faces.web.markdown import escape_markdown
-from faces.web.state import notify, state
+from faces.web.state import notify, said, state
 
 OPEN = "package_menu_open"  # the workspace whose menu shows its package
 STEP_BUTTONS: dict[SignoffStep, tuple[str, str]] = {
@@ -25,7 +25,7 @@ DETAIL_LABELS = {"project_name": "Project", "project_number": "Project number", 
                  "description": "Description"}  # fmt: skip
 
 
-def package_section(service: Application, chat_id: int) -> None:
+def package_section(service: Application, chat_id: int, may_change: bool) -> None:
     if state.get(OPEN) != chat_id:
         st.button(
             "Calculation package…",
@@ -60,10 +60,12 @@ def package_section(service: Application, chat_id: int) -> None:
                 on_click="ignore",
                 width="stretch",
             )
-    signoff_steps(
-        service, chat_id, status.allowed, status.refusals.get("checked" if status.status == "draft" else "approved")
-    )
-    project_form(service, chat_id)
+    if may_change:  # a reader downloads; signing and the project details are for those who may change
+        why_not = status.refusals.get("checked" if status.status == "draft" else "approved")
+        signoff_steps(service, chat_id, status.allowed, why_not)
+        project_form(service, chat_id)
+    else:
+        project_details(service, chat_id)
     st.button("Close package", key=f"package-closed-{chat_id}", on_click=state.pop, args=(OPEN, None))
 
 
@@ -84,12 +86,10 @@ def signoff_steps(service: Application, chat_id: int, allowed: tuple[SignoffStep
                   args=(service, chat_id, step), width="stretch")  # fmt: skip
 
 
+@said
 def sign_off(service: Application, chat_id: int, step: SignoffStep) -> None:
     note = str(state.pop(f"signoff-note-{chat_id}", "") or "")
-    try:
-        notify("success", service.packages.sign_off(chat_id, step, service.packages.signer(), note))
-    except (ValueError, LookupError, HistoryError) as error:
-        notify("warning", str(error))
+    notify("success", service.packages.sign_off(chat_id, step, service.packages.signer(), note))
 
 
 def project_form(service: Application, chat_id: int) -> None:
@@ -101,9 +101,14 @@ def project_form(service: Application, chat_id: int) -> None:
         st.form_submit_button("Save project details", on_click=save_details, args=(service, chat_id))
 
 
+def project_details(service: Application, chat_id: int) -> None:
+    """The project details on the cover, to read."""
+    details = service.packages.project_details(chat_id)
+    shown = [f"{label}: {getattr(details, name)}" for name, label in DETAIL_LABELS.items() if getattr(details, name)]
+    st.caption(escape_markdown(" · ".join(shown) or "No project details yet."))
+
+
+@said
 def save_details(service: Application, chat_id: int) -> None:
     fields = {name: str(state.get(f"project-{name}-{chat_id}", "")) for name in DETAIL_LABELS}
-    try:
-        service.packages.project_details(chat_id, ProjectDetails.model_validate(fields))
-    except (ValueError, HistoryError) as error:
-        notify("warning", str(error))
+    service.packages.project_details(chat_id, ProjectDetails.model_validate(fields))

@@ -12,12 +12,9 @@ from faces.web.markdown import escape_markdown
 from faces.web.state import notify, state
 
 
-def may_share(service: Application, chat_id: int) -> bool:
-    return service.user is not None and service.access.grant(chat_id) == "owner"
-
-
-def share_section(service: Application, chat_id: int) -> None:
-    if not may_share(service, chat_id):
+def share_section(service: Application, chat_id: int, may_share: bool) -> None:
+    """With accounts, for the workspace's owner or an admin only."""
+    if service.user is None or not may_share:
         return
     st.divider()
     for current in service.sharing.shares(chat_id):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar, cast
 
 import streamlit as st
 
@@ -93,6 +95,23 @@ def sync_url(spaces: Application) -> None:
 def notify(kind: NoticeKind, message: str) -> None:
     """A message shown once, at the top of the next page."""
     state.notices.append((kind, message))
+
+
+Callback = TypeVar("Callback", bound=Callable[..., None])
+
+
+def said(callback: Callback) -> Callback:
+    """A button's callback whose refusal (the user may not, the workspace is gone, a value is refused, the store
+    failed) is one sentence at the top of the intact page, never Streamlit's error page in its place."""
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            callback(*args, **kwargs)
+        except (PermissionError, LookupError, ValueError, HistoryError) as refused:
+            notify("warning", str(refused))
+
+    return cast(Callback, run)
 
 
 def reset_window() -> None:

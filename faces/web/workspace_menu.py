@@ -15,19 +15,22 @@ from faces.web import actions
 from faces.web.markdown import escape_name
 from faces.web.package_menu import package_section
 from faces.web.share_menu import share_section
-from faces.web.state import state
+from faces.web.state import said, state
 
 RENAMING = "renaming_workspace"  # the workspace whose menu shows its name to edit
 
 
 def workspace_menu(service: Application, chat_id: int, name: str) -> None:
+    """Only what the user may do in the workspace is offered (the application checks it again)."""
     with st.popover("⋮", type="tertiary", key=f"menu-{chat_id}"):
-        rename_step(service, chat_id, name)
+        allowed = service.access.allowed(chat_id)
+        if allowed.change:
+            rename_step(service, chat_id, name)
         if chat_id == service.workspaces.current_id:
             downloads(service, chat_id)
-            package_section(service, chat_id)
-            share_section(service, chat_id)
-            if service.approvals.has_applied(chat_id):
+            package_section(service, chat_id, allowed.change)
+            share_section(service, chat_id, allowed.own)
+            if allowed.change and service.approvals.has_applied(chat_id):
                 st.button(
                     "Undo last file edit",
                     key="undo-edit",
@@ -36,7 +39,10 @@ def workspace_menu(service: Application, chat_id: int, name: str) -> None:
                     args=("undo",),
                     width="stretch",
                 )
-        delete_step(service, chat_id, name)
+        if allowed.own:
+            delete_step(service, chat_id, name)
+        elif not allowed.change:
+            st.caption("Shared with you to read.")
 
 
 def rename_step(service: Application, chat_id: int, name: str) -> None:
@@ -65,6 +71,7 @@ def cancel_rename() -> None:
     state.pop(RENAMING, None)
 
 
+@said
 def rename(service: Application, chat_id: int, old_name: str) -> None:
     """Form callback: the new name is in place before the sidebar is drawn again (blank or unchanged: nothing)."""
     cancel_rename()

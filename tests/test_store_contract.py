@@ -1,0 +1,216 @@
+"""The store's contract: every operation the application's ports name, run on SQLite and on PostgreSQL with the same
+expectations. A port method this file does not call fails `test_every_port_operation_is_in_the_contract`, so a new
+operation cannot reach one backend untried (the package sign-off's `status` was ambiguous on PostgreSQL alone)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import app.ports
+from domain.packages import PackageRevision, ProjectDetails, SheetEntry
+from domain.records import DocumentFile, FinishedTurn, Passage, ToolCall
+from history import ChatHistoryDB, HistoryError
+
+
+@pytest.fixture
+def db(store_target: str) -> Iterator[ChatHistoryDB]:
+    store = ChatHistoryDB(store_target)
+    yield store
+    store.close()
+
+
+def _turn(db: ChatHistoryDB, chat: int, question: str, answer: str = "An answer.", **fields: object) -> int:
+    return db.store_turn(FinishedTurn(chat_id=chat, user=question, assistant=answer, **fields))  # type: ignore[arg-type]
+
+
+def test_workspaces(db: ChatHistoryDB) -> None:
+    ann = db.add_user("ann", "engineer", "h")
+    first = db.create_chat("Bridge", owner=ann)
+    second = db.create_chat("Tower")
+    db.rename_chat(second, "Tower B")
+    db.set_chat_agent(second, "steel-designer")
+    assert [c.chat_name for c in db.recent_chats()] == ["Tower B", "Bridge"]
+    assert [c[1] for c in db.list_chats()] == ["Tower B", "Bridge"] and db.count_chats() == 2
+    assert [c.chat_id for c in db.recent_chats(viewer=ann)] == [first] and db.count_chats(viewer=ann) == 1
+    found = db.get_chat(second)
+    assert found is not None and found.agent == "steel-designer"
+    assert db.find_chat("tower b") == found and db.find_chat(str(first)) == db.get_chat(first)
+    assert db.find_chat("Tower B", viewer=ann) is None, "one the user may not see is not found"
+    assert db.find_empty_chat("Bridge", owner=ann) == db.get_chat(first)
+    assert db.workspace_access(first, ann).grant == "owner" and db.workspace_access(second, ann).grant is None
+    _turn(db, first, "Span?")
+    assert db.find_empty_chat("Bridge") is None, "a workspace with a turn is not empty"
+    assert [hit.chat_id for hit in db.search_chats("span")] == [first]
+    assert db.search_chats("span", viewer=db.add_user("bob", "engineer", "h")) == []
+    db.clear_history(first)
+    assert db.count_turns(first) == 0
+    db.delete_chat(second)
+    assert db.get_chat(second) is None and db.user_by_id(ann) is not None
+
+
+def test_turns(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("Bridge")
+    db.check_writable()
+    running = db.begin_turn(chat, "Span?", "qwen3:4b", "ann")
+    call = ToolCall(id="c1", name="evaluate_quantity", arguments={"expression": "2 m"}, output="2 m")
+    first = _turn(db, chat, "Span?", "12 m.", tool_calls=(call,), model="qwen3:4b", asked_by="ann", running_id=running)
+    assert db.add_to_history(chat, "Load?", "5 kN/m.", model="llama3") > first  # the first version's call
+    turns = db.get_turns(chat)
+    assert [t.user for t in turns] == ["Span?", "Load?"] and turns[0].tool_calls[0].output == "2 m"
+    assert turns[0].asked_by == "ann" and db.count_turns(chat) == 2
+    assert [t.turn_id for t in db.iter_turns(chat, batch=1)] == [t.turn_id for t in turns]
+    assert db.load_recent_history(chat, 1) == [("Load?", "5 kN/m.")]
+    assert db.has_turns_before(chat, turns[1].turn_id) and not db.has_turns_before(chat, turns[0].turn_id)
+    assert db.has_answered_turns(chat) and sorted(db.turn_models(chat)) == ["llama3", "qwen3:4b"]
+    db.supersede_turn(turns[1].turn_id)
+    assert db.get_turns(chat)[-1].status == "superseded"
+    with db.unit_of_work():
+        _turn(db, chat, "In the unit?")
+    assert db.count_turns(chat) == 3
+
+
+def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
+    chat = db.create_chat("Bridge")
+    _turn(db, chat, "Span?")
+    assert db.count_unsummarised_turns(chat) == 1
+    turns, pending = db.turns_since_summary(chat, 10)
+    db.set_context_summary(chat, "A 12 m bridge.", through_turn_id=turns[-1].turn_id)
+    assert pending == 1 and db.count_unsummarised_turns(chat) == 0
+    found = db.get_chat(chat)
+    assert found is not None and found.context_summary == "A 12 m bridge."
+    assert db.claim("summary 1") and db.claim("summary 1"), "a claim is held by its store, again and again"
+    other = ChatHistoryDB(store_target)
+    try:
+        assert not other.claim("summary 1")
+        db.release("summary 1")
+        assert other.claim("summary 1")
+    finally:
+        other.close()
+
+
+def test_file_edits(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("Bridge")
+    edit = db.add_file_edit(chat, "notes.txt", None, b"new", "proposed")
+    assert [e.edit_id for e in db.file_edits(chat, "proposed")] == [edit]
+    assert db.set_file_edit_status(edit, "applied", "proposed")
+    assert not db.set_file_edit_status(edit, "applied", "proposed"), "only from the status expected"
+    found = db.get_file_edit(edit)
+    assert found is not None and found.status == "applied" and found.after == b"new" and found.before is None
+
+
+def test_documents(db: ChatHistoryDB) -> None:
+    file = DocumentFile(path="reports/geotech.pdf", size=10, mtime_ns=1, sha256="ab", status="indexed", passages=1)
+    passage = Passage(path=file.path, page=3, location="p. 3", text="Allowable bearing pressure 150 kPa")
+    db.save_document(file, [passage])
+    assert [f.path for f in db.document_files()] == [file.path]
+    db.touch_document(file.path, 11, 2)
+    assert db.document_files()[0].size == 11
+    ((found, score),) = db.search_passages("bearing pressure", 5)
+    assert found.page == 3 and score > 0
+    assert db.passages_by_id([found.passage_id])[found.passage_id].text == passage.text
+    assert db.passages_to_embed("nomic", 10) == [(found.passage_id, "p. 3: " + passage.text)]
+    db.save_embeddings("nomic", [(found.passage_id, b"\x00" * 8)])
+    assert db.embeddings("nomic") == [(found.passage_id, b"\x00" * 8)] and db.passages_to_embed("nomic", 10) == []
+    assert not db.owns(Path("reports/geotech.pdf"))
+    db.drop_documents([file.path])
+    assert db.document_files() == []
+
+
+def test_memory(db: ChatHistoryDB) -> None:
+    memory = db.add_memory("Use S355 unless told otherwise.")
+    assert db.update_memory(memory, "Use S355 steel unless told otherwise.")
+    assert [m.text for m in db.memories()] == ["Use S355 steel unless told otherwise."]
+    assert [m.memory_id for m in db.search_memories("steel", 5)] == [memory]
+    assert db.remove_memory(memory) and not db.remove_memory(memory) and db.memories() == []
+
+
+def _revision(chat: int, letter: str = "A") -> PackageRevision:
+    return PackageRevision(
+        revision_id=0, chat_id=chat, letter=letter, status="checked", workspace_name="Bridge",
+        records_digest="d" * 64, details=ProjectDetails(project_name="Footbridge"),
+        sheets=[SheetEntry(key="1:0", title="1. steel_beam_check")], checked_by="Ben", checked_at="2026-12-01 10:00:00",
+    )  # fmt: skip
+
+
+def test_packages(db: ChatHistoryDB) -> None:
+    chat = db.create_chat("Bridge")
+    _turn(db, chat, "Span?")
+    assert db.calculation_fingerprint(chat)[1] == 1
+    db.set_project_details(chat, ProjectDetails(project_name="Footbridge", client="County"))
+    assert db.project_details(chat).client == "County"
+    checked = db.record_check(_revision(chat))
+    assert checked.status == "checked" and checked.letter == "A"
+    again = db.record_check(_revision(chat).model_copy(update={"checked_by": "Cara"}))
+    assert again.revision_id == checked.revision_id and again.checked_by == "Cara", "checked again, not twice"
+    approved = again.model_copy(update={"status": "approved", "approved_by": "Dee", "approved_at": "2026-12-02"})
+    assert db.record_approval(approved, b"%PDF-1.7", "e" * 64)
+    assert not db.record_approval(approved, b"%PDF-1.7", "e" * 64), "approved once"
+    with pytest.raises(ValueError, match="approved meanwhile"):
+        db.record_check(_revision(chat))
+    assert [r.status for r in db.package_revisions(chat)] == ["approved"]
+    assert db.issued_pdf(chat, "A") == b"%PDF-1.7"
+    found = db.find_issued("e" * 64)
+    assert found is not None and found.letter == "A" and found.approved_by == "Dee"
+    assert db.find_issued("e" * 64, viewer=db.add_user("bob", "engineer", "h")) is None
+
+
+def test_accounts(db: ChatHistoryDB) -> None:
+    ann = db.add_user("ann", "engineer", "hash", "ann@office.example")
+    assert db.get_user("ANN") == db.user_by_id(ann) == db.user_by_email("Ann@Office.example")
+    user = db.get_user("ann")
+    assert user is not None and db.password_hash("ann") == (user, "hash")
+    assert db.set_role(ann, "viewer") and db.set_password_hash(ann, "hash2")
+    assert db.password_hash("ann") == (user.model_copy(update={"role": "viewer"}), "hash2")
+    assert [u.name for u in db.list_users()] == ["ann"]
+    key = db.add_api_key(ann, "k")
+    assert db.api_key(key) is not None and db.revoke_keys(ann) == 1 and db.api_key(key) is None
+    chat = db.create_chat("Bridge")
+    db.set_owner(chat, ann)
+    owner = db.owner_of(chat)
+    assert owner is not None and owner.name == "ann" and db.owners() == {chat: "ann"}
+    bob = db.add_user("bob", "engineer", "h")
+    db.share(chat, bob, "editor")
+    assert [(s.user_name, s.role) for s in db.shares_of(chat)] == [("bob", "editor")]
+    assert db.owners(viewer=bob) == {chat: "ann"} and db.unshare(chat, bob) and db.owners(viewer=bob) == {}
+    assert db.remove_user(ann) and db.get_user("ann") is None
+
+
+def test_audit_trail(db: ChatHistoryDB) -> None:
+    first = db.append_audit("ann", "ask", 1, "Bridge", "Span?")
+    db.append_audit("bob", "share", 2, "Tower", "with ann as viewer")
+    assert [r.record_id for r in db.audit_records(user_name="ann")] == [first.record_id]
+    assert [r.action for r in db.audit_records(chat_id=2)] == ["share"]
+    check = db.verify_audit()
+    assert check.intact and check.records == 2
+
+
+def test_the_store_as_a_whole(db: ChatHistoryDB, tmp_path: Path) -> None:
+    chat = db.create_chat("Bridge")
+    _turn(db, chat, "Span?")
+    db.backup(tmp_path / "backup.sqlite")
+    copy = ChatHistoryDB(tmp_path / "backup.sqlite")
+    try:
+        assert [t.user for t in copy.get_turns(chat)] == ["Span?"]
+    finally:
+        copy.close()
+    assert all(db.owns(path) for path in db.files())
+    db.close()
+    with pytest.raises(HistoryError):
+        db.get_turns(chat)
+
+
+def test_every_port_operation_is_in_the_contract() -> None:
+    named = {
+        name
+        for protocol in vars(app.ports).values()
+        if inspect.isclass(protocol) and protocol.__module__ == "app.ports"
+        for name in vars(protocol)
+        if not name.startswith("_")
+    }
+    called = set(re.findall(r"\bdb\.(\w+)\(", Path(__file__).read_text()))
+    assert named - called == set(), "port operations no test here calls"
