@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.accounts.audit_trail import AuditTrail
-from app.accounts.policy import Access
+from app.accounts.policy import Access, ForbiddenError
 from app.formatting import shown_name
 from app.ports import EditRecords
 from domain.records import FileEdit, FileEditStatus
@@ -90,7 +90,7 @@ class EditApprovals:
                 "connection; the file was not changed. Make the edit in the web app or the command line"
             )
         with self.store.unit_of_work():  # the turn that proposes it was checked when it was asked
-            edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed")
+            edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed", self._proposer)
             self._record("file edit proposed", chat_id, name)
         diff = unified_diff(_text(before), _text(after), name)
         if self.mode == "auto":
@@ -154,6 +154,16 @@ class EditApprovals:
             self._record("file edit undone", chat_id, f"edit {edit.edit_id}: {edit.path}")
         return f"Undid the edit to {shown_name(edit.path)}; it is back as it was."
 
+    @property
+    def _proposer(self) -> str | None:
+        """Who asks in this application (with accounts): the edits their questions propose are theirs to decide."""
+        user = self._access.user if self._access is not None else None
+        return user.name if user is not None else None
+
+    def may_decide(self, edit: FileEdit) -> bool:
+        """Whether this user decides `edit`: the one whose question proposed it (anyone, without accounts)."""
+        return edit.proposed_by is None or self._proposer is None or edit.proposed_by == self._proposer
+
     def _may_change(self, chat_id: int, what: str) -> None:
         if self._access is not None:
             self._access.change(chat_id, what)
@@ -168,4 +178,10 @@ class EditApprovals:
             raise LookupError(f"There is no edit #{edit_id} in this workspace.")
         if edit.status != status:
             raise ValueError(f"Edit #{edit_id} is already {edit.status}.")
+        if status == "proposed" and not self.may_decide(edit):
+            if self._access is not None:
+                self._access.denied(f"decide edit {edit_id}, proposed by {edit.proposed_by}", chat_id)
+            raise ForbiddenError(
+                f"Edit #{edit_id} waits for {edit.proposed_by}: their question proposed it, so they decide it."
+            )
         return edit

@@ -105,7 +105,13 @@ class EditRecords(UnitOfWork, Protocol):
     """File edits the model proposed, with the bytes before and after, and what became of each."""
 
     def add_file_edit(
-        self, chat_id: int, path: str, before: bytes | None, after: bytes, status: FileEditStatus
+        self,
+        chat_id: int,
+        path: str,
+        before: bytes | None,
+        after: bytes,
+        status: FileEditStatus,
+        proposed_by: str | None = None,
     ) -> int: ...
     def get_file_edit(self, edit_id: int) -> FileEdit | None: ...
     def file_edits(self, chat_id: int, status: FileEditStatus | None = None) -> list[FileEdit]: ...

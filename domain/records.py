@@ -99,6 +99,7 @@ class FileEdit(BaseModel):
     status: FileEditStatus
     created_at: str
     decided_at: str | None = None
+    proposed_by: str | None = None  # who asked the question that proposed it (None: before accounts, or none)
 
 
 class Memory(BaseModel):

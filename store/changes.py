@@ -35,7 +35,13 @@ def _index(table: str, name: str) -> Index:
 
 
 # Each backend runs these in order after its frozen history; append, never edit one that has shipped.
-CHANGES: tuple[Change, ...] = ()
+CHANGES: tuple[Change, ...] = (
+    Change(
+        "A file edit keeps who asked the question that proposed it: only they decide it (an editor no longer approves "
+        "an edit another user's question proposed).",
+        columns=(("file_edits", "proposed_by"),),
+    ),
+)
 
 
 def migrations(backend: Backend) -> list[Callable[[Database], None]]:

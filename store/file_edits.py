@@ -6,20 +6,28 @@ from domain.records import FileEdit, FileEditStatus
 from store.base import StoreBase
 from store.sql import timestamp
 
-_COLUMNS = "id AS edit_id, chat_id, path, before, after, status, created_at, decided_at"
+_COLUMNS = "id AS edit_id, chat_id, path, before, after, status, created_at, decided_at, proposed_by"
 
 
 class FileEditStore(StoreBase):
     """File edits of each workspace, in the order they were asked for."""
 
-    def add_file_edit(self, chat_id: int, path: str, before: bytes | None, after: bytes, status: FileEditStatus) -> int:
-        """Record an edit (proposed, or already applied); returns its id."""
+    def add_file_edit(
+        self,
+        chat_id: int,
+        path: str,
+        before: bytes | None,
+        after: bytes,
+        status: FileEditStatus,
+        proposed_by: str | None = None,
+    ) -> int:
+        """Record an edit (proposed, or already applied), with who asked the question that proposed it; its id."""
         now = timestamp()
         with self._write() as db:
             row = db.execute(
-                """INSERT INTO file_edits (chat_id, path, before, after, status, created_at, decided_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id""",
-                (chat_id, path, before, after, status, now, None if status == "proposed" else now),
+                """INSERT INTO file_edits (chat_id, path, before, after, status, created_at, decided_at, proposed_by)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
+                (chat_id, path, before, after, status, now, None if status == "proposed" else now, proposed_by),
             ).fetchone()
         return int(row[0])
 

@@ -92,7 +92,7 @@ TABLES: tuple[Table, ...] = (
     ), key="id", unique=("turn_id, position",)),
     Table("file_edits", (
         _id(), _chat(), _text("path", True), Column("before", "bytes"), Column("after", "bytes", True),
-        _text("status", True), _text("created_at", True), _text("decided_at"),
+        _text("status", True), _text("created_at", True), _text("decided_at"), _text("proposed_by"),
     ), key="id", indexes=(Index("file_edits_by_chat", "chat_id, id"),)),
     Table("project_details", (
         Column("chat_id", "integer", True, references="chats(chat_id)", primary=True),

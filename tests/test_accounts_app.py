@@ -293,3 +293,17 @@ async def test_a_package_is_signed_by_the_signed_in_user_and_recorded(
     records = [(r.user_name, r.action, r.detail) for r in owner.audit.records(chat_id=chat_id)]
     assert ("bob", "package checked", "revision A checked by bob") in records
     assert ("vic", "package", "revision current as PDF") in records
+
+
+def test_a_file_edit_is_decided_by_the_user_whose_question_proposed_it(owner: Application) -> None:
+    ann, bob = user(owner, "ann"), user(owner, "bob")
+    chat_id = ann.workspaces.create("Bridge").chat_id
+    ann.sharing.share(chat_id, "bob", "editor")
+    ann.approvals.propose(chat_id, "notes.txt", None, b"Span 12 m\n")
+    (edit,) = bob.approvals.pending(chat_id)
+    assert edit.proposed_by == "ann" and not bob.approvals.may_decide(edit) and ann.approvals.may_decide(edit)
+    for decide in (bob.approvals.approve, bob.approvals.reject):
+        with pytest.raises(ForbiddenError, match="waits for ann: their question proposed it"):
+            decide(chat_id, edit.edit_id)
+    assert "Rejected" in ann.approvals.reject(chat_id, edit.edit_id)
+    assert ("bob", "denied") in [(r.user_name, r.action) for r in owner.audit.records(chat_id=chat_id)]

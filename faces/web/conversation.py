@@ -54,7 +54,7 @@ def conversation(service: Application, can_change: bool = True) -> None:
     if can_change:
         last_turn(turns[-1])
         for edit in service.approvals.pending(turns[-1].chat_id):
-            proposed_edit(edit)
+            proposed_edit(edit, service.approvals.may_decide(edit))
     if writing:
         watch_answer(turns[-1].chat_id)
 
@@ -98,11 +98,15 @@ def last_turn(turn: Turn) -> None:
         )
 
 
-def proposed_edit(edit: FileEdit) -> None:
-    """A file edit the model asked for, shown as a diff, applied only if the user approves it."""
+def proposed_edit(edit: FileEdit, may_decide: bool) -> None:
+    """A file edit the model asked for, shown as a diff, applied only if the user whose question proposed it
+    approves it (others see whom it waits for)."""
     with st.container(border=True):
         st.markdown(f"**Proposed edit to** {escape_name(edit.path)} (not applied yet)")
         st.code(visible_bidi_controls(edit_diff(edit)), language="diff")
+        if not may_decide:
+            st.caption(f"Waiting for {escape_name(edit.proposed_by or '')} to approve or reject it.")
+            return
         left, right, _ = st.columns([1, 1, 4])
         left.button(
             "Approve",
