@@ -60,11 +60,12 @@ CLOSE_WAIT_SECONDS = 5.0
 @dataclass(frozen=True)
 class AccountSettings:
     """What accounts share among a process's applications: the mode (AUTH), each user's running turns
-    (MAX_TURNS_PER_USER) and the failed sign-ins."""
+    (MAX_TURNS_PER_USER), the failed sign-ins and how long a browser stays signed in (SESSION_HOURS)."""
 
     mode: str = "none"  # "none" or "accounts"
     user_turns: UserTurns = field(default_factory=UserTurns)
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
+    session_hours: float = 12.0
 
     @property
     def on(self) -> bool:
@@ -102,7 +103,7 @@ class Application:
         written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
         self.access = Access(store, user, written)
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
-        self.accounts = Accounts(store, self.access, self.audit, self._accounts.throttle)
+        self.accounts = Accounts(store, self.access, self.audit, self._accounts.throttle, self._accounts.session_hours)
         self.sharing = Sharing(store, self.access, self.audit)
         used = written if user is not None else AuditTrail(store, SERVER_OWNER, kept=False)  # what the parts record
         context = agent.settings.tool_context

@@ -74,7 +74,9 @@ def open_application(
         agents=agents,
         exports_dir=settings.exports_folder,
         engineer=settings.engineer_name,
-        accounts=AccountSettings(settings.auth, UserTurns(settings.max_turns_per_user)),
+        accounts=AccountSettings(
+            settings.auth, UserTurns(settings.max_turns_per_user), session_hours=settings.session_hours
+        ),
     )
 
 

@@ -26,6 +26,7 @@ from store.packages import PackageStore
 from store.postgres_connection import PostgresConnection
 from store.postgres_url import is_postgres_url
 from store.search import SearchStore
+from store.sessions import SessionStore
 from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, SqliteConnection, is_store_file, sqlite_path, store_files
 from store.summaries import SummaryStore
 
@@ -55,6 +56,7 @@ class ChatHistoryDB(
     PackageStore,
     LeaseStore,
     AccountStore,
+    SessionStore,
     AuditStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation

@@ -76,9 +76,10 @@ class AccountStore(StoreBase):
         return [_user(row) for row in rows]
 
     def remove_user(self, user_id: int) -> bool:
-        """Remove a user with their keys and shares; their workspaces are left without an owner."""
+        """Remove a user with their keys, sessions and shares; their workspaces are left without an owner."""
         with self._write() as db:
             db.execute("DELETE FROM api_keys WHERE user_id = ?", (user_id,))
+            db.execute("DELETE FROM sign_in_sessions WHERE user_id = ?", (user_id,))
             db.execute("DELETE FROM shares WHERE user_id = ?", (user_id,))
             db.execute("DELETE FROM workspace_owners WHERE user_id = ?", (user_id,))
             return bool(db.execute("DELETE FROM users WHERE id = ?", (user_id,)).rowcount)

@@ -41,6 +41,11 @@ CHANGES: tuple[Change, ...] = (
         "an edit another user's question proposed).",
         columns=(("file_edits", "proposed_by"),),
     ),
+    Change(
+        "A signed-in browser keeps a session that outlives a reload and a restarted web process, and that a "
+        "sign-out, a password or role change or a removal ends (only the SHA-256 of its secret is kept).",
+        tables=("sign_in_sessions",),
+    ),
 )
 
 

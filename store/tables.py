@@ -147,6 +147,10 @@ TABLES: tuple[Table, ...] = (
         _text("action", True), Column("chat_id", "integer"), _text("workspace_name"), _text("detail", True, _NOTE),
         _text("prev_hash", True), _text("hash", True),
     ), key="id", indexes=(Index("audit_by_chat", "chat_id"),)),
+    Table("sign_in_sessions", (
+        _id(), Column("user_id", "integer", True, references="users(id)"), _text("secret_hash", True),
+        _text("created_at", True), Column("expires_at", "real", True),
+    ), key="id", indexes=(Index("sign_in_sessions_by_user", "user_id"),), copied=False),
     Table("audit_head", (
         Column("id", "integer", True, primary=True, check="id = 1"), Column("last_id", "integer", True),
         _text("hash", True),

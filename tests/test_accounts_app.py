@@ -307,3 +307,53 @@ def test_a_file_edit_is_decided_by_the_user_whose_question_proposed_it(owner: Ap
             decide(chat_id, edit.edit_id)
     assert "Rejected" in ann.approvals.reject(chat_id, edit.edit_id)
     assert ("bob", "denied") in [(r.user_name, r.action) for r in owner.audit.records(chat_id=chat_id)]
+
+
+def test_a_session_resumes_until_it_expires_or_is_ended(owner: Application) -> None:
+    ann = owner.accounts.sign_in("ann", PASSWORD, "10.0.0.9")
+    token = owner.accounts.start_session(ann)
+    assert token.startswith("ess_") and owner.accounts.resume(token) == ann
+    other = owner.accounts.start_session(ann)
+    owner.accounts.end_session(other)  # a sign-out ends that browser's session only
+    with pytest.raises(SignInError, match="You were signed out"):
+        owner.accounts.resume(other)
+    assert owner.accounts.resume(token) == ann
+    forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for bad in (forged, "ess_1_short", "eak_1_" + "x" * 40, ""):
+        with pytest.raises(SignInError):
+            owner.accounts.resume(bad)
+
+
+@pytest.mark.parametrize("change", ["password", "role", "removal"])
+def test_a_password_or_role_change_or_a_removal_ends_every_session(owner: Application, change: str) -> None:
+    tokens = [owner.accounts.start_session(owner.accounts.user("bob")) for _ in range(2)]
+    kept = owner.accounts.start_session(owner.accounts.user("ann"))
+    if change == "password":
+        owner.accounts.set_password("bob", "another long password")
+    elif change == "role":
+        owner.accounts.set_role("bob", "viewer")
+    else:
+        owner.accounts.remove("bob")
+    for token in tokens:
+        with pytest.raises(SignInError):
+            owner.accounts.resume(token)
+    assert owner.accounts.resume(kept).name == "ann", "another user's session is untouched"
+
+
+def test_a_session_expires_after_session_hours(store_target: str, fake_ollama: FakeOllama, tmp_path: Path) -> None:
+    clock = Clock()
+    service = Application(
+        ChatHistoryDB(store_target), make_agent(fake_ollama), accounts=AccountSettings("accounts", session_hours=12)
+    )
+    try:
+        service.accounts.add("ann", "engineer", PASSWORD)
+        accounts = service.accounts
+        accounts._clock = clock  # noqa: SLF001 - the session's clock, moved on
+        token = accounts.start_session(accounts.user("ann"))
+        clock.now += 12 * 3600 - 1
+        assert accounts.resume(token).name == "ann"
+        clock.now += 2
+        with pytest.raises(SignInError, match="expired"):
+            accounts.resume(token)
+    finally:
+        service.close()

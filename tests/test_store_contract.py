@@ -180,6 +180,21 @@ def test_accounts(db: ChatHistoryDB) -> None:
     assert db.remove_user(ann) and db.get_user("ann") is None
 
 
+def test_sessions(db: ChatHistoryDB) -> None:
+    ann = db.add_user("ann", "engineer", "h")
+    first = db.add_session(ann, "hash-1", 2_000_000_000.0)
+    second = db.add_session(ann, "hash-2", 1_000.0)
+    user, secret_hash, expires = db.session(first) or (None, "", 0.0)
+    assert user is not None and user.name == "ann" and (secret_hash, expires) == ("hash-1", 2_000_000_000.0)
+    assert db.end_sessions(ann, expired_before=1_500.0) == 1 and db.session(second) is None
+    assert db.end_session(first) and db.session(first) is None
+    db.add_session(ann, "hash-3", 2_000_000_000.0)
+    assert db.end_sessions(ann) == 1
+    third = db.add_session(ann, "hash-4", 2_000_000_000.0)
+    db.remove_user(ann)
+    assert db.session(third) is None, "a removed user's sessions go with them"
+
+
 def test_audit_trail(db: ChatHistoryDB) -> None:
     first = db.append_audit("ann", "ask", 1, "Bridge", "Span?")
     db.append_audit("bob", "share", 2, "Tower", "with ann as viewer")

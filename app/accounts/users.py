@@ -14,6 +14,8 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
+from collections.abc import Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -28,6 +30,9 @@ WRONG_PASSWORD = "The user name or password is wrong."
 WRONG_KEY = "The API key is missing, wrong or revoked; ask an admin for a new one."
 SLOW_DOWN = "Too many failed sign-ins; wait {seconds} s and try again."
 _KEY = re.compile(r"eak_([0-9]{1,18})_([A-Za-z0-9_-]{20,100})")
+_SESSION = re.compile(r"ess_([0-9]{1,18})_([A-Za-z0-9_-]{20,100})")
+SESSION_ENDED = "You were signed out (here or elsewhere, or your password or role changed); sign in again."
+SESSION_EXPIRED = "Your session has expired; sign in again."
 _NAME = re.compile(r"[\w.@-]{1,64}")
 MIN_PASSWORD = 8
 
@@ -60,11 +65,21 @@ def check_password(password: str) -> str:
 class Accounts:
     """Sign-in for the faces, and users, roles, passwords and keys for admins and the server's owner."""
 
-    def __init__(self, store: AccountRecords, access: Access, audit: AuditTrail, throttle: SignInThrottle) -> None:
+    def __init__(
+        self,
+        store: AccountRecords,
+        access: Access,
+        audit: AuditTrail,
+        throttle: SignInThrottle,
+        session_hours: float = 12.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._store = store
         self._access = access
         self._audit = audit
         self._throttle = throttle
+        self._session_seconds = session_hours * 3600
+        self._clock = clock
 
     # Signing in ------------------------------------------------------------------------
 
@@ -110,6 +125,35 @@ class Accounts:
     def _signed_in(self, user: User, how: str) -> None:
         self._audit.acting_as(user.name).record("sign-in", detail=how)
 
+    # Sessions: a browser stays signed in across reloads ---------------------------------
+
+    def start_session(self, user: User) -> str:
+        """A session token for `user`, valid for SESSION_HOURS unless ended first: `ess_<id>_<secret>`, of which
+        only the SHA-256 of the secret is kept (expired sessions of the user are cleared meanwhile)."""
+        secret = secrets.token_urlsafe(32)
+        now = self._clock()
+        with self._store.unit_of_work():
+            self._store.end_sessions(user.user_id, expired_before=now)
+            session_id = self._store.add_session(user.user_id, _key_hash(secret), now + self._session_seconds)
+        return f"ess_{session_id}_{secret}"
+
+    def resume(self, token: str) -> User:
+        """The user of a session, as they are now (their role too); SignInError when the token is not a session's,
+        or it expired, was ended (sign-out, a password or role change) or its user was removed. One statement."""
+        match = _SESSION.fullmatch(token.strip())
+        found = self._store.session(int(match.group(1))) if match else None
+        if match is None or found is None or not hmac.compare_digest(found[1], _key_hash(match.group(2))):
+            raise SignInError(SESSION_ENDED)
+        if found[2] <= self._clock():
+            raise SignInError(SESSION_EXPIRED)
+        return found[0]
+
+    def end_session(self, token: str) -> None:
+        """Sign out: the session no longer resumes, in any tab or browser that holds it."""
+        match = _SESSION.fullmatch(token.strip())
+        if match is not None:
+            self._store.end_session(int(match.group(1)))
+
     # Users -----------------------------------------------------------------------------
 
     def users(self) -> list[User]:
@@ -150,6 +194,7 @@ class Accounts:
             if check_role(role) != "admin":
                 self._keep_an_admin(user, f"made {role}")
             self._store.set_role(user.user_id, check_role(role))
+            self._store.end_sessions(user.user_id)  # the role counts at once: signed in again, with it
             self._audit.record("role changed", detail=f"{user.name}: {user.role} to {role}")
         return self.user(name)
 
@@ -165,6 +210,7 @@ class Accounts:
         hashed = _hasher.hash(check_password(password))
         with self._store.unit_of_work():
             self._store.set_password_hash(user.user_id, hashed)
+            self._store.end_sessions(user.user_id)  # every browser signed in with the old password signs in again
             self._audit.record("password changed", detail=user.name)
 
     def issue_key(self, name: str) -> str:

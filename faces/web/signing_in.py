@@ -14,6 +14,7 @@ import logging
 import streamlit as st
 
 from app import Application, SignInError, User
+from faces.web import session_cookie
 from faces.web.markdown import escape_markdown, sentence_markdown
 
 logger = logging.getLogger(__name__)
@@ -21,6 +22,8 @@ logger = logging.getLogger(__name__)
 SIGN_IN_FORM = "sign-in"
 SIGN_IN_PROBLEM = "sign_in_problem"  # the sentence of a sign-in that failed, shown on the next page
 OFFICE_REFUSAL = "office_refusal"  # (e-mail, sentence): the office account's e-mail no user here has
+SESSION = "session_token"  # the tab's sign-in session, kept in the browser's cookie as well
+FORGET_COOKIE = "forget_session_cookie"  # signed out: the browser's cookie is to be taken out
 
 
 def client_address() -> str:
@@ -37,6 +40,38 @@ def single_sign_on_ready() -> bool:
         return "auth" in st.secrets
     except Exception:  # noqa: BLE001 - no secrets file, or one Streamlit cannot read: no single sign-on
         return False
+
+
+def signed_in_user(base: Application) -> User:
+    """The user this tab acts for: the session it (or the browser's cookie) holds, as the user is now; else the
+    sign-in page until someone signs in (the page's run stops there meanwhile)."""
+    token = st.session_state.get(SESSION) or session_cookie.from_browser()
+    if token:
+        try:
+            user = base.accounts.resume(token)
+        except SignInError as ended:  # signed out elsewhere, a password or role changed, expired
+            st.session_state.pop(SESSION, None)
+            st.session_state[SIGN_IN_PROBLEM] = str(ended)
+            st.session_state[FORGET_COOKIE] = True
+        else:
+            st.session_state[SESSION] = token
+            return user
+    return sign_in_page(base)
+
+
+def session_still_stands(view: Application) -> None:
+    """At every run: the tab's session (or office account) still stands, with the user's role as it was; else
+    the user is signed out with the sentence that says why (at once, even on a page that was open)."""
+    token = st.session_state.get(SESSION)
+    try:
+        now = view.accounts.resume(token) if token else None
+        role = now.role if now is not None else view.access.role
+    except SignInError as ended:
+        sign_out(str(ended))
+        st.rerun()
+    if view.user is not None and role != view.user.role:  # an office account's role changed: opened again
+        st.session_state.pop("service", None)
+        st.rerun()
 
 
 def sign_in_page(base: Application) -> User:
@@ -58,11 +93,16 @@ def sign_in_page(base: Application) -> User:
         name = st.text_input("User name", key="sign-in-name", max_chars=200, autocomplete="username")
         password = st.text_input("Password", type="password", key="sign-in-password", autocomplete="current-password")
         pressed = st.form_submit_button("Sign in", type="primary")
+    if st.session_state.pop(FORGET_COOKIE, False):
+        session_cookie.keep("")
     if pressed:
         try:
-            return base.accounts.sign_in(name, password, client_address())
+            user = base.accounts.sign_in(name, password, client_address())
         except SignInError as error:  # the same sentence for a wrong password and an unknown user
             st.error(sentence_markdown(str(error)), icon=":material/error:")
+        else:  # a session the browser keeps: a reload, a bookmark or another tab stays signed in
+            st.session_state[SESSION] = base.accounts.start_session(user)
+            st.rerun()  # the app is drawn on a page of its own, not below the form
     if refusal is not None:  # to try another office account
         st.button("Sign out of the office account", key="sign-out-office", icon=":material/badge:", on_click=st.logout)
     elif office:
@@ -99,19 +139,26 @@ def office_refusal() -> tuple[str, str] | None:
 
 
 def signed_in_bar(view: Application) -> None:
-    """In the sidebar: who is signed in, with which role, and Sign out."""
+    """In the sidebar: who is signed in, with which role, and Sign out (and the browser's session cookie)."""
     user = view.user
     if user is None:
         return
+    if token := st.session_state.get(SESSION):
+        session_cookie.keep(token)
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.caption(f"Signed in as **{escape_markdown(user.name)}** · {user.role}")
         st.button("Sign out", key="sign-out", icon=":material/logout:", on_click=sign_out, type="tertiary")
 
 
 def sign_out(problem: str | None = None) -> None:
-    """Forget the tab's application and everything it showed; the next run shows the sign-in page."""
+    """End the session (in every tab of this browser), forget the tab's application and everything it showed;
+    the next run shows the sign-in page and takes the session out of the browser's cookie."""
     loop = st.session_state.get("loop")
+    token, view = st.session_state.get(SESSION), st.session_state.get("service")
+    if token and view is not None:
+        view.accounts.end_session(token)
     st.session_state.clear()
+    st.session_state[FORGET_COOKIE] = True
     if loop is not None and not loop.is_running():
         loop.close()
     if problem:

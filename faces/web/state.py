@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeVar, cast
 import streamlit as st
 
 from app import Application, HistoryError, McpPool, ServerPools, SettingsError, load_settings, start
-from faces.web.signing_in import sign_in_page
+from faces.web.signing_in import session_still_stands, signed_in_user
 
 PAGE_TURNS = 5  # the turns drawn first: each element costs the browser about 1 ms a run, a turn about 12 of them
 EARLIER_TURNS = 10  # added by "Show earlier turns"
@@ -31,6 +31,8 @@ def service() -> Application:
             made.documents.follow()  # new and changed documents are read in the background, and as they change
         open_from_url(made)
     current: Application = state.service
+    if current.user is not None:  # with accounts: the session still stands, as checked at every run
+        session_still_stands(current)
     return current
 
 
@@ -44,7 +46,7 @@ def opened() -> Application:
     except (SettingsError, HistoryError) as error:
         st.error(str(error))
         st.stop()
-    return base.for_user(sign_in_page(base))
+    return base.for_user(signed_in_user(base))
 
 
 @st.cache_resource(show_spinner=False)

@@ -1,0 +1,78 @@
+"""A password sign-in outlives a reload, a bookmark, a `?chat=` link, another tab and a restarted web process, in a
+real Chromium; a password change, a role change or a sign-out ends it at the next click, with a sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Cookie, Page, expect, sync_playwright
+
+from app import start
+from fakes.ollama import FakeOllama, free_port, wait_until
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+from tests.browser.test_accounts_in_browser import PASSWORDS, office, signed_in  # noqa: F401 - the fixture
+
+
+@pytest.fixture
+def context() -> Iterator[BrowserContext]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        expect.set_options(timeout=30_000)
+        try:
+            yield chromium.new_context(viewport={"width": 1280, "height": 900})
+        finally:
+            expect.set_options(timeout=5_000)
+            chromium.close()
+
+
+def session_cookies(context: BrowserContext) -> list[Cookie]:
+    return [cookie for cookie in context.cookies() if cookie["name"] == "engineering_session"]
+
+
+def still_signed_in(page: Page, url: str, showing: str) -> None:
+    page.goto(url)
+    expect(page.get_by_text("Signed in as ann")).to_be_visible()
+    expect(page.get_by_text(showing).first).to_be_visible()
+    expect(page.get_by_label("User name")).to_have_count(0)
+
+
+def test_a_session_outlives_reloads_links_tabs_and_a_restart_and_ends_with_a_password_change(
+    office: dict[str, int],  # noqa: F811 - the fixture
+    context: BrowserContext,
+    fake_ollama: FakeOllama,
+    isolated: Path,
+) -> None:
+    env = {"AUTH": "accounts", "ENDPOINT": fake_ollama.url}
+    port = free_port()
+    with streamlit_server(isolated, env, port=port) as (url, _):
+        ann = signed_in(context, url, "ann")
+        assert wait_until(lambda: session_cookies(context) != [], timeout=30), "the browser keeps the session"
+        (cookie,) = session_cookies(context)
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict", "kept out of scripts' reach"
+        ann.reload()
+        still_signed_in(ann, f"{url}/?chat={office['ann']}", "Ann tower")
+        other = context.new_page()
+        still_signed_in(other, url, "Ann tower")  # another tab of the same browser
+        other.close()
+    with streamlit_server(isolated, env, port=port) as (url, _):  # the web process restarted
+        still_signed_in(ann, f"{url}/?chat={office['ann']}", "Ann tower")
+        base = start(isolated / ".env", {})
+        try:
+            base.accounts.set_password("ann", "a new long passphrase 12")
+        finally:
+            base.close()
+        ann.get_by_role("button", name="New workspace").click()  # the next click
+        expect(ann.get_by_text("your password or role changed")).to_be_visible()
+        expect(ann.get_by_label("User name")).to_be_visible()
+        PASSWORDS["ann"], old = "a new long passphrase 12", PASSWORDS["ann"]
+        try:
+            signed_in(context, url, "ann", ann)
+        finally:
+            PASSWORDS["ann"] = old
+        ann.get_by_role("button", name="Sign out").click()
+        expect(ann.get_by_label("User name")).to_be_visible()
+        ann.reload()
+        expect(ann.get_by_label("User name")).to_be_visible()  # the cookie went with the session
+        assert session_cookies(context) == []
