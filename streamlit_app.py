@@ -12,14 +12,15 @@ from starlette.routing import Route
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from faces.web import session_cookie
+from faces.web.client_address import ClientAddress
 from faces.web.exposure import check_exposure
 from faces.web.headers import SecurityHeaders
 
 if get_script_run_ctx(suppress_warning=True) is None:  # imported by the server
-    check_exposure()  # without accounts, this computer only unless the risk is accepted
+    trusted = check_exposure()  # without accounts, this computer only unless the risk is accepted
     app = st.App(
         __file__,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(ClientAddress, trusted=trusted), Middleware(SecurityHeaders)],
         routes=[Route(session_cookie.ROUTE, session_cookie.route, methods=["POST", "DELETE"])],
     )
 else:  # a run of the page

@@ -91,6 +91,9 @@ class Settings(BaseModel):
     allow_unauthenticated_network_access: bool = Field(
         False, description="true or false (true lets the web app without accounts serve other computers)"
     )
+    trusted_proxies: str = Field(
+        "", max_length=2000, description="addresses or networks of reverse proxies, separated by commas, or empty"
+    )
     engineer_name: str = Field(
         "", max_length=200, description="your name as calculation packages show it (at most 200 characters), or empty"
     )

@@ -27,6 +27,7 @@ from store.postgres_connection import PostgresConnection
 from store.postgres_url import is_postgres_url
 from store.search import SearchStore
 from store.sessions import SessionStore
+from store.sign_in_failures import SignInFailureStore
 from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, SqliteConnection, is_store_file, sqlite_path, store_files
 from store.summaries import SummaryStore
 
@@ -57,6 +58,7 @@ class ChatHistoryDB(
     LeaseStore,
     AccountStore,
     SessionStore,
+    SignInFailureStore,
     AuditStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation

@@ -46,6 +46,12 @@ CHANGES: tuple[Change, ...] = (
         "sign-out, a password or role change or a removal ends (only the SHA-256 of its secret is kept).",
         tables=("sign_in_sessions",),
     ),
+    Change(
+        "Failed sign-ins are counted in the store, per user name and address and per address for names that are "
+        "nobody's, so that every process slows the same guesser, and the audit trail records them a minute at a "
+        "time instead of one record a request.",
+        tables=("sign_in_failures",),
+    ),
 )
 
 

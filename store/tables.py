@@ -151,6 +151,11 @@ TABLES: tuple[Table, ...] = (
         _id(), Column("user_id", "integer", True, references="users(id)"), _text("secret_hash", True),
         _text("created_at", True), Column("expires_at", "real", True),
     ), key="id", indexes=(Index("sign_in_sessions_by_user", "user_id"),), copied=False),
+    Table("sign_in_failures", (
+        Column("key", "text", True, primary=True), Column("failures", "integer", True, "0"),
+        Column("wait_until", "real", True, "0"), Column("unrecorded", "integer", True, "0"),
+        Column("recorded_at", "real", True, "0"),
+    ), key="key", copied=False),
     Table("audit_head", (
         Column("id", "integer", True, primary=True, check="id = 1"), Column("last_id", "integer", True),
         _text("hash", True),

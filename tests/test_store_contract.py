@@ -195,6 +195,15 @@ def test_sessions(db: ChatHistoryDB) -> None:
     assert db.session(third) is None, "a removed user's sessions go with them"
 
 
+def test_sign_in_failures(db: ChatHistoryDB) -> None:
+    assert [db.reserve_attempt("user ann at 10.0.0.7", 100.0, 2, 60.0) for _ in range(3)] == [0.0, 0.0, 1.0]
+    assert db.reserve_attempt("user ann at 10.0.0.7", 101.0, 2, 60.0) == 0.0, "its wait is over"
+    assert db.reserve_attempt("user ann at 10.0.0.7", 101.5, 2, 60.0) == 1.5, "the next waits twice as long"
+    db.clear_attempts("user ann at 10.0.0.7")
+    assert db.reserve_attempt("user ann at 10.0.0.7", 101.5, 2, 60.0) == 0.0
+    assert [db.count_for_audit("audit: for ann", now, 60.0) for now in (100.0, 130.0, 161.0)] == [1, 0, 2]
+
+
 def test_audit_trail(db: ChatHistoryDB) -> None:
     first = db.append_audit("ann", "ask", 1, "Bridge", "Span?")
     db.append_audit("bob", "share", 2, "Tower", "with ann as viewer")

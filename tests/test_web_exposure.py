@@ -60,3 +60,19 @@ def test_what_counts_as_this_computer(address: str | None, loopback: bool) -> No
     assert (refusal(address, "none", False) is None) is loopback
     assert refusal(address, "none", True) is None
     assert refusal(address, "accounts", False) is None  # everyone signs in on the page
+
+
+def test_a_forwarded_address_counts_only_from_a_trusted_proxy() -> None:
+    from faces.web.client_address import ClientAddress
+
+    async def inner(scope: object, receive: object, send: object) -> None:  # pragma: no cover - never called
+        return None
+
+    nobody = ClientAddress(inner)
+    assert nobody.client("203.0.113.9", ["203.0.113.9"]) == "127.0.0.1", "taken from the header by uvicorn: here"
+    assert nobody.client("198.51.100.4", ["203.0.113.9"]) == "198.51.100.4", "the peer itself"
+    caddy = ClientAddress(inner, trusted="172.18.0.0/16, 10.0.0.5")
+    assert caddy.client("172.18.0.5", ["203.0.113.7"]) == "203.0.113.7", "the client the proxy names"
+    assert caddy.client("172.18.0.5", ["1.1.1.1", "203.0.113.7"]) == "203.0.113.7", "not what the client claimed"
+    assert caddy.client("198.51.100.4", ["1.1.1.1"]) == "198.51.100.4", "an untrusted peer's header is ignored"
+    assert caddy.client("::ffff:10.0.0.5", ["203.0.113.8"]) == "203.0.113.8"

@@ -1,61 +1,58 @@
-"""Failed sign-ins slow down the next ones, per user name and per address, so a password cannot be guessed fast.
+"""Failed sign-ins slow down the guesser, not the account, in every process of an office alike.
 
-After `FREE_FAILURES` failures in a row for a name or an address, each next attempt must wait a delay that
-doubles with every failure (1 s, 2 s, 4 s … at most `MAX_DELAY` s); an attempt made sooner is refused
-without checking the password. A success clears the name and the address. The counts are the process's own
-(each server process keeps its own), and are forgotten after `FORGET_AFTER` s without a failure.
+Failures are counted in the store (`store.sign_in_failures`), per canonical user name and address (the name
+trimmed, NFKC-normalised and case-folded, so "bob", " bob" and "BOB" count as one) and, for a name that is no
+user's, per address alone. After `FREE_FAILURES` in a row for a key, each attempt makes the next one wait twice
+as long, at most `LONGEST_WAIT`; an attempt made sooner is refused without checking anything. An attempt counts
+as soon as it is made (before its password is checked), so attempts made at once cannot all slip through. A
+success clears its key. The user's right password from another address is never refused for someone else's
+guesses: nobody can lock a user out of every address.
+
+The audit trail records failures a minute at a time per name (only a user's name: a password typed into the
+name field is never kept) and address, with their count, never one record a request.
 """
 
 from __future__ import annotations
 
-import threading
 import time
+import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Protocol
 
 FREE_FAILURES = 3
-MAX_DELAY = 60.0
-FORGET_AFTER = 900.0
+LONGEST_WAIT = 900.0
+RECORD_EVERY = 60.0
 
 
-@dataclass
-class _Failures:
-    count: int
-    last: float
+class FailureRecords(Protocol):
+    def reserve_attempt(self, key: str, now: float, free: int, longest: float) -> float: ...
+    def clear_attempts(self, key: str) -> None: ...
+    def count_for_audit(self, key: str, now: float, every: float) -> int: ...
+
+
+def canonical_name(name: str) -> str:
+    """A user name as it is compared: trimmed, NFKC-normalised, case-folded, inner spaces as one."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 class SignInThrottle:
-    """Failures per user name and per address, and how long each must wait."""
+    """The keys attempts count under, and their waits, on the store's counts and this clock."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
-        self._lock = threading.Lock()
-        self._failures: dict[str, _Failures] = {}
 
-    def wait_left(self, name: str, address: str) -> float:
-        """Seconds before `name` from `address` may try again (0: now)."""
-        now = self._clock()
-        with self._lock:
-            return max(self._left(f"user:{name.lower()}", now), self._left(f"address:{address}", now))
+    def key(self, name: str, address: str, known: bool) -> str:
+        """What an attempt counts under: the user name with the address, or the address for nobody's name."""
+        where = address or "here"
+        return f"user {canonical_name(name)} at {where}" if known else f"nobody at {where}"
 
-    def failed(self, name: str, address: str) -> None:
-        now = self._clock()
-        with self._lock:
-            for key in (f"user:{name.lower()}", f"address:{address}"):
-                failures = self._failures.get(key)
-                if failures is None or now - failures.last > FORGET_AFTER:
-                    failures = self._failures[key] = _Failures(0, now)
-                failures.count += 1
-                failures.last = now
+    def reserve(self, store: FailureRecords, key: str) -> float:
+        """Count the attempt; the seconds it must wait instead (0: go on)."""
+        return store.reserve_attempt(key, self._clock(), FREE_FAILURES, LONGEST_WAIT)
 
-    def succeeded(self, name: str, address: str) -> None:
-        with self._lock:
-            self._failures.pop(f"user:{name.lower()}", None)
-            self._failures.pop(f"address:{address}", None)
+    def succeeded(self, store: FailureRecords, key: str) -> None:
+        store.clear_attempts(key)
 
-    def _left(self, key: str, now: float) -> float:
-        failures = self._failures.get(key)
-        if failures is None or failures.count < FREE_FAILURES:
-            return 0.0
-        delay = min(MAX_DELAY, 2.0 ** (failures.count - FREE_FAILURES))
-        return max(0.0, failures.last + delay - now)
+    def to_record(self, store: FailureRecords, what: str) -> int:
+        """How many events of `what` to put in the audit trail now (0: not yet, within the minute)."""
+        return store.count_for_audit(f"audit: {what}", self._clock(), RECORD_EVERY)

@@ -15,6 +15,7 @@ import hmac
 import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 
 from argon2 import PasswordHasher
@@ -84,12 +85,15 @@ class Accounts:
     # Signing in ------------------------------------------------------------------------
 
     def sign_in(self, name: str, password: str, address: str = "") -> User:
-        """The user whose password this is; SignInError with one sentence for a wrong name or password alike."""
-        left = self._throttle.wait_left(name, address)
+        """The user whose password this is; SignInError with one sentence for a wrong name or password alike (the
+        same work either way), or for an attempt the throttle makes wait."""
+        wanted = unicodedata.normalize("NFKC", name).strip()
+        found = self._store.password_hash(wanted)
+        key = self._throttle.key(wanted, address, found is not None)
+        left = self._throttle.reserve(self._store, key)
         if left > 0:
-            self._audit.record("failed sign-in", detail=f"{name!r} from {address or 'here'}: slowed down")
+            self._failed(found[0].name if found else None, address, "slowed down")
             raise SignInError(SLOW_DOWN.format(seconds=max(1, round(left))))
-        found = self._store.password_hash(name.strip())
         stored = found[1] if found is not None and found[1] else _dummy_hash()
         try:
             _hasher.verify(stored, password)
@@ -97,21 +101,32 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             ok = False
         if not ok or found is None:
-            self._throttle.failed(name, address)
-            self._audit.record("failed sign-in", detail=f"{name!r} from {address or 'here'}: password")
+            self._failed(found[0].name if found else None, address, "password")
             raise SignInError(WRONG_PASSWORD)
-        self._throttle.succeeded(name, address)
+        self._throttle.succeeded(self._store, key)
         self._signed_in(found[0], f"password from {address or 'here'}")
         return found[0]
 
     def sign_in_with_key(self, key: str, address: str = "") -> User:
-        """The user whose API key this is; SignInError for a missing, malformed, wrong or revoked key."""
+        """The user whose API key this is; SignInError for a missing, malformed, wrong or revoked key. A key's use
+        is recorded a minute at a time, and wrong keys per address likewise: never one record a request."""
         match = _KEY.fullmatch(key.strip())
         found = self._store.api_key(int(match.group(1))) if match else None
         if match is None or found is None or not hmac.compare_digest(found[1], _key_hash(match.group(2))):
-            self._audit.record("failed sign-in", detail=f"API key from {address or 'here'}")
+            self._failed(None, address, "API key")
             raise SignInError(WRONG_KEY)
+        if used := self._throttle.to_record(self._store, f"key {match.group(1)} from {address or 'here'}"):
+            detail = f"API key {match.group(1)} from {address or 'here'}, {used} request{'s' * (used != 1)}"
+            self._audit.acting_as(found[0].name).record("sign-in", detail=detail)
         return found[0]
+
+    def _failed(self, user_name: str | None, address: str, how: str) -> None:
+        """A failed sign-in, for the audit trail a minute at a time: the name only when it is a user's (a password
+        typed as a name is never kept), the address, and how many failed so (the first says how)."""
+        who = f"for {user_name}" if user_name else "with a name that is no user's" if how != "API key" else "by key"
+        what = f"{who} from {address or 'here'}"
+        if count := self._throttle.to_record(self._store, what):
+            self._audit.record("failed sign-in", detail=f"{count} failed sign-in{'s' * (count != 1)} {what} ({how})")
 
     def sign_in_by_email(self, email: str) -> User:
         """The user with this e-mail, once the office's identity provider has vouched for it (single sign-on)."""

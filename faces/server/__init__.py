@@ -111,6 +111,14 @@ def _accounts_on(args: argparse.Namespace) -> bool:
         return False
 
 
+def _trusted_proxies(args: argparse.Namespace) -> str:
+    """TRUSTED_PROXIES: the reverse proxies whose X-Forwarded-For names a client (empty: none)."""
+    try:
+        return load_settings(env_file=Path(args.env_file or ".env"), overrides={}).trusted_proxies
+    except SettingsError:
+        return ""
+
+
 def _refusal(accounts_on: bool, args: argparse.Namespace) -> str | None:
     """Why the server may not start as asked: without accounts, another address needs --token; with accounts,
     each user's API key is the token, so --token is not taken."""
@@ -132,7 +140,7 @@ def _refusal(accounts_on: bool, args: argparse.Namespace) -> str | None:
 async def _serve(service: Application, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     raise_open_files_limit()
     quiet_accept_errors(asyncio.get_running_loop())
-    server = ProtocolServer(service, args.token, limits_of(args))
+    server = ProtocolServer(service, args.token, limits_of(args), _trusted_proxies(args))
     try:
         host, port = await server.start(args.host, args.port)
     except OSError as error:

@@ -170,9 +170,11 @@ async def serve_http(server: ProtocolServer, host: str, port: int) -> tuple[Any,
     class Guarded(GuardedH11):
         guard = server.guard
 
+    trusted = server.trusted_proxies  # a client's X-Forwarded-For counts only from these proxies
     config = uvicorn.Config(
-        http_app(server), host=host, port=port, log_level="warning", lifespan="off", http=Guarded, backlog=BACKLOG
-    )
+        http_app(server), host=host, port=port, log_level="warning", lifespan="off", http=Guarded, backlog=BACKLOG,
+        proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
+    )  # fmt: skip
     embedded = _EmbeddedServer(config)
     task = asyncio.get_running_loop().create_task(embedded.serve())
     while not embedded.started and not task.done():

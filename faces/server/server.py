@@ -51,9 +51,12 @@ class Flight:
 class ProtocolServer:
     """Serves the protocol for one store and workspace folder (one `Application` and its siblings)."""
 
-    def __init__(self, service: Application, token: str | None = None, limits: Limits | None = None) -> None:
+    def __init__(
+        self, service: Application, token: str | None = None, limits: Limits | None = None, trusted_proxies: str = ""
+    ) -> None:
         self.root = service
         self.token = token
+        self.trusted_proxies = trusted_proxies  # whose X-Forwarded-For names a client over HTTP (empty: nobody's)
         self.guard = ConnectionGuard(limits or Limits())  # the TCP and the HTTP face's connections
         self._services: dict[tuple[int, int], Application] = {}  # (user id, 0 without accounts; workspace)
         self._views: dict[User, Application] = {}  # with accounts: each user's application

@@ -42,15 +42,17 @@ def refusal(address: str | None, auth: str, allow_network: bool) -> str | None:
     )
 
 
-def check_exposure(env_file: Path = Path(".env")) -> None:
-    """Stop the web server, with one sentence on standard error, when it may not serve its address."""
+def check_exposure(env_file: Path = Path(".env")) -> str:
+    """Stop the web server, with one sentence on standard error, when it may not serve its address; else the
+    reverse proxies it trusts to name a client (TRUSTED_PROXIES, for `faces.web.client_address`)."""
     try:
         settings = load_settings(env_file=env_file, overrides={})
     except SettingsError:
-        return  # the page says what is wrong with the settings, on this computer only as ever
+        return ""  # the page says what is wrong with the settings, on this computer only as ever
     address = st.get_option("server.address")
     said = refusal(address, settings.auth, settings.allow_unauthenticated_network_access)
     if said is not None:
         sys.stderr.write(f"{said}\n")
         sys.stderr.flush()
         raise SystemExit(EXIT_USAGE)
+    return settings.trusted_proxies

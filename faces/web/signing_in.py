@@ -24,6 +24,7 @@ SIGN_IN_PROBLEM = "sign_in_problem"  # the sentence of a sign-in that failed, sh
 OFFICE_REFUSAL = "office_refusal"  # (e-mail, sentence): the office account's e-mail no user here has
 SESSION = "session_token"  # the tab's sign-in session, kept in the browser's cookie as well
 FORGET_COOKIE = "forget_session_cookie"  # signed out: the browser's cookie is to be taken out
+COOKIE_SPENT = "session_cookie_spent"  # the cookie this tab connected with was ended: never read it again
 
 
 def client_address() -> str:
@@ -45,14 +46,15 @@ def single_sign_on_ready() -> bool:
 def signed_in_user(base: Application) -> User:
     """The user this tab acts for: the session it (or the browser's cookie) holds, as the user is now; else the
     sign-in page until someone signs in (the page's run stops there meanwhile)."""
-    token = st.session_state.get(SESSION) or session_cookie.from_browser()
+    cookie = "" if st.session_state.get(COOKIE_SPENT) else session_cookie.from_browser()
+    token = st.session_state.get(SESSION) or cookie
     if token:
         try:
             user = base.accounts.resume(token)
         except SignInError as ended:  # signed out elsewhere, a password or role changed, expired
             st.session_state.pop(SESSION, None)
             st.session_state[SIGN_IN_PROBLEM] = str(ended)
-            st.session_state[FORGET_COOKIE] = True
+            st.session_state[FORGET_COOKIE] = st.session_state[COOKIE_SPENT] = True
         else:
             st.session_state[SESSION] = token
             return user
@@ -158,7 +160,8 @@ def sign_out(problem: str | None = None) -> None:
     if token and view is not None:
         view.accounts.end_session(token)
     st.session_state.clear()
-    st.session_state[FORGET_COOKIE] = True
+    # the cookie the tab connected with is read once: from now on it is taken out, and never read again here
+    st.session_state[FORGET_COOKIE] = st.session_state[COOKIE_SPENT] = True
     if loop is not None and not loop.is_running():
         loop.close()
     if problem:

@@ -13,6 +13,7 @@ from app import start
 from fakes.ollama import FakeOllama, free_port, wait_until
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 from tests.browser.test_accounts_in_browser import PASSWORDS, office, signed_in  # noqa: F401 - the fixture
+from tests.stores import raw_rows
 
 
 @pytest.fixture
@@ -76,3 +77,32 @@ def test_a_session_outlives_reloads_links_tabs_and_a_restart_and_ends_with_a_pas
         ann.reload()
         expect(ann.get_by_label("User name")).to_be_visible()  # the cookie went with the session
         assert session_cookies(context) == []
+
+
+def test_a_spoofed_forwarded_address_does_not_reset_the_slow_down(
+    office: dict[str, int],  # noqa: F811 - the fixture
+    fake_ollama: FakeOllama,
+    isolated: Path,
+) -> None:
+    """X-Forwarded-For counts only from TRUSTED_PROXIES (none here): a guesser rotating it is one address to the
+    slow-down (the loopback's address reads as "here")."""
+    env = {"AUTH": "accounts", "ENDPOINT": fake_ollama.url}
+    with streamlit_server(isolated, env) as (url, _), sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        said = []
+        for number in range(4):
+            context = chromium.new_context(extra_http_headers={"X-Forwarded-For": f"203.0.113.{number}"})
+            page = context.new_page()
+            page.goto(url)
+            page.get_by_label("User name").fill("bob")
+            page.get_by_label("Password", exact=True).fill(f"guess {number}")
+            page.get_by_role("button", name="Sign in").click()
+            sentence = page.get_by_text("password is wrong").or_(page.get_by_text("Too many failed sign-ins"))
+            expect(sentence.first).to_be_visible(timeout=30_000)
+            said.append(sentence.first.inner_text())
+            context.close()
+        chromium.close()
+    assert len(said) == 4
+    keys = raw_rows(str(isolated / "chat_history.sqlite"), "SELECT key, failures FROM sign_in_failures")
+    counted = {key: failures for key, failures in keys if key.startswith("user bob")}
+    assert counted == {"user bob at here": 4}, "one address, whatever the header said"

@@ -24,6 +24,7 @@ ROUTE = "/_session"
 MAX_AGE = 90 * 24 * 3600  # the browser's bound; the store's expiry (SESSION_HOURS) is the one that counts
 _TOKEN = re.compile(r"ess_[0-9]{1,18}_[A-Za-z0-9_-]{20,100}")
 
+
 @functools.cache
 def _frame() -> Any:
     """The frame, declared on first use in a run of the page: the server imports this module for `route` before
