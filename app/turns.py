@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from app.accounts.audit_trail import AuditTrail, tool_call_detail
@@ -150,6 +151,7 @@ class Turns:
         with self._store.unit_of_work():
             running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
             self._audit.record("ask", chat_id, request.question, chat.chat_name)
+        request = replace(request, on_server=partial(self._store.set_running_server, running))
         turn = TurnState()
         stored = False
         try:
@@ -188,6 +190,7 @@ class Turns:
             temperature=profile.temperature,
             think=settings.think,
             workspace_key=chat_id,
+            busy_elsewhere=tuple(self._store.busy_servers().items()) if self._agent.pool.several else (),
         )
 
     def _offer(self, question: str, profile: AgentProfile, recent: list[Turn], external: McpHub | None) -> ToolOffer:

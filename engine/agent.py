@@ -247,13 +247,15 @@ class AIAgent:
         avoid: set[str] = set()
         failed: ServerFailedError | None = None
         while True:
-            claim = self._pool.claim(request.model, self._knowledge.clients, avoid)
+            claim = self._pool.claim(request.model, self._knowledge.clients, avoid, dict(request.busy_elsewhere))
             shown = False
             try:
                 async with aclosing(self._hold(claim, failed)) as waits:
                     async for waiting in waits:
                         yield waiting
                 site = self._site(claim, request.model)
+                if request.on_server is not None:
+                    request.on_server(site.server)
                 loop = TurnLoop(request, self._settings.limits, self._knowledge, site)
                 async with aclosing(loop.run(turn)) as events:
                     async for event in events:

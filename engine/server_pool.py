@@ -17,7 +17,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable, Collection, Sequence
+from collections.abc import AsyncGenerator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from domain.events import AgentError, WaitingForServer
@@ -63,6 +63,7 @@ def none_answers(urls: Sequence[str]) -> AgentError:
 class _Server:
     url: str
     in_flight: int = 0
+    claimed: int = 0  # turns this process gave it, ever: turns one after another take the servers in turn
     down_until: float | None = None  # None: answering, as far as this process knows
     models: frozenset[str] | None = None
     models_read: float = 0.0
@@ -80,9 +81,10 @@ class ServerHealth:
 class _Waiter(LoopWaiter):
     """A turn in line: the servers that have its model, and how to wake it on its own event loop."""
 
-    def __init__(self, servers: Sequence[str]) -> None:
+    def __init__(self, servers: Sequence[str], elsewhere: Mapping[str, int]) -> None:
         super().__init__()
         self.servers = frozenset(servers)
+        self.elsewhere = elsewhere  # the turns other processes ran on each server as this one started
 
 
 class ServerPool:
@@ -208,12 +210,19 @@ class ServerPool:
 
     # The line ----------------------------------------------------------------------------------
 
-    def claim(self, model: str, clients: ClientPerLoop, avoid: Collection[str] = ()) -> Claim:
-        """A turn's hold on a server that has `model` (none of `avoid`): `waits`, then `release`."""
-        return Claim(self, model, clients, frozenset(avoid))
+    def claim(
+        self,
+        model: str,
+        clients: ClientPerLoop,
+        avoid: Collection[str] = (),
+        elsewhere: Mapping[str, int] | None = None,
+    ) -> Claim:
+        """A turn's hold on a server that has `model` (none of `avoid`): `waits`, then `release`. `elsewhere`:
+        the turns other processes run on each server now, counted when servers are compared."""
+        return Claim(self, model, clients, frozenset(avoid), dict(elsewhere or {}))
 
-    def join(self, servers: Sequence[str]) -> _Waiter:
-        waiter = _Waiter(servers)
+    def join(self, servers: Sequence[str], elsewhere: Mapping[str, int] | None = None) -> _Waiter:
+        waiter = _Waiter(servers, elsewhere or {})
         with self._lock:
             self._line.append(waiter)
         return waiter
@@ -228,10 +237,17 @@ class ServerPool:
             free = [url for url in answering or waiter.servers if url not in wanted and self._room(url)]
             if not free:
                 return None
-            best = min(free, key=lambda url: (self._servers[url].in_flight, self.urls.index(url)))
+            best = min(free, key=lambda url: self._load(url, waiter))
             self._servers[best].in_flight += 1
+            self._servers[best].claimed += 1
             self._line.remove(waiter)
             return best
+
+    def _load(self, url: str, waiter: _Waiter) -> tuple[int, int, int]:
+        """How busy a server is for a turn: its turns in flight, this process's and (as the turn started) the
+        others'; then how many turns this process gave it (so turns one after another take turns); then order."""
+        server = self._servers[url]
+        return server.in_flight + waiter.elsewhere.get(url, 0), server.claimed, self.urls.index(url)
 
     def _room(self, url: str) -> bool:
         return self.cap is None or self._servers[url].in_flight < self.cap
@@ -264,8 +280,16 @@ class Claim:
     """One turn's (or summary's) hold on a server: a place in line while every server with its model is busy,
     then the server, counted in flight until `release`."""
 
-    def __init__(self, pool: ServerPool, model: str, clients: ClientPerLoop, avoid: frozenset[str]) -> None:
+    def __init__(
+        self,
+        pool: ServerPool,
+        model: str,
+        clients: ClientPerLoop,
+        avoid: frozenset[str],
+        elsewhere: dict[str, int] | None = None,
+    ) -> None:
         self._pool, self.model, self._clients, self._avoid = pool, model, clients, avoid
+        self._elsewhere = elsewhere or {}
         self.server: str | None = None
         self._waiter: _Waiter | None = None
 
@@ -274,7 +298,7 @@ class Claim:
         `WaitingForServer` whenever the turn's place changes and once more when the wait is over. Raises
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
-        self._waiter = waiter = self._pool.join(servers)
+        self._waiter = waiter = self._pool.join(servers, self._elsewhere)
         shown = 0
         while (server := self._pool.take(waiter)) is None:
             if (position := self._pool.position(waiter)) != shown:

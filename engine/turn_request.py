@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,3 +87,8 @@ class TurnRequest:
     think: bool | str = False
     workspace_key: Hashable | None = None  # says "older turns are left out" once per workspace
     stop: StopSignal = field(default_factory=StopSignal, compare=False)
+    # The turns other processes run on each server now (read from their store as the turn starts), so that a
+    # process with nothing in flight does not send every turn to the first server; and who is told the server
+    # the turn runs on (the application, which keeps it with the running turn for the other processes).
+    busy_elsewhere: tuple[tuple[str, int], ...] = ()
+    on_server: Callable[[str], None] | None = field(default=None, compare=False)

@@ -52,6 +52,11 @@ CHANGES: tuple[Change, ...] = (
         "time instead of one record a request.",
         tables=("sign_in_failures",),
     ),
+    Change(
+        "A running turn keeps the Ollama server it runs on, so that every process of an office sees the others' "
+        "turns on each server and sends its next one where fewest run.",
+        columns=(("running_turns", "server"),),
+    ),
 )
 
 

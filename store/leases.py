@@ -60,6 +60,23 @@ class LeaseStore(TurnStore):
         with self._write() as db:
             db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, self.holder))
 
+    def set_running_server(self, running_id: int, server: str) -> None:
+        """The Ollama server a running turn of this store runs on."""
+        with self._write() as db:
+            db.execute("UPDATE running_turns SET server = ? WHERE id = ?", (server, running_id))
+
+    def busy_servers(self) -> dict[str, int]:
+        """How many turns other processes (other stores) run on each Ollama server now, by their running turns
+        whose leases have not run out."""
+        now = self._dialect.now_seconds
+        with self._query() as db:
+            rows = db.execute(
+                f"""SELECT server, COUNT(*) FROM running_turns
+                    WHERE server IS NOT NULL AND owner != ? AND expires_at > {now} GROUP BY server""",  # noqa: S608
+                (self.holder,),
+            ).fetchall()
+        return {str(server): int(count) for server, count in rows}
+
     def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int:
         """Store a question as it is asked; `add_to_history(…, running_id=…)` finishes it. Turns other stores
         left running when they stopped are stored as stopped first."""

@@ -123,7 +123,7 @@ TABLES: tuple[Table, ...] = (
     ), key="name", copied=False),
     Table("running_turns", (
         _id(), _chat(), _text("user", True), _text("model"), _text("asked_by"), _text("created_at", True),
-        _text("owner", True), Column("expires_at", "real", True),
+        _text("owner", True), Column("expires_at", "real", True), _text("server"),
     ), key="id", indexes=(Index("running_turns_by_expiry", "expires_at"),), copied=False),
     Table("users", (
         _id(), _text("name", True), Column("role", "text", True, check="role IN ('admin', 'engineer', 'viewer')"),

@@ -228,3 +228,38 @@ def test_embeddings_go_to_a_server_that_answers_and_has_the_embedding_model() ->
     asked = [(fake.url, path) for fake in (lacking, has_it) for path, _, _ in fake.requests if path == "/api/embed"]
     assert asked == [(lacking.url, "/api/embed"), (has_it.url, "/api/embed")]
     assert [server.answering for server in pool.health()] == [False, True, True]
+
+
+async def test_turns_one_after_another_take_the_servers_in_turn() -> None:
+    with FakeOllama() as first, FakeOllama() as second:
+        first.script(*[Reply.text("First.")] * 3)
+        second.script(*[Reply.text("Second.")] * 3)
+        agent = agent_on(first, second, cap=2)
+        for number in range(4):
+            await run(agent, f"Question {number}")
+    assert len(first.chat_requests) == 2 and len(second.chat_requests) == 2
+
+
+async def test_two_processes_on_one_store_send_their_turns_where_fewest_run(store_target: str) -> None:
+    """Each process counts only its own turns in flight; the store's running turns tell it the others'."""
+    from app import Application
+    from store import ChatHistoryDB
+
+    gate = Gate()
+    with FakeOllama() as first, FakeOllama() as second:
+        first.script(held(gate), Reply.text("A."))
+        second.script(Reply.text("Answered at once."), Reply.text("B."))
+        offices = [Application(ChatHistoryDB(store_target), agent_on(first, second, cap=2)) for _ in "ab"]
+        try:
+            chat = offices[0].workspaces.create("Tower").chat_id
+            async with aclosing(offices[0].turns.ask("A long one", chat)) as long_turn:
+                assert isinstance(await anext(long_turn), TextDelta), "on the first server, from process a"
+                other = [event async for event in offices[1].turns.ask("A short one", chat)]
+                gate.gate.set()
+                rest = [event async for event in long_turn]
+        finally:
+            for office in offices:
+                office.close()
+    assert completed(other).content == "Answered at once.", "process b saw a's turn on the first server"
+    assert completed(rest).content == "Still writing."
+    assert len(first.chat_requests) == 1 and len(second.chat_requests) == 1

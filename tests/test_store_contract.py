@@ -57,6 +57,8 @@ def test_turns(db: ChatHistoryDB) -> None:
     chat = db.create_chat("Bridge")
     db.check_writable()
     running = db.begin_turn(chat, "Span?", "qwen3:4b", "ann")
+    db.set_running_server(running, "http://gpu1:11434")
+    assert db.busy_servers() == {}, "this store's own running turns are not another process's"
     call = ToolCall(id="c1", name="evaluate_quantity", arguments={"expression": "2 m"}, output="2 m")
     first = _turn(db, chat, "Span?", "12 m.", tool_calls=(call,), model="qwen3:4b", asked_by="ann", running_id=running)
     assert db.add_to_history(chat, "Load?", "5 kN/m.", model="llama3") > first  # the first version's call
@@ -87,6 +89,8 @@ def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
     other = ChatHistoryDB(store_target)
     try:
         assert not other.claim("summary 1")
+        other.set_running_server(other.begin_turn(chat, "Load?"), "http://gpu2:11434")
+        assert db.busy_servers() == {"http://gpu2:11434": 1}, "another process's turn on gpu2"
         db.release("summary 1")
         assert other.claim("summary 1")
     finally:
