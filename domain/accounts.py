@@ -39,13 +39,28 @@ class WorkspaceAccess(BaseModel, frozen=True):
 
 
 class User(BaseModel, frozen=True):
-    """A local account: its name, role and e-mail (for single sign-on); never its password."""
+    """A local account: its name, role and e-mail (for single sign-on), and the name it goes by; never its
+    password."""
 
     user_id: int
     name: str
     role: Role
     email: str | None = None
     created_at: str = ""
+    display_name: str | None = None
+
+    @property
+    def shown_as(self) -> str:
+        """What packages and the audit trail call the user: their display name, else their user name."""
+        return self.display_name or self.name
+
+
+class UserOverview(BaseModel, frozen=True):
+    """A user as admins look after them: the account, its last sign-in and how many API keys are in use."""
+
+    user: User
+    last_sign_in_at: str | None = None
+    keys: int = 0
 
 
 class Share(BaseModel, frozen=True):

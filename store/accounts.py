@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.accounts import Role, Share, ShareRole, User
+from domain.accounts import Role, Share, ShareRole, User, UserOverview
 from store.base import StoreBase
 from store.sql import timestamp
 from store.visibility import visible_to
 
-_USER_COLUMNS = "users.id AS user_id, users.name, users.role, users.email, users.created_at"
+USER_COLUMNS = "users.id AS user_id, users.name, users.role, users.email, users.created_at, users.display_name"
 
 
 def _user(row: Any) -> User:
-    return User.model_validate(dict(row))
+    values = dict(row)
+    return User.model_validate({key: values[key] for key in User.model_fields if key in values})
 
 
 class AccountStore(StoreBase):
@@ -25,7 +26,9 @@ class AccountStore(StoreBase):
 
     # Users -----------------------------------------------------------------------------
 
-    def add_user(self, name: str, role: Role, password_hash: str, email: str | None = None) -> int:
+    def add_user(
+        self, name: str, role: Role, password_hash: str, email: str | None = None, display_name: str | None = None
+    ) -> int:
         """A new user; ValueError when the name (or the e-mail) is taken."""
         with self._write() as db:
             taken = db.execute(
@@ -34,26 +37,26 @@ class AccountStore(StoreBase):
             if taken is not None:
                 raise ValueError(f"There is already a user called {name!r} (or with that e-mail).")
             row = db.execute(
-                """INSERT INTO users (name, role, email, password_hash, created_at)
-                   VALUES (?, ?, ?, ?, ?) RETURNING id""",
-                (name, role, email, password_hash, timestamp()),
+                """INSERT INTO users (name, role, email, password_hash, created_at, display_name)
+                   VALUES (?, ?, ?, ?, ?, ?) RETURNING id""",
+                (name, role, email, password_hash, timestamp(), display_name),
             ).fetchone()
         return int(row[0])
 
     def get_user(self, name: str) -> User | None:
         with self._query() as db:
-            row = db.execute(f"SELECT {_USER_COLUMNS} FROM users WHERE lower(name) = lower(?)", (name,)).fetchone()  # noqa: S608
+            row = db.execute(f"SELECT {USER_COLUMNS} FROM users WHERE lower(name) = lower(?)", (name,)).fetchone()  # noqa: S608
         return _user(row) if row is not None else None
 
     def user_by_id(self, user_id: int) -> User | None:
         with self._query() as db:
-            row = db.execute(f"SELECT {_USER_COLUMNS} FROM users WHERE id = ?", (user_id,)).fetchone()  # noqa: S608
+            row = db.execute(f"SELECT {USER_COLUMNS} FROM users WHERE id = ?", (user_id,)).fetchone()  # noqa: S608
         return _user(row) if row is not None else None
 
     def user_by_email(self, email: str) -> User | None:
         with self._query() as db:
             row = db.execute(
-                f"SELECT {_USER_COLUMNS} FROM users WHERE lower(email) = lower(?)",  # noqa: S608
+                f"SELECT {USER_COLUMNS} FROM users WHERE lower(email) = lower(?)",  # noqa: S608
                 (email.strip(),),
             ).fetchone()
         return _user(row) if row is not None else None
@@ -62,7 +65,7 @@ class AccountStore(StoreBase):
         """The user and their password's hash ('' when they have none), for signing in."""
         with self._query() as db:
             row = db.execute(
-                f"SELECT {_USER_COLUMNS}, users.password_hash FROM users WHERE lower(name) = lower(?)",  # noqa: S608
+                f"SELECT {USER_COLUMNS}, users.password_hash FROM users WHERE lower(name) = lower(?)",  # noqa: S608
                 (name,),
             ).fetchone()
         if row is None:
@@ -72,8 +75,31 @@ class AccountStore(StoreBase):
 
     def list_users(self) -> list[User]:
         with self._query() as db:
-            rows = db.execute(f"SELECT {_USER_COLUMNS} FROM users ORDER BY lower(name)").fetchall()  # noqa: S608
+            rows = db.execute(f"SELECT {USER_COLUMNS} FROM users ORDER BY lower(name)").fetchall()  # noqa: S608
         return [_user(row) for row in rows]
+
+    def users_overview(self) -> list[UserOverview]:
+        """Every user, with their last sign-in and how many of their API keys are in use, in one statement."""
+        with self._query() as db:
+            rows = db.execute(
+                f"""SELECT {USER_COLUMNS}, users.last_sign_in_at,
+                        (SELECT COUNT(*) FROM api_keys WHERE api_keys.user_id = users.id
+                                                         AND api_keys.revoked_at IS NULL) AS keys
+                    FROM users ORDER BY lower(users.name)"""  # noqa: S608 - fixed columns
+            ).fetchall()
+        return [
+            UserOverview(user=_user(row), last_sign_in_at=dict(row)["last_sign_in_at"], keys=int(dict(row)["keys"]))
+            for row in rows
+        ]
+
+    def set_display_name(self, user_id: int, display_name: str | None) -> bool:
+        with self._write() as db:
+            return bool(db.execute("UPDATE users SET display_name = ? WHERE id = ?", (display_name, user_id)).rowcount)
+
+    def note_sign_in(self, user_id: int) -> None:
+        """The user signed in now (with a password, an office account, or into a new session)."""
+        with self._write() as db:
+            db.execute("UPDATE users SET last_sign_in_at = ? WHERE id = ?", (timestamp(), user_id))
 
     def remove_user(self, user_id: int) -> bool:
         """Remove a user with their keys, sessions and shares; their workspaces are left without an owner."""
@@ -109,7 +135,7 @@ class AccountStore(StoreBase):
         """The user of a key that is not revoked, and the key's hash."""
         with self._query() as db:
             row = db.execute(
-                f"""SELECT {_USER_COLUMNS}, api_keys.key_hash FROM api_keys JOIN users ON users.id = api_keys.user_id
+                f"""SELECT {USER_COLUMNS}, api_keys.key_hash FROM api_keys JOIN users ON users.id = api_keys.user_id
                     WHERE api_keys.id = ? AND api_keys.revoked_at IS NULL""",  # noqa: S608
                 (key_id,),
             ).fetchone()
@@ -138,7 +164,7 @@ class AccountStore(StoreBase):
     def owner_of(self, chat_id: int) -> User | None:
         with self._query() as db:
             row = db.execute(
-                f"""SELECT {_USER_COLUMNS} FROM workspace_owners JOIN users ON users.id = workspace_owners.user_id
+                f"""SELECT {USER_COLUMNS} FROM workspace_owners JOIN users ON users.id = workspace_owners.user_id
                     WHERE workspace_owners.chat_id = ?""",  # noqa: S608
                 (chat_id,),
             ).fetchone()

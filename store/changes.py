@@ -57,6 +57,11 @@ CHANGES: tuple[Change, ...] = (
         "turns on each server and sends its next one where fewest run.",
         columns=(("running_turns", "server"),),
     ),
+    Change(
+        'A user has a display name, which packages and the audit trail show ("Prepared by Ann Smith"), and the '
+        "time of their last sign-in, which admins see.",
+        columns=(("users", "display_name"), ("users", "last_sign_in_at")),
+    ),
 )
 
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.accounts import User
+from store.accounts import USER_COLUMNS
 from store.base import StoreBase
 from store.sql import timestamp
-
-_USER_COLUMNS = "users.id AS user_id, users.name, users.role, users.email, users.created_at"
 
 
 class SessionStore(StoreBase):
@@ -31,7 +30,7 @@ class SessionStore(StoreBase):
         or its user removed. One statement."""
         with self._query() as db:
             row = db.execute(
-                f"""SELECT {_USER_COLUMNS}, sign_in_sessions.secret_hash, sign_in_sessions.expires_at
+                f"""SELECT {USER_COLUMNS}, sign_in_sessions.secret_hash, sign_in_sessions.expires_at
                     FROM sign_in_sessions JOIN users ON users.id = sign_in_sessions.user_id
                     WHERE sign_in_sessions.id = ?""",  # noqa: S608 - fixed columns
                 (session_id,),

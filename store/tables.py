@@ -127,7 +127,8 @@ TABLES: tuple[Table, ...] = (
     ), key="id", indexes=(Index("running_turns_by_expiry", "expires_at"),), copied=False),
     Table("users", (
         _id(), _text("name", True), Column("role", "text", True, check="role IN ('admin', 'engineer', 'viewer')"),
-        _text("email"), _text("password_hash", True, _NOTE), _text("created_at", True),
+        _text("email"), _text("password_hash", True, _NOTE), _text("created_at", True), _text("display_name"),
+        _text("last_sign_in_at"),
     ), key="id", indexes=(Index("users_by_name", "lower(name)", unique=True),
                           Index("users_by_email", "lower(email)", unique=True))),
     Table("api_keys", (

@@ -22,7 +22,7 @@ from fakes.ollama import FakeOllama
 from fakes.replies import Gate, Reply, chunk, final
 from store import ChatHistoryDB
 from tests.agent_helpers import completed, make_agent, of_type
-from tests.package_helpers import three_calculations
+from tests.package_helpers import text_of, three_calculations
 
 PASSWORD = "correct horse battery"
 
@@ -335,6 +335,10 @@ async def test_a_package_is_signed_by_the_signed_in_user_and_recorded(
     records = [(r.user_name, r.action, r.detail) for r in owner.audit.records(chat_id=chat_id)]
     assert ("bob", "package checked", "revision A checked by bob") in records
     assert ("vic", "package", "revision current as PDF") in records
+    owner.accounts.set_display_name("ann", "Ann Smith")
+    owner.accounts.set_display_name("bob", "Bob Jones")
+    text = text_of(vic.packages.pdf(chat_id).data)
+    assert "Prepared by Ann Smith" in text and "Checked by Bob Jones" in text, "the names people go by"
 
 
 def test_a_file_edit_is_decided_by_the_user_whose_question_proposed_it(owner: Application) -> None:

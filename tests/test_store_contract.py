@@ -164,13 +164,17 @@ def test_packages(db: ChatHistoryDB) -> None:
 
 
 def test_accounts(db: ChatHistoryDB) -> None:
-    ann = db.add_user("ann", "engineer", "hash", "ann@office.example")
+    ann = db.add_user("ann", "engineer", "hash", "ann@office.example", display_name=None)
     assert db.get_user("ANN") == db.user_by_id(ann) == db.user_by_email("Ann@Office.example")
     user = db.get_user("ann")
     assert user is not None and db.password_hash("ann") == (user, "hash")
     assert db.set_role(ann, "viewer") and db.set_password_hash(ann, "hash2")
     assert db.password_hash("ann") == (user.model_copy(update={"role": "viewer"}), "hash2")
     assert [u.name for u in db.list_users()] == ["ann"]
+    assert db.set_display_name(ann, "Ann Smith") and db.get_user("ann").shown_as == "Ann Smith"  # type: ignore[union-attr]
+    db.note_sign_in(ann)
+    (seen,) = db.users_overview()
+    assert seen.user.display_name == "Ann Smith" and seen.last_sign_in_at is not None and seen.keys == 0
     key = db.add_api_key(ann, "k")
     assert db.api_key(key) is not None and db.revoke_keys(ann) == 1 and db.api_key(key) is None
     chat = db.create_chat("Bridge")

@@ -137,10 +137,10 @@ def test_an_engineer_shares_with_a_user_and_with_everyone_and_unshares(app: AppT
 
 def test_the_audit_trail_is_for_admins_only_and_downloads_as_csv(app: AppTest, office: dict) -> None:
     signed_in(app.run(), "ann")
-    assert "audit-trail" not in [b.key for b in app.button]
+    assert "page-audit" not in [b.key for b in app.button]
     admin = AppTest.from_file(app._script_path, default_timeout=20)
     signed_in(admin.run(), "ada")
-    admin.button(key="audit-trail").click().run()
+    admin.button(key="page-audit").click().run()
     assert not admin.exception
     assert "Audit trail" in [h.value for h in admin.subheader]
     assert any("is intact" in c.value for c in admin.caption)

@@ -25,7 +25,7 @@ from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access, SignInError
 from app.accounts.throttle import SignInThrottle
 from app.ports import AccountRecords
-from domain.accounts import ROLES, Role, User
+from domain.accounts import ROLES, Role, User, UserOverview
 
 WRONG_PASSWORD = "The user name or password is wrong."
 WRONG_KEY = "The API key is missing, wrong or revoked; ask an admin for a new one."
@@ -36,6 +36,7 @@ SESSION_ENDED = "You were signed out (here or elsewhere, or your password or rol
 SESSION_EXPIRED = "Your session has expired; sign in again."
 _NAME = re.compile(r"[\w.@-]{1,64}")
 MIN_PASSWORD = 8
+DISPLAY_NAME_LENGTH = 100
 
 _hasher = PasswordHasher()  # argon2id, the library's current parameters
 
@@ -138,7 +139,9 @@ class Accounts:
         return user
 
     def _signed_in(self, user: User, how: str) -> None:
-        self._audit.acting_as(user.name).record("sign-in", detail=how)
+        with self._store.unit_of_work():
+            self._store.note_sign_in(user.user_id)
+            self._audit.acting_as(user.name).record("sign-in", detail=how)
 
     # Sessions: a browser stays signed in across reloads ---------------------------------
 
@@ -175,6 +178,35 @@ class Accounts:
         self._access.admin("list the users")
         return self._store.list_users()
 
+    def overview(self) -> list[UserOverview]:
+        """Every user with their last sign-in and keys in use (admins only)."""
+        self._access.admin("list the users")
+        return self._store.users_overview()
+
+    def set_display_name(self, name: str, display_name: str) -> User:
+        """The name packages and the audit trail show for `name` (their own, or anyone's for an admin)."""
+        user = self.user(name)
+        if self._access.user is None or self._access.user.user_id != user.user_id:
+            self._access.admin("change another user's display name")
+        shown = " ".join(display_name.split())[:DISPLAY_NAME_LENGTH] or None
+        with self._store.unit_of_work():
+            self._store.set_display_name(user.user_id, shown)
+            self._audit.record("display name changed", detail=f"{user.name}: {shown or '(none)'}")
+        return self.user(name)
+
+    def change_own_password(self, current: str, new: str) -> None:
+        """The signed-in user's own password, once their current one is given; every session of theirs ends (the
+        face that changed it signs in again at once)."""
+        me = self._access.user
+        if me is None:
+            raise SignInError("Only a signed-in user changes their own password.")
+        found = self._store.password_hash(me.name)
+        try:
+            _hasher.verify(found[1] if found and found[1] else _dummy_hash(), current)
+        except (VerificationError, InvalidHashError):
+            raise SignInError("The current password is wrong; nothing was changed.") from None
+        self.set_password(me.name, new)
+
     def user(self, name: str) -> User:
         """A user by name; LookupError says there is none."""
         user = self._store.get_user(name.strip())
@@ -182,13 +214,16 @@ class Accounts:
             raise LookupError(f"There is no user called {name.strip()!r}.")
         return user
 
-    def add(self, name: str, role: str, password: str, email: str | None = None) -> User:
+    def add(
+        self, name: str, role: str, password: str, email: str | None = None, display_name: str | None = None
+    ) -> User:
         self._access.admin("add users")
         if not _NAME.fullmatch(name.strip()):
             raise ValueError("A user name is 1 to 64 letters, digits, dots, dashes, @ or underscores.")
         hashed = _hasher.hash(check_password(password))
         with self._store.unit_of_work():
-            user_id = self._store.add_user(name.strip(), check_role(role), hashed, (email or "").strip() or None)
+            shown = " ".join((display_name or "").split())[:DISPLAY_NAME_LENGTH] or None
+            user_id = self._store.add_user(name.strip(), check_role(role), hashed, (email or "").strip() or None, shown)
             self._audit.record("user added", detail=f"{name.strip()} as {role}")
         user = self._store.user_by_id(user_id)
         assert user is not None

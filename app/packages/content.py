@@ -6,6 +6,7 @@ tools ran with, and everything else is what the tools returned and the store kep
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -96,7 +97,7 @@ def clipped(text: str, limit: int = LONGEST_TEXT) -> str:
     return f"{text[:limit]} … [{len(text) - limit:,} more characters, kept in the workspace's record]"
 
 
-def sheet(number: int, item: Calculation) -> Sheet:
+def sheet(number: int, item: Calculation, people: Mapping[str, str] | None = None) -> Sheet:
     """The sheet of one calculation, from its stored record."""
     turn, call, record = item.turn, item.call, item.record
     question = " ".join(turn.user.split())
@@ -122,7 +123,7 @@ def sheet(number: int, item: Calculation) -> Sheet:
         number=number,
         key=item.key,
         tool=call.name,
-        asked=f"{(turn.created_at or '')[:16]} UTC" + (f" by {turn.asked_by}" if turn.asked_by else ""),
+        asked=f"{(turn.created_at or '')[:16]} UTC" + (f" by {_shown(turn.asked_by, people)}" if turn.asked_by else ""),
         question=clipped(turn.user.strip()),
         index_question=clipped(question, LONGEST_INDEX_QUESTION),
         inputs=[(name, clipped(_argument(value))) for name, value in call.arguments.items()],
@@ -144,6 +145,10 @@ def _check(check: PresentedCheck) -> CheckRow:
         clause=check.clause,
         governs=check.governs,
     )
+
+
+def _shown(name: str, people: Mapping[str, str] | None) -> str:
+    return people.get(name, name) if people else name
 
 
 def preparers(found: list[Calculation]) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -212,17 +212,19 @@ class PackageDesk:
         current: CurrentRevision,
         revisions: list[PackageRevision],
     ) -> bytes:
-        sheets: list[Sheet] = [sheet(number, item) for number, item in enumerate(found, 1)]
+        people = {user.name: user.shown_as for user in self._store.list_users() if user.display_name}
+        sheets: list[Sheet] = [sheet(number, item, people) for number, item in enumerate(found, 1)]
         when = self._clock()
         content = package_content(
             chat, self._store.project_details(chat.chat_id), current, revisions, sheets, records.digest,
-            self._prepared(found), records.failed, when,
+            self._prepared(found, people), records.failed, when, people,
         )  # fmt: skip
         return render_pdf(content, when)
 
     @staticmethod
-    def _prepared(found: list[Calculation]) -> Signature:
-        names = preparers(found)
+    def _prepared(found: list[Calculation], people: Mapping[str, str]) -> Signature:
+        """Who asked for the calculations, by the names packages show for them ("Prepared by Ann Smith")."""
+        names = [people.get(name, name) for name in preparers(found)]
         last = max((item.turn.created_at or "" for item in found), default="")
         return Signature(role="Prepared by", name=", ".join(names) or "not recorded", date=last[:10] or "—")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from app.packages.content import PackageContent, RevisionLine, Sheet, Signature
@@ -22,22 +22,28 @@ DIGEST_STATEMENT = (
 )
 
 
-def _signed(name: str | None, at: str | None) -> str:
-    return f"{name}, {at[:10]}" if name and at else "—"
+People = Mapping[str, str]  # a user name → the name packages show for that user (their display name)
 
 
-def signatures(prepared: Signature, current: CurrentRevision) -> list[Signature]:
+def _signed(name: str | None, at: str | None, people: People) -> str:
+    return f"{people.get(name, name)}, {at[:10]}" if name and at else "—"
+
+
+def signatures(prepared: Signature, current: CurrentRevision, people: People) -> list[Signature]:
     stored = current.stored
     checked = Signature(role="Checked by", name="—", date="—")
     approved = Signature(role="Approved by", name="—", date="—")
     if stored is not None:
         checked = Signature(
-            role="Checked by", name=stored.checked_by, date=f"{stored.checked_at[:16]} UTC", note=stored.checked_note
+            role="Checked by",
+            name=people.get(stored.checked_by, stored.checked_by),
+            date=f"{stored.checked_at[:16]} UTC",
+            note=stored.checked_note,
         )
         if stored.approved_by and stored.approved_at:
             approved = Signature(
                 role="Approved by",
-                name=stored.approved_by,
+                name=people.get(stored.approved_by, stored.approved_by),
                 date=f"{stored.approved_at[:16]} UTC",
                 note=stored.approved_note,
             )
@@ -50,6 +56,7 @@ def revision_lines(
     sheets: Sequence[Sheet],
     details: ProjectDetails,
     today: str,
+    people: People,
 ) -> list[RevisionLine]:
     """One line per issued revision before this one, then this one, each saying what changed."""
     lines = []
@@ -62,8 +69,8 @@ def revision_lines(
                 date=(revision.approved_at or "")[:10],
                 status="approved",
                 changes=changes(revision.sheets, revision.details, before),
-                checked=_signed(revision.checked_by, revision.checked_at),
-                approved=_signed(revision.approved_by, revision.approved_at),
+                checked=_signed(revision.checked_by, revision.checked_at, people),
+                approved=_signed(revision.approved_by, revision.approved_at, people),
             )
         )
     stored = current.stored
@@ -73,8 +80,8 @@ def revision_lines(
             date=(stored.approved_at if stored and stored.approved_at else today)[:10],
             status=current.status,
             changes=changes([sheet.entry for sheet in sheets], details, current.previous),
-            checked=_signed(stored.checked_by, stored.checked_at) if stored else "—",
-            approved=_signed(stored.approved_by, stored.approved_at) if stored else "—",
+            checked=_signed(stored.checked_by, stored.checked_at, people) if stored else "—",
+            approved=_signed(stored.approved_by, stored.approved_at, people) if stored else "—",
         )
     )
     return lines
@@ -90,6 +97,7 @@ def package_content(
     prepared: Signature,
     failed: int,
     when: datetime,
+    people: People,
 ) -> PackageContent:
     today = when.strftime("%Y-%m-%d")
     stored = current.stored
@@ -104,8 +112,8 @@ def package_content(
         status=current.status,
         label=current.label,
         date=(stored.approved_at if stored and stored.approved_at else today)[:10],
-        signatures=signatures(prepared, current),
-        revisions=revision_lines(current, revisions, sheets, details, today),
+        signatures=signatures(prepared, current, people),
+        revisions=revision_lines(current, revisions, sheets, details, today, people),
         sheets=sheets,
         digest=digest,
         notes=notes,

@@ -14,34 +14,8 @@ from app import Application, record_as_json
 from domain.accounts import AuditRecord
 from faces.web.markdown import sentence_markdown
 
-AUDIT_OPEN = "audit_open"
 SHOWN_RECORDS = 10_000
 COLUMNS = ("record_id", "at", "user_name", "action", "chat_id", "workspace_name", "detail", "prev_hash", "hash")
-
-
-def is_admin(service: Application) -> bool:
-    return service.user is not None and service.access.role == "admin"
-
-
-def audit_button(service: Application) -> None:
-    """In the sidebar, for admins: opens (or closes) the audit trail in place of the conversation."""
-    if is_admin(service):
-        opened = bool(st.session_state.get(AUDIT_OPEN))
-        st.button(
-            "Close the audit trail" if opened else "Audit trail",
-            key="audit-trail",
-            icon=":material/fact_check:",
-            on_click=toggle,
-            width="stretch",
-        )
-
-
-def toggle() -> None:
-    st.session_state[AUDIT_OPEN] = not st.session_state.get(AUDIT_OPEN)
-
-
-def audit_open(service: Application) -> bool:
-    return bool(st.session_state.get(AUDIT_OPEN)) and is_admin(service)
 
 
 def audit_page(service: Application) -> None:
@@ -71,11 +45,16 @@ def audit_page(service: Application) -> None:
         icon=":material/download:",
         on_click="ignore",
     )
+    people = {user.name: user.shown_as for user in service.accounts.users()}
     st.dataframe(
-        [{name: row[name] for name in COLUMNS[:7]} for row in map(record_as_json, records)],
+        [
+            {**{name: row[name] for name in COLUMNS[:3]}, "shown as": people.get(row["user_name"], row["user_name"]),
+             **{name: row[name] for name in COLUMNS[3:7]}}
+            for row in map(record_as_json, records)
+        ],
         hide_index=True,
         width="stretch",
-    )
+    )  # fmt: skip
 
 
 def as_csv(records: list[AuditRecord]) -> str:

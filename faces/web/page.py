@@ -10,13 +10,13 @@ import streamlit as st
 
 from app import Application, ForbiddenError, HistoryError, SignInError
 from faces.web import actions
-from faces.web.audit_view import audit_open, audit_page
 from faces.web.background import watch_summaries
 from faces.web.conversation import conversation, live_turn, replying, wait_for_interrupted_turn
 from faces.web.markdown import escape_markdown, sentence_markdown
 from faces.web.sidebar import sidebar
 from faces.web.signing_in import read_only, sign_out
 from faces.web.state import notify, service, state, sync_url
+from faces.web.users_view import draw_side_page, side_page
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +78,8 @@ def main() -> None:
             show_notices()
             watch_summaries(spaces)  # the note that a summary is done comes without a click
         sidebar(spaces)
-        if audit_open(spaces):  # an admin reading the audit trail, in place of the conversation
-            audit_page(spaces)
+        if (page := side_page(spaces)) is not None:  # My account, Users, the audit trail: in place of the talk
+            draw_side_page(spaces, page)
             return
         if (reading_only := read_only(spaces)) is not None:  # a viewer: the conversation, and no input
             conversation(spaces, can_change=False)

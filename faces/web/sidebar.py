@@ -10,7 +10,6 @@ from app import Application, ServerStatus
 from app.formatting import shown_name
 from domain.records import Workspace
 from faces.web import actions
-from faces.web.audit_view import audit_button
 from faces.web.dates import group_of, hover_time, today_in, zone_named
 from faces.web.documents import documents_panel
 from faces.web.labels import row_label
@@ -20,6 +19,7 @@ from faces.web.outside_tools import outside_tools_panel
 from faces.web.signing_in import signed_in_bar
 from faces.web.snippets import highlighted, hit_snippet
 from faces.web.sync_bridge import run_sync
+from faces.web.users_view import side_page_buttons
 from faces.web.workspace_menu import workspace_menu
 
 LISTED_WORKSPACES = 30
@@ -38,7 +38,7 @@ def sidebar(service: Application) -> None:
                 width="stretch",
                 key="new-workspace",
             )
-        audit_button(service)
+        side_page_buttons(service)
         query = st.text_input("Search workspaces", key="search", placeholder="Name or words from a message")
         if query.strip():
             workspace_hits(service, query)
