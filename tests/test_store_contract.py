@@ -171,7 +171,8 @@ def test_accounts(db: ChatHistoryDB) -> None:
     assert db.set_role(ann, "viewer") and db.set_password_hash(ann, "hash2")
     assert db.password_hash("ann") == (user.model_copy(update={"role": "viewer"}), "hash2")
     assert [u.name for u in db.list_users()] == ["ann"]
-    assert db.set_display_name(ann, "Ann Smith") and db.get_user("ann").shown_as == "Ann Smith"  # type: ignore[union-attr]
+    named = db.set_display_name(ann, "Ann Smith") and db.get_user("ann")
+    assert named and named.shown_as == "Ann Smith"
     db.note_sign_in(ann)
     (seen,) = db.users_overview()
     assert seen.user.display_name == "Ann Smith" and seen.last_sign_in_at is not None and seen.keys == 0
