@@ -28,7 +28,7 @@ from app.accounts.policy import Access
 from app.accounts.sharing import Sharing
 from app.accounts.throttle import SignInThrottle
 from app.accounts.user_turns import UserTurns
-from app.accounts.users import Accounts
+from app.accounts.users import Accounts, OfficeSignOn
 from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents.library import DocumentLibrary
@@ -66,6 +66,7 @@ class AccountSettings:
     user_turns: UserTurns = field(default_factory=UserTurns)
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
     session_hours: float = 12.0
+    office: OfficeSignOn = field(default_factory=OfficeSignOn)  # who single sign-on makes a user of
 
     @property
     def on(self) -> bool:
@@ -103,7 +104,10 @@ class Application:
         written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
         self.access = Access(store, user, written)
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
-        self.accounts = Accounts(store, self.access, self.audit, self._accounts.throttle, self._accounts.session_hours)
+        self.accounts = Accounts(
+            store, self.access, self.audit, self._accounts.throttle, self._accounts.session_hours,
+            office=self._accounts.office,
+        )  # fmt: skip
         self.sharing = Sharing(store, self.access, self.audit)
         used = written if user is not None else AuditTrail(store, SERVER_OWNER, kept=False)  # what the parts record
         context = agent.settings.tool_context

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app.accounts.user_turns import UserTurns
+from app.accounts.users import OfficeSignOn
 from app.agents import load_agents
 from app.application import AccountSettings, Application
 from app.outside_tools.hooks import load_hooks
@@ -75,7 +76,10 @@ def open_application(
         exports_dir=settings.exports_folder,
         engineer=settings.engineer_name,
         accounts=AccountSettings(
-            settings.auth, UserTurns(settings.max_turns_per_user), session_hours=settings.session_hours
+            settings.auth,
+            UserTurns(settings.max_turns_per_user),
+            session_hours=settings.session_hours,
+            office=OfficeSignOn.of(settings.sso_allowed_domains, settings.sso_role_claim),
         ),
     )
 

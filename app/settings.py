@@ -91,6 +91,10 @@ class Settings(BaseModel):
     allow_unauthenticated_network_access: bool = Field(
         False, description="true or false (true lets the web app without accounts serve other computers)"
     )
+    sso_allowed_domains: str = Field(
+        "", max_length=2000, description="e-mail domains separated by commas (office.example), or empty"
+    )
+    sso_role_claim: str = Field("roles", max_length=200, description="the name of an ID token's claim")
     trusted_proxies: str = Field(
         "", max_length=2000, description="addresses or networks of reverse proxies, separated by commas, or empty"
     )

@@ -45,6 +45,7 @@ class Person:
     subject: str
     email: str
     name: str
+    roles: tuple[str, ...] = ()  # the `roles` claim, as Entra ID and Keycloak send app roles
 
 
 @dataclass
@@ -156,6 +157,7 @@ class FakeIdentityProvider:
             "email": grant.person.email,
             "email_verified": True,
             "name": grant.person.name,
+            **({"roles": list(grant.person.roles)} if grant.person.roles else {}),
         }
         header = {"alg": "RS256", "typ": "JWT", "kid": KEY_ID}
         signing_input = f"{_b64(json.dumps(header).encode())}.{_b64(json.dumps(claims).encode())}"

@@ -14,6 +14,7 @@ import pytest
 from app import Application, ForbiddenError, SignInError
 from app.accounts.throttle import SignInThrottle
 from app.accounts.user_turns import UserTurns
+from app.accounts.users import OfficeSignOn
 from app.application import AccountSettings
 from domain.accounts import User
 from domain.events import TextDelta, TurnCompleted, WaitingForServer
@@ -401,5 +402,29 @@ def test_a_session_expires_after_session_hours(store_target: str, fake_ollama: F
         clock.now += 2
         with pytest.raises(SignInError, match="expired"):
             accounts.resume(token)
+    finally:
+        service.close()
+
+
+def test_single_sign_on_makes_a_user_from_an_allowed_domain_with_the_claims_role(
+    store_target: str, fake_ollama: FakeOllama
+) -> None:
+    office = OfficeSignOn.of("office.example, @branch.example", "roles")
+    service = Application(
+        ChatHistoryDB(store_target), make_agent(fake_ollama), accounts=AccountSettings("accounts", office=office)
+    )
+    try:
+        service.accounts.add("carol", "engineer", PASSWORD)  # the name the first one would take is taken
+        made = service.accounts.sign_in_by_email("Carol@Office.example", {"roles": ["Viewer"], "name": "Carol V"})
+        assert (made.name, made.role, made.display_name) == ("Carol-2", "viewer", "Carol V")
+        assert service.accounts.sign_in_by_email("carol@office.example") == made, "the same user the next time"
+        plain = service.accounts.sign_in_by_email("dan@branch.example", {})
+        assert plain.role == "engineer", "no role claimed: engineer"
+        with pytest.raises(SignInError, match="No user here has that e-mail"):
+            service.accounts.sign_in_by_email("eve@elsewhere.example", {"roles": "admin"})
+        with pytest.raises(SignInError):
+            service.accounts.sign_in("Carol-2", "")  # made without a password: only the office account signs in
+        added = [r.detail for r in service.audit.records() if r.action == "user added"]
+        assert any("Carol-2 as viewer, by single sign-on as Carol@Office.example" in d for d in added)
     finally:
         service.close()

@@ -16,7 +16,8 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -52,6 +53,29 @@ def _key_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class OfficeSignOn:
+    """Who single sign-on may make a user of on their first sign-in: e-mails of these domains
+    (SSO_ALLOWED_DOMAINS), with the role the identity provider's claim gives (SSO_ROLE_CLAIM)."""
+
+    allowed_domains: frozenset[str] = frozenset()
+    role_claim: str = "roles"
+
+    @classmethod
+    def of(cls, domains: str, role_claim: str) -> OfficeSignOn:
+        found = frozenset(part.strip().lower().lstrip("@") for part in domains.split(",") if part.strip())
+        return cls(found, role_claim.strip() or "roles")
+
+    def admits(self, email: str) -> bool:
+        return "@" in email and email.rsplit("@", 1)[1].strip().lower() in self.allowed_domains
+
+    def role(self, claims: Mapping[str, object]) -> Role:
+        """The most the claim names of admin, engineer and viewer (a text or a list); engineer when none."""
+        value = claims.get(self.role_claim)
+        named = {str(item).strip().lower() for item in (value if isinstance(value, list | tuple) else [value])}
+        return next((role for role in ROLES if role in named), "engineer")
+
+
 def check_role(role: str) -> Role:
     if role not in ROLES:
         raise ValueError(f"{role!r} is not a role; use admin, engineer or viewer.")
@@ -75,6 +99,7 @@ class Accounts:
         throttle: SignInThrottle,
         session_hours: float = 12.0,
         clock: Callable[[], float] = time.time,
+        office: OfficeSignOn | None = None,
     ) -> None:
         self._store = store
         self._access = access
@@ -82,6 +107,7 @@ class Accounts:
         self._throttle = throttle
         self._session_seconds = session_hours * 3600
         self._clock = clock
+        self._office = office or OfficeSignOn()
 
     # Signing in ------------------------------------------------------------------------
 
@@ -129,14 +155,33 @@ class Accounts:
         if count := self._throttle.to_record(self._store, what):
             self._audit.record("failed sign-in", detail=f"{count} failed sign-in{'s' * (count != 1)} {what} ({how})")
 
-    def sign_in_by_email(self, email: str) -> User:
-        """The user with this e-mail, once the office's identity provider has vouched for it (single sign-on)."""
-        user = self._store.user_by_email(email) if email.strip() else None
+    def sign_in_by_email(self, email: str, claims: Mapping[str, object] | None = None) -> User:
+        """The user with this e-mail, once the office's identity provider has vouched for it (single sign-on); a
+        first sign-in from a domain of SSO_ALLOWED_DOMAINS makes the user, with the role the provider's
+        SSO_ROLE_CLAIM gives (engineer when it gives none) and the name it knows them by."""
+        email = email.strip()
+        user = self._store.user_by_email(email) if email else None
+        if user is None and self._office.admits(email):
+            user = self._first_sign_in(email, claims or {})
         if user is None:
             self._audit.record("failed sign-in", detail="single sign-on: no user has that e-mail")
             raise SignInError("No user here has that e-mail; ask an admin to add you.")
         self._signed_in(user, "single sign-on")
         return user
+
+    def _first_sign_in(self, email: str, claims: Mapping[str, object]) -> User:
+        role = self._office.role(claims)
+        shown = " ".join(str(claims.get("name") or "").split())[:DISPLAY_NAME_LENGTH] or None
+        taken = {user.name.casefold() for user in self._store.list_users()}
+        base = re.sub(r"[^\w.-]+", "-", email.split("@", 1)[0]).strip("-.")[:56] or "user"
+        name = next(f"{base}{suffix}" for suffix in ("", *(f"-{n}" for n in range(2, 10_000)))
+                    if f"{base}{suffix}".casefold() not in taken)  # fmt: skip
+        with self._store.unit_of_work():
+            user_id = self._store.add_user(name, role, "", email, shown)
+            self._audit.record("user added", detail=f"{name} as {role}, by single sign-on as {email}")
+        found = self._store.user_by_id(user_id)
+        assert found is not None
+        return found
 
     def _signed_in(self, user: User, how: str) -> None:
         with self._store.unit_of_work():

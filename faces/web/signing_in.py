@@ -128,7 +128,7 @@ def office_account(base: Application) -> User | None:
     if refused is not None and refused[0] == email:
         return None
     try:
-        return base.accounts.sign_in_by_email(email)
+        return base.accounts.sign_in_by_email(email, {key: st.user.get(key) for key in st.user})
     except SignInError as error:
         st.session_state[OFFICE_REFUSAL] = (email, str(error))
         return None

@@ -53,7 +53,7 @@ def office_app(
         f'server_metadata_url = "{provider.metadata_url}"\n',
         encoding="utf-8",
     )
-    env = {"AUTH": "accounts", "ENDPOINT": fake_ollama.url}
+    env = {"AUTH": "accounts", "ENDPOINT": fake_ollama.url, "SSO_ALLOWED_DOMAINS": "branch.example"}
     with streamlit_server(isolated, env, log=isolated / "server.log", port=port) as (address, _):
         yield address
 
@@ -130,3 +130,17 @@ def test_an_e_mail_no_user_has_is_refused_in_one_sentence(
         base.close()
     assert ("failed sign-in", "single sign-on: no user has that e-mail") in trail
     assert STRANGER.email not in (isolated / "server.log").read_text(encoding="utf-8", errors="replace")
+
+
+def test_a_first_office_sign_in_from_an_allowed_domain_makes_the_user_with_the_claimed_role(
+    office_app: str, provider: FakeIdentityProvider, page: Page, isolated: Path
+) -> None:
+    provider.person = Person("dan-9", "dan@branch.example", "Dan Reviewer", roles=("viewer",))
+    through_the_office_account(page, office_app)
+    expect(page.get_by_text("Signed in as dan · viewer")).to_be_visible()
+    base = start(isolated / ".env", {})
+    try:
+        made = base.accounts.user("dan")
+    finally:
+        base.close()
+    assert (made.role, made.display_name, made.email) == ("viewer", "Dan Reviewer", "dan@branch.example")
