@@ -26,7 +26,7 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"
 
-# Inside the container the app must listen on all interfaces so that the published port
-# reaches it; docker-compose.yml publishes it on the host's 127.0.0.1 only, and says so with
-# ALLOW_UNAUTHENTICATED_NETWORK_ACCESS=true (without it the app refuses to serve 0.0.0.0).
+# Inside the container the app listens on all interfaces so that the reverse proxy reaches it; with AUTH=accounts
+# (as docker-compose.yml sets it) everyone signs in first. Without accounts it refuses to serve 0.0.0.0 unless
+# ALLOW_UNAUTHENTICATED_NETWORK_ACCESS=true says the risk is accepted.
 CMD ["streamlit", "run", "streamlit_app.py", "--server.address=0.0.0.0"]
