@@ -20,7 +20,7 @@ from faces.web.markdown import escape_markdown, sentence_markdown
 logger = logging.getLogger(__name__)
 
 SIGN_IN_FORM = "sign-in"
-SIGN_IN_PROBLEM = "sign_in_problem"  # the sentence of a sign-in that failed, shown on the next page
+SIGN_IN_PROBLEM = "sign_in_problem"  # why the tab is signed out, shown with the form until someone signs in
 OFFICE_REFUSAL = "office_refusal"  # (e-mail, sentence): the office account's e-mail no user here has
 SESSION = "session_token"  # the tab's sign-in session, kept in the browser's cookie as well
 FORGET_COOKIE = "forget_session_cookie"  # signed out: the browser's cookie is to be taken out
@@ -81,9 +81,10 @@ def sign_in_page(base: Application) -> User:
     office = single_sign_on_ready()
     user = office_account(base) if office else None
     if user is not None:
+        st.session_state.pop(SIGN_IN_PROBLEM, None)
         return user
     st.title("Engineering assistant", anchor=False)
-    if problem := st.session_state.pop(SIGN_IN_PROBLEM, None):
+    if problem := st.session_state.get(SIGN_IN_PROBLEM):  # kept across the form's own reruns
         st.error(sentence_markdown(problem), icon=":material/error:")
     refusal = office_refusal() if office else None
     if refusal is not None:
@@ -103,6 +104,7 @@ def sign_in_page(base: Application) -> User:
         except SignInError as error:  # the same sentence for a wrong password and an unknown user
             st.error(sentence_markdown(str(error)), icon=":material/error:")
         else:  # a session the browser keeps: a reload, a bookmark or another tab stays signed in
+            st.session_state.pop(SIGN_IN_PROBLEM, None)
             st.session_state[SESSION] = base.accounts.start_session(user)
             st.rerun()  # the app is drawn on a page of its own, not below the form
     if refusal is not None:  # to try another office account
