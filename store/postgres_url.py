@@ -41,10 +41,17 @@ class PostgresUrl:
         return text
 
 
+# `scheme:/…/user:` then anything up to the line's last `@`: a password may hold spaces, `@`, `:` or `/`, the
+# scheme may be misspelt and its `//` folded into one `/` by a path, and hiding too much is safe.
+_CREDENTIALS = re.compile(r"([A-Za-z][\w+.-]*:/*[^:/@\s'\"]*:).*@")
+_PASSWORD_PARAMETER = re.compile(r"(password\s*=\s*)[^&\s'\"]*", re.IGNORECASE)
+
+
 def redact_url(text: str) -> str:
-    """A URL-like text with whatever stands between `user:` and `@` (and any `password=`) hidden."""
-    text = re.sub(r"(://[^:/@\s]*:)[^@\s]*@", rf"\1{HIDDEN}@", text)
-    return re.sub(r"(password=)[^&\s]*", rf"\1{HIDDEN}", text, flags=re.IGNORECASE)
+    """`text` with whatever stands between a URL's `user:` and its last `@` (and any `password=`) hidden,
+    whatever the URL's shape."""
+    text = _CREDENTIALS.sub(rf"\1{HIDDEN}@", text)
+    return _PASSWORD_PARAMETER.sub(rf"\1{HIDDEN}", text)
 
 
 def parse_postgres_url(text: str) -> PostgresUrl:
@@ -52,6 +59,10 @@ def parse_postgres_url(text: str) -> PostgresUrl:
     shown = redact_url(text.strip())
     if not is_postgres_url(text):
         raise ValueError(f"{shown} is not a postgresql://USER:PASSWORD@HOST:PORT/DB URL")
+    if any(character.isspace() for character in text.strip()):
+        raise ValueError(f"{shown} holds a space; write a space in the password as %20")
+    if text.partition("://")[2].split("/", 1)[0].count("@") > 1:
+        raise ValueError(f"{shown} holds an @ before its host's; write an @ in the password as %40")
     try:
         parts = urlsplit(text.strip())
         port = parts.port or 5432
