@@ -11,6 +11,7 @@ from app.accounts.policy import ForbiddenError, SignInError
 from app.application import Application
 from app.approvals import edit_diff
 from app.assembly import open_application, start
+from app.naming import AmbiguousWorkspaceError
 from app.outside_tools.servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
 from app.settings import Settings, SettingsError, configure_logging, load_settings, store_choice
@@ -25,6 +26,7 @@ from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 
 __all__ = [
     "Application",
+    "AmbiguousWorkspaceError",
     "ForbiddenError",
     "SignInError",
     "User",

@@ -18,6 +18,11 @@ NAME_SHOWN = {
 }
 
 
+# In a JSON line: what JSON itself leaves raw (C1 controls, NEL, separators, bidi controls) as \u escapes, which
+# read back as the same string but cannot move a terminal's cursor or reorder its line.
+JSON_SAFE = {c: f"\\u{c:04x}" for c in [0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *map(ord, BIDI_CONTROLS)]}
+
+
 def visible_bidi_controls(text: str) -> str:
     """Text with each bidirectional control written out (`[U+202E]`): shown to the reader, never obeyed."""
     return text.translate(BIDI_SHOWN)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
-from app.formatting import shortened
+from app.formatting import shortened, shown_name
+from app.naming import By, the_one
 from app.ports import WorkspaceRecords
 from app.summaries import Summaries, SwitchOutcome
 from domain.records import SearchHit, Workspace
@@ -70,14 +71,18 @@ class Workspaces:
         """The workspace if the user may see it; else the missing sentence (LookupError), the attempt recorded."""
         return self._access.read(chat_id)
 
-    def find(self, name_or_id: str) -> Workspace:
-        """A workspace the user may see, by id or exact name; LookupError says there is none."""
+    def find(self, name_or_id: str, by: By | None = None) -> Workspace:
+        """A workspace the user may see, by id or exact name (`by`: only by one); LookupError says there is none,
+        AmbiguousWorkspaceError that the text names several."""
         if not name_or_id.strip():
             raise ValueError("Give a workspace name or id.")
-        chat = self._store.find_chat(name_or_id, viewer=self._access.viewer)
+        chat = self._named(name_or_id, by)
         if chat is None:
-            raise LookupError(f"There is no workspace called {name_or_id.strip()!r}.")
+            raise LookupError(f"There is no workspace called {shown_name(name_or_id.strip())!r}.")
         return chat
+
+    def _named(self, name_or_id: str, by: By | None = None) -> Workspace | None:
+        return the_one(name_or_id, self._store.find_chats(name_or_id, self._access.viewer, by), by)
 
     # Opening ---------------------------------------------------------------------------------
 
@@ -98,7 +103,7 @@ class Workspaces:
 
     def open_or_create(self, name_or_id: str) -> Workspace:
         """Open the named (or numbered) workspace, creating a named one that does not exist yet."""
-        chat = self._store.find_chat(name_or_id, viewer=self._access.viewer)
+        chat = self._named(name_or_id)
         if chat is not None:
             self._current_id = chat.chat_id
             return chat

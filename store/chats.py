@@ -82,16 +82,25 @@ class ChatStore(StoreBase):
 
     def find_chat(self, name_or_id: str, viewer: int | None = None) -> Workspace | None:
         """A workspace user `viewer` may see (None: any) by its id, or else by its exact name (ignoring case)."""
+        found = self.find_chats(name_or_id, viewer)
+        return found[0] if found else None
+
+    def find_chats(self, name_or_id: str, viewer: int | None = None, by: str | None = None) -> list[Workspace]:
+        """The workspaces user `viewer` may see (None: any) whose id (`by="id"`), exact name ignoring case
+        (`by="name"`) or either (None) is `name_or_id`: the id's first, then the names' most recently active first;
+        at most 10."""
         text = name_or_id.strip()
+        number = int(text) if text.isdigit() and len(text) < 19 and by != "name" else -1
+        name = text if by != "id" else None
         seen, parameters = visible_to(viewer)
         with self._query() as db:
-            row = db.execute(
+            rows = db.execute(
                 f"""SELECT {_CHAT_COLUMNS} FROM chats
                     WHERE (chat_id = :id OR lower(chat_name) = lower(:name)) AND {seen}
-                    ORDER BY chat_id = :id DESC, activity_seq DESC LIMIT 1""",  # noqa: S608 - fixed condition
-                {**parameters, "id": int(text) if text.isdigit() and len(text) < 19 else -1, "name": text},
-            ).fetchone()
-        return Workspace.model_validate(dict(row)) if row is not None else None
+                    ORDER BY chat_id = :id DESC, activity_seq DESC LIMIT 10""",  # noqa: S608 - fixed condition
+                {**parameters, "id": number, "name": name},
+            ).fetchall()
+        return [Workspace.model_validate(dict(row)) for row in rows]
 
     def set_chat_agent(self, chat_id: int, agent: str | None) -> None:
         with self._write() as db:

@@ -11,6 +11,8 @@ from typing import Protocol
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
+from app.formatting import shown_name
+from app.naming import By, the_one
 from app.ports import AccountRecords, WorkspaceRecords
 from domain.accounts import EVERYONE, SHARE_ROLES, Share, ShareRole, User
 from domain.records import Workspace
@@ -28,13 +30,14 @@ class Sharing:
         self._access = access
         self._audit = audit
 
-    def workspace(self, name_or_id: str) -> Workspace:
-        """A workspace the user may see, by name or id; the missing sentence otherwise."""
-        found = self._store.find_chat(name_or_id, viewer=self._access.viewer)
+    def workspace(self, name_or_id: str, by: By | None = None) -> Workspace:
+        """A workspace the user may see, by name or id (`by`: only by one); the missing sentence otherwise, and
+        AmbiguousWorkspaceError when the text names several (an id and a name, or a name twice)."""
+        found = the_one(name_or_id, self._store.find_chats(name_or_id, self._access.viewer, by), by)
         if found is not None:
             return found
         self._access.denied(f"find workspace {name_or_id.strip()!r}")
-        raise LookupError(f"There is no workspace called {name_or_id.strip()!r}.")
+        raise LookupError(f"There is no workspace called {shown_name(name_or_id.strip())!r}.")
 
     def share(self, chat_id: int, user_name: str, role: str) -> Share:
         """Share with `user_name` as `role` (viewer or editor); LookupError for a user who does not exist."""

@@ -25,6 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access, SignInError
 from app.accounts.throttle import SignInThrottle
+from app.accounts.user_names import check_user_name
 from app.ports import AccountRecords
 from domain.accounts import ROLES, Role, User, UserOverview
 
@@ -35,7 +36,6 @@ _KEY = re.compile(r"eak_([0-9]{1,18})_([A-Za-z0-9_-]{20,100})")
 _SESSION = re.compile(r"ess_([0-9]{1,18})_([A-Za-z0-9_-]{20,100})")
 SESSION_ENDED = "You were signed out (here or elsewhere, or your password or role changed); sign in again."
 SESSION_EXPIRED = "Your session has expired; sign in again."
-_NAME = re.compile(r"[\w.@-]{1,64}")
 MIN_PASSWORD = 8
 DISPLAY_NAME_LENGTH = 100
 
@@ -47,6 +47,15 @@ def _dummy_hash() -> str:
     """A hash checked for an unknown user, so both take as long; made on the first sign-in, not at import (argon2id
     takes 64 MiB and a fifth of a second, which every process importing the application would pay)."""
     return _hasher.hash(secrets.token_hex(16))
+
+
+def _free(name: str, taken: list[str]) -> bool:
+    """Whether a name made for a new user is one that no user has and none looks like."""
+    try:
+        check_user_name(name, taken)
+    except ValueError:
+        return False
+    return name.casefold() not in {other.casefold() for other in taken}
 
 
 def _key_hash(secret: str) -> str:
@@ -172,10 +181,10 @@ class Accounts:
     def _first_sign_in(self, email: str, claims: Mapping[str, object]) -> User:
         role = self._office.role(claims)
         shown = " ".join(str(claims.get("name") or "").split())[:DISPLAY_NAME_LENGTH] or None
-        taken = {user.name.casefold() for user in self._store.list_users()}
+        taken = [user.name for user in self._store.list_users()]
         base = re.sub(r"[^\w.-]+", "-", email.split("@", 1)[0]).strip("-.")[:56] or "user"
         name = next(f"{base}{suffix}" for suffix in ("", *(f"-{n}" for n in range(2, 10_000)))
-                    if f"{base}{suffix}".casefold() not in taken)  # fmt: skip
+                    if _free(f"{base}{suffix}", taken))  # fmt: skip
         with self._store.unit_of_work():
             user_id = self._store.add_user(name, role, "", email, shown)
             self._audit.record("user added", detail=f"{name} as {role}, by single sign-on as {email}")
@@ -263,13 +272,13 @@ class Accounts:
         self, name: str, role: str, password: str, email: str | None = None, display_name: str | None = None
     ) -> User:
         self._access.admin("add users")
-        if not _NAME.fullmatch(name.strip()):
-            raise ValueError("A user name is 1 to 64 letters, digits, dots, dashes, @ or underscores.")
+        others = [user.name for user in self._store.list_users() if user.name.casefold() != name.strip().casefold()]
+        name = check_user_name(name, others)  # a taken name itself is the store's to refuse, in its own sentence
         hashed = _hasher.hash(check_password(password))
         with self._store.unit_of_work():
             shown = " ".join((display_name or "").split())[:DISPLAY_NAME_LENGTH] or None
-            user_id = self._store.add_user(name.strip(), check_role(role), hashed, (email or "").strip() or None, shown)
-            self._audit.record("user added", detail=f"{name.strip()} as {role}")
+            user_id = self._store.add_user(name, check_role(role), hashed, (email or "").strip() or None, shown)
+            self._audit.record("user added", detail=f"{name} as {role}")
         user = self._store.user_by_id(user_id)
         assert user is not None
         return user

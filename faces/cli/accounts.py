@@ -4,6 +4,7 @@ the server by whoever can open the database, as its owner, with no sign-in.
     python main.py users add NAME --role admin|engineer|viewer [--email E]
     python main.py users list | remove NAME | role NAME ROLE | password NAME | key NAME | revoke-keys NAME
     python main.py share WORKSPACE USER --as viewer|editor      python main.py share WORKSPACE --everyone
+    (WORKSPACE is a name or an id; --id N or --name NAME instead says which, when a name is also an id)
     python main.py unshare WORKSPACE USER                       python main.py unshare WORKSPACE --everyone
     python main.py audit [--user NAME] [--workspace NAME|ID] [--since ISO-8601] [--json]
     python main.py audit verify
@@ -23,8 +24,10 @@ from typing import TextIO
 from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import Application, HistoryError, record_as_json
+from app import AmbiguousWorkspaceError, Application, HistoryError, record_as_json
+from app.formatting import JSON_SAFE, shown_name
 from domain.accounts import AuditRecord
+from domain.records import Workspace
 from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from faces.opening import start_or_exit
 
@@ -38,23 +41,49 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command", required=True)
     _users(commands.add_parser("users", help="add, list, remove users; roles, passwords and API keys"))
     share = commands.add_parser("share", parents=[_COMMON], help="share a workspace with a user, or everyone to read")
-    share.add_argument("workspace", metavar="WORKSPACE", help="the workspace's name or id")
+    _workspace_named(share)
     share.add_argument("user", metavar="USER", nargs="?", help="the user to share it with")
     share.add_argument("--as", dest="role", choices=("viewer", "editor"), help="what the user may do in it")
     share.add_argument("--everyone", action="store_true", help="share with everyone in the office, to read")
     unshare = commands.add_parser(
         "unshare", parents=[_COMMON], help="stop sharing a workspace with a user (or with everyone)"
     )
-    unshare.add_argument("workspace", metavar="WORKSPACE", help="the workspace's name or id")
+    _workspace_named(unshare)
     unshare.add_argument("user", metavar="USER", nargs="?", help="the user to stop sharing it with")
     unshare.add_argument("--everyone", action="store_true", help="stop sharing it with everyone")
     audit = commands.add_parser("audit", parents=[_COMMON], help="list the audit trail, or `audit verify` its chain")
     audit.add_argument("verify", nargs="?", choices=("verify",), help="check that no record was changed or removed")
     audit.add_argument("--user", help="only this user's records")
     audit.add_argument("--workspace", help="only this workspace's records (name or id)")
+    audit.add_argument("--workspace-id", type=int, metavar="N", help="only the records of the workspace with id N")
+    audit.add_argument("--workspace-name", metavar="NAME", help="only the records of the workspace called NAME")
     audit.add_argument("--since", help="only records from this time on (ISO-8601: 2026-05-01 or 2026-05-01T09:30)")
     audit.add_argument("--json", action="store_true", help="one JSON object per line")
     return parser.parse_args(argv)
+
+
+def _workspace_named(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("workspace", metavar="WORKSPACE", nargs="?", help="the workspace's name or id")
+    by = parser.add_mutually_exclusive_group()
+    by.add_argument("--id", type=int, metavar="N", help="the workspace with id N (then WORKSPACE is left out)")
+    by.add_argument("--name", metavar="NAME", help="the workspace called NAME (then WORKSPACE is left out)")
+
+
+def _named_workspace(service: Application, args: argparse.Namespace) -> Workspace:
+    """The workspace WORKSPACE, `--id` or `--name` names; a text that names several is refused in a sentence
+    saying how to name one."""
+    if args.id is not None or args.name is not None:
+        if args.user is None:  # `share --id 15 vic`: the one word left is the user
+            args.user, args.workspace = args.workspace, None
+        text, by = (str(args.id), "id") if args.id is not None else (str(args.name), "name")
+    elif args.workspace is None:
+        raise ValueError(f"Name the workspace: python main.py {args.command} WORKSPACE USER, or --id N or --name NAME.")
+    else:
+        text, by = args.workspace, None
+    try:
+        return service.sharing.workspace(text, by)
+    except AmbiguousWorkspaceError as several:
+        raise ValueError(several.sentence(f"with --id {several.found[0].chat_id}", "with --name NAME")) from None
 
 
 def _users(parser: argparse.ArgumentParser) -> None:
@@ -152,10 +181,10 @@ def read_password(stdin: TextIO | None = None) -> str:
 
 
 def _run_share(service: Application, args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    chat = _named_workspace(service, args)
     if args.everyone == bool(args.user):
         stderr.write(f"Name a user, or give --everyone: python main.py {args.command} WORKSPACE USER.\n")
         return EXIT_USAGE
-    chat = service.sharing.workspace(args.workspace)
     if args.command == "unshare":
         removed = service.sharing.unshare(chat.chat_id, None if args.everyone else args.user)
         who = "everyone" if args.everyone else args.user
@@ -187,13 +216,34 @@ def _verify(service: Application, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _list_audit(service: Application, args: argparse.Namespace, stdout: TextIO) -> int:
-    chat_id = service.sharing.workspace(args.workspace).chat_id if args.workspace else None
+    chat_id = _audited_workspace(service, args)
     for record in service.audit.records(args.user, chat_id, args.since):
-        stdout.write(json.dumps(record_as_json(record), ensure_ascii=False) + "\n" if args.json else _line(record))
+        stdout.write(_json_line(record) if args.json else _line(record))
     return EXIT_OK
 
 
+def _audited_workspace(service: Application, args: argparse.Namespace) -> int | None:
+    written = [(args.workspace, None), (args.workspace_id, "id"), (args.workspace_name, "name")]
+    given = [(str(text), by) for text, by in written if text is not None]
+    if not given:
+        return None
+    if len(given) > 1:
+        raise ValueError("Name the workspace once: --workspace, --workspace-id or --workspace-name.")
+    try:
+        return service.sharing.workspace(*given[0]).chat_id
+    except AmbiguousWorkspaceError as several:
+        raise ValueError(
+            several.sentence(f"with --workspace-id {several.found[0].chat_id}", "with --workspace-name NAME")
+        ) from None
+
+
 def _line(record: AuditRecord) -> str:
-    where = f" [{record.workspace_name} #{record.chat_id}]" if record.chat_id is not None else ""
-    detail = f": {record.detail}" if record.detail else ""
-    return f"{record.record_id}\t{record.at[:19]}\t{record.user_name}\t{record.action}{where}{detail}\n"
+    """One record on one line, every name and detail with its controls written out: a workspace's name can neither
+    drive the terminal nor forge a line of the trail."""
+    where = f" [{shown_name(record.workspace_name or '')} #{record.chat_id}]" if record.chat_id is not None else ""
+    detail = f": {shown_name(record.detail)}" if record.detail else ""
+    return f"{record.record_id}\t{record.at[:19]}\t{shown_name(record.user_name)}\t{record.action}{where}{detail}\n"
+
+
+def _json_line(record: AuditRecord) -> str:
+    return json.dumps(record_as_json(record), ensure_ascii=False).translate(JSON_SAFE) + "\n"
