@@ -23,6 +23,7 @@ from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply, free_port
 from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from tools.registry import MAX_OUTPUT_CHARS
+from tests.cli_helpers import NAMED_STORE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +86,7 @@ def cli(server: str, question: str, env: dict[str, str]) -> subprocess.Completed
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, **env},
+        env={**os.environ, **NAMED_STORE, **env},
     )
 
 
