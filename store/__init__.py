@@ -28,6 +28,7 @@ from store.postgres_url import is_postgres_url
 from store.search import SearchStore
 from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, SqliteConnection, is_store_file, sqlite_path, store_files
 from store.summaries import SummaryStore
+from store.webhooks import WebhookStore
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -56,6 +57,7 @@ class ChatHistoryDB(
     LeaseStore,
     AccountStore,
     AuditStore,
+    WebhookStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
     packages. `ChatHistoryDB(target)` opens the backend `target` names."""

@@ -35,7 +35,13 @@ def _index(table: str, name: str) -> Index:
 
 
 # Each backend runs these in order after its frozen history; append, never edit one that has shipped.
-CHANGES: tuple[Change, ...] = ()
+CHANGES: tuple[Change, ...] = (
+    Change(
+        "Webhooks: each event for each receiver kept from before its first attempt, so that a delivery outlives its "
+        "process and one answered 2xx is never sent again",
+        tables=("webhook_deliveries",),
+    ),
+)
 
 
 def migrations(backend: Backend) -> list[Callable[[Database], None]]:
