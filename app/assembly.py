@@ -15,6 +15,7 @@ from app.outside_tools.hooks import load_hooks
 from app.outside_tools.hub import load_mcp
 from app.outside_tools.servers import McpPool
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
+from app.webhooks import Deliverer, load_webhooks
 from engine.agent import AIAgent
 from engine.server_pool import ServerPools
 from store import ChatHistoryDB
@@ -62,6 +63,7 @@ def open_application(
     try:
         hooks = load_hooks(settings.hooks_config)
         external = load_mcp(settings.mcp_config, settings.mcp_idle_seconds, mcp_pool)
+        webhooks = load_webhooks(settings.webhooks_config)
     except ValueError as error:
         store.close()
         raise SettingsError(str(error)) from None
@@ -75,6 +77,7 @@ def open_application(
         exports_dir=settings.exports_folder,
         engineer=settings.engineer_name,
         accounts=AccountSettings(settings.auth, UserTurns(settings.max_turns_per_user)),
+        webhooks=Deliverer(store, webhooks) if webhooks else None,
     )
 
 

@@ -29,6 +29,7 @@ from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools.hub import McpHub
 from app.ports import TurnRecords
+from app.webhooks import Webhooks
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
 from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
@@ -67,8 +68,10 @@ class Turns:
         audit: AuditTrail,
         user_turns: UserTurns | None = None,
         asked_by: str = "",
+        webhooks: Webhooks | None = None,
     ) -> None:
         self._store = store
+        self._webhooks = webhooks  # told of each turn stored, in its transaction
         self._access = access
         self._audit = audit
         self._user_turns = user_turns  # each user's fair share of turns (None: one person, nothing to share)
@@ -209,6 +212,8 @@ class Turns:
         with self._store.unit_of_work():
             self._named(chat_id, question, completed)
             turn_id = self._stored(chat_id, question, completed, running_id)
+            if self._webhooks is not None:
+                self._webhooks.turn_completed(chat_id, turn_id, question, completed)
             for call in completed.tool_calls:
                 self._audit.record("tool call", chat_id, tool_call_detail(call))
         return turn_id

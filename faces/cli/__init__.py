@@ -28,9 +28,22 @@ from faces.cli.waiting import Waiting
 from faces.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
 from faces.opening import start_or_exit
 
+COMMANDS = """commands (each with --help):
+  serve       the protocol server (NDJSON over TCP; with --http-port, over HTTP and the OpenAI-compatible API)
+  verify      check a calculation package PDF against the revisions issued here
+  db          upgrade the chat history, or copy it to another store
+  users       add, list and remove users; roles, passwords and API keys (AUTH=accounts)
+  share       share a workspace with a user, or with everyone to read (and unshare)
+  audit       the audit trail, or `audit verify` its chain
+  webhooks    the webhook deliveries, newest first (WEBHOOKS_CONFIG)"""
+
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="A private engineering assistant on a local Ollama model.")
+    parser = argparse.ArgumentParser(
+        description="A private engineering assistant on a local Ollama model.",
+        epilog=COMMANDS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--model", help="Ollama model (overrides MODEL)")
     parser.add_argument("--server", help="Ollama URL (overrides ENDPOINT)")
     parser.add_argument("--workspace", help="workspace name or id to open (created if the name is new)")
