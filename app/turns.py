@@ -25,6 +25,7 @@ from app.accounts.policy import Access
 from app.accounts.user_turns import UserTurns
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
+from app.conversation import Conversation
 from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools.hub import McpHub
@@ -87,7 +88,12 @@ class Turns:
         self._running: StopSignal | None = None
 
     def ask(
-        self, question: str, chat_id: int | None = None, regenerate: bool = False, consent: Consent | None = None
+        self,
+        question: str,
+        chat_id: int | None = None,
+        regenerate: bool = False,
+        consent: Consent | None = None,
+        conversation: Conversation | None = None,
     ) -> AsyncGenerator[AgentEvent, None]:
         """Run one turn in `chat_id` (default: the open workspace, made if there is none) and store it; the events
         stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
@@ -95,10 +101,12 @@ class Turns:
 
         When `regenerate`, the workspace's last turn is marked superseded first: it stays in the record, but the
         model no longer sees it. `consent` asks the user before an outside tool runs (None: nobody can be asked).
+        `conversation`: a program's own (its model, earlier turns and instructions) instead of the workspace's.
         """
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
         chat = self._access.change(target, "ask")
-        return self._in_line(self._run(chat, self._request(chat, question, regenerate, consent)))
+        request = self._request(chat, question, regenerate, consent)
+        return self._in_line(self._run(chat, conversation.applied(request) if conversation else request))
 
     def stop(self) -> None:
         """Stop the turn in progress (safe from a signal handler or another thread)."""
