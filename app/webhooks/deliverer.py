@@ -16,6 +16,7 @@ the SERVING claim, to which it leaves them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import ssl
@@ -98,13 +99,17 @@ class Deliverer:
         at once), and after the attempts in flight."""
         if self._thread is None:
             return
-        if not self._serving:
-            self._flush()
+        try:
+            if not self._serving:
+                self._flush()
+        except HistoryError as error:  # what is pending stays in the store for the next process
+            logger.warning("webhook deliveries left for the next process: %s", error)
         self._stopping.set()
         self._wake.set()
         self._thread.join(STOP_SECONDS)
         if self._serving:
-            self._store.release(SERVING)
+            with contextlib.suppress(HistoryError):
+                self._store.release(SERVING)
 
     # The thread -----------------------------------------------------------------------
 
@@ -127,6 +132,9 @@ class Deliverer:
                 pause = self._pause()
             except HistoryError as error:  # the database is away: try again later
                 logger.warning("webhook deliveries wait for the chat history: %s", error)
+                pause = POLL_SECONDS
+            except Exception:  # noqa: BLE001 - a bug must not end the deliveries: said, and tried again later
+                logger.exception("webhook deliveries failed")
                 pause = POLL_SECONDS
             self._attempted.set()
             self._wake.wait(pause)
