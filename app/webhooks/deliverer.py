@@ -46,7 +46,7 @@ POLL_SECONDS = 5.0  # a serving process looks for deliveries other processes mad
 FLUSH_SECONDS = 30.0
 SERVING = "webhook deliveries"  # the claim of a serving process
 CLAIM_EVERY_SECONDS = 30.0
-STOP_SECONDS = 30.0  # for the attempts in flight when the process closes
+STOP_SECONDS = 10.0  # for the attempts in flight when the process closes (one cut short is sent again later)
 USER_AGENT = "engineering-assistant-webhooks"
 
 

@@ -48,7 +48,7 @@ def read_chat_request(body: bytes) -> ChatRequest:
     model = request.get("model")
     if not isinstance(model, str) or not model.strip():
         raise bad("Name the model (model: a name from GET /v1/models).", "invalid_model")
-    if request.get("n", 1) != 1:
+    if request.get("n") not in (None, 1):
         raise bad("Only one choice is made for each question (n: 1).", "invalid_n")
     question, history, instructions = _messages(request.get("messages"))
     return ChatRequest(
