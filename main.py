@@ -2,7 +2,7 @@
 
     python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--env-file FILE]
     python main.py --once "question"
-    python main.py serve [--host 127.0.0.1] [--port 60100] [--token T]
+    python main.py serve [--host 127.0.0.1] [--port 60100] [--token T] [--http-port P]   (also the OpenAI API)
     python main.py verify FILE.pdf [--db PATH]
     python main.py db upgrade [--db PATH]
     python main.py db copy --from SOURCE --to TARGET
