@@ -2,13 +2,14 @@
 
     python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--env-file FILE]
     python main.py --once "question"
-    python main.py serve [--host 127.0.0.1] [--port 60100] [--token T]
+    python main.py serve [--host 127.0.0.1] [--port 60100] [--token T] [--http-port P]   (also the OpenAI API)
     python main.py verify FILE.pdf [--db PATH]
     python main.py db upgrade [--db PATH]
     python main.py db copy --from SOURCE --to TARGET
     python main.py users add NAME --role admin|engineer|viewer   (and list, remove, role, password, key, revoke-keys)
     python main.py share WORKSPACE USER --as viewer|editor   |   share WORKSPACE --everyone   |   unshare WORKSPACE USER
     python main.py audit [--user NAME] [--workspace NAME|ID] [--since ISO-8601] [--json]   |   audit verify
+    python main.py webhooks [--limit N]   (the webhook deliveries, newest first)
 
 The faces themselves live in `faces/cli` and `faces/server`.
 """
@@ -30,6 +31,10 @@ if __name__ == "__main__":
         from faces.cli.verify import main as verify
 
         sys.exit(verify(sys.argv[2:]))
+    if sys.argv[1:2] == ["webhooks"]:
+        from faces.cli.webhooks import main as webhooks
+
+        sys.exit(webhooks(sys.argv[2:]))
     if sys.argv[1:2] in (["users"], ["share"], ["unshare"], ["audit"]):
         from faces.cli.accounts import main as accounts
 

@@ -44,6 +44,7 @@ from app.ports import Store
 from app.reports.reports import Reports
 from app.summaries import Summaries
 from app.turns import Turns
+from app.webhooks import Deliverer, Webhooks
 from app.workspaces import Workspaces
 from domain.accounts import User
 from engine.agent import AIAgent
@@ -95,12 +96,14 @@ class Application:
         engineer: str = "",
         accounts: AccountSettings | None = None,
         user: User | None = None,
+        webhooks: Deliverer | None = None,
     ) -> None:
         self._store = store
         self._agent = agent
         self._engineer = engineer
         self._accounts = accounts if accounts is not None else AccountSettings()
         self._user = user
+        self._deliverer = webhooks
         written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
         self.access = Access(store, user, written)
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
@@ -108,7 +111,8 @@ class Application:
             store, self.access, self.audit, self._accounts.throttle, self._accounts.session_hours,
             office=self._accounts.office,
         )  # fmt: skip
-        self.sharing = Sharing(store, self.access, self.audit)
+        self.webhooks = Webhooks(store, webhooks, user, self.access)
+        self.sharing = Sharing(store, self.access, self.audit, self.webhooks)
         used = written if user is not None else AuditTrail(store, SERVER_OWNER, kept=False)  # what the parts record
         context = agent.settings.tool_context
         if documents is None:
@@ -133,17 +137,21 @@ class Application:
         user_turns = self._accounts.user_turns if user is not None else None
         self.turns = Turns(
             store, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces,
-            self.access, used, user_turns, asked_by=asked_by,
+            self.access, used, user_turns, asked_by=asked_by, webhooks=self.webhooks,
         )  # fmt: skip
         exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
         self.reports = Reports(store, exports, self.access, used)
-        desk = PackageDesk(store, self._signed_off if self._accounts.on else None)
+        desk = PackageDesk(store, self._signed_off)
         self.packages = Packages(desk, self.reports, asked_by, self.access, used)
         hub = context.external
         self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)
 
     def _signed_off(self, record: SignoffRecord) -> None:
-        """`PackageDesk.audit`: each sign-off step into the audit trail."""
+        """`PackageDesk.audit`: each sign-off step into the audit trail (with accounts) and to the webhooks, in the
+        sign-off's own transaction."""
+        self.webhooks.signed_off(record)
+        if not self._accounts.on:
+            return
         issued = f", issued with SHA-256 {record.sha256}" if record.sha256 else ""
         detail = f"revision {record.letter} {record.step} by {record.who.name}{issued}"
         self.audit.record(f"package {record.step}", record.chat_id, detail)
@@ -182,6 +190,7 @@ class Application:
             engineer=self._engineer,
             accounts=self._accounts,
             user=user,
+            webhooks=self._deliverer,
         )
 
     async def aclose(self) -> None:
@@ -194,4 +203,5 @@ class Application:
         self.documents.close()
         self.summaries.skip()
         self.summaries.wait(CLOSE_WAIT_SECONDS)
+        self.webhooks.close()  # a command that exits at once tries its deliveries first
         self._store.close()

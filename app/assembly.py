@@ -16,6 +16,7 @@ from app.outside_tools.hooks import load_hooks
 from app.outside_tools.hub import load_mcp
 from app.outside_tools.servers import McpPool
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
+from app.webhooks import Deliverer, load_webhooks
 from engine.agent import AIAgent
 from engine.server_pool import ServerPools
 from store import ChatHistoryDB
@@ -63,6 +64,7 @@ def open_application(
     try:
         hooks = load_hooks(settings.hooks_config)
         external = load_mcp(settings.mcp_config, settings.mcp_idle_seconds, mcp_pool)
+        webhooks = load_webhooks(settings.webhooks_config)
     except ValueError as error:
         store.close()
         raise SettingsError(str(error)) from None
@@ -81,6 +83,7 @@ def open_application(
             session_hours=settings.session_hours,
             office=OfficeSignOn.of(settings.sso_allowed_domains, settings.sso_role_claim),
         ),
+        webhooks=Deliverer(store, webhooks) if webhooks else None,
     )
 
 

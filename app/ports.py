@@ -7,10 +7,10 @@ application is opened. Each interface names only what its part calls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from domain.accounts import AuditRecord, ChainCheck, Role, Share, ShareRole, User, UserOverview, WorkspaceAccess
 from domain.packages import IssuedMatch, PackageRevision, ProjectDetails
@@ -25,6 +25,7 @@ from domain.records import (
     Turn,
     Workspace,
 )
+from domain.webhooks import WebhookDelivery
 
 
 class UnitOfWork(Protocol):
@@ -54,6 +55,7 @@ class WorkspaceRecords(UnitOfWork, Protocol):
     def user_by_id(self, user_id: int) -> User | None: ...
     def find_chat(self, name_or_id: str, viewer: int | None = None) -> Workspace | None: ...
     def find_chats(self, name_or_id: str, viewer: int | None = None, by: str | None = None) -> list[Workspace]: ...
+    def chats_named(self, name: str, viewer: int | None = None, limit: int = 20) -> list[Workspace]: ...
     def find_empty_chat(self, chat_name: str, owner: int | None = None) -> Workspace | None: ...
     def recent_chats(self, limit: int | None = None, viewer: int | None = None) -> list[Workspace]: ...
     def list_chats(self, viewer: int | None = None) -> list[tuple[int, str, str]]: ...
@@ -216,6 +218,23 @@ class AuditRecords(UnitOfWork, Protocol):
     def verify_audit(self) -> ChainCheck: ...
 
 
+class WebhookRecords(Leases, UnitOfWork, Protocol):
+    """Webhook deliveries: kept in the transaction of what they tell, held by one process at a time while it
+    attempts them, let go with the attempt's outcome; listed the newest first. A serving process holds a claim."""
+
+    def get_chat(self, chat_id: int) -> Workspace | None: ...
+    def add_webhook_delivery(self, event_id: str, event: str, url: str, body: bytes) -> int: ...
+    def hold_webhook_deliveries(
+        self, urls: Sequence[str], seconds: float, limit: int, ids: Sequence[int] | None = None, early: bool = False
+    ) -> list[WebhookDelivery]: ...
+    def webhook_attempted(
+        self, delivery_id: int, status: str, outcome: Literal["delivered", "retry", "gave up"], retry_in: float = 0.0
+    ) -> None: ...
+    def webhook_age_seconds(self, delivery_id: int) -> float: ...
+    def next_webhook_due(self, urls: Sequence[str], ids: Sequence[int] | None = None) -> float | None: ...
+    def webhook_deliveries(self, limit: int | None = None) -> list[WebhookDelivery]: ...
+
+
 class Store(
     StoreFiles,
     WorkspaceRecords,
@@ -227,6 +246,7 @@ class Store(
     PackageRecords,
     AccountRecords,
     AuditRecords,
+    WebhookRecords,
     Protocol,
 ):
     """Everything the application keeps: what `open_application` opens and hands each part its share of."""

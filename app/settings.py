@@ -76,6 +76,9 @@ class Settings(BaseModel):
     )
     hooks_config: Path | None = Field(None, description="a JSON file of pre-tool and post-tool hooks, or empty")
     mcp_config: Path | None = Field(None, description='a JSON file of MCP servers ({"mcpServers": …}), or empty')
+    webhooks_config: Path | None = Field(
+        None, description="a YAML file of webhooks (a list of {url, events, secret}), or empty"
+    )
     exports_dir: Path | None = Field(
         None, description="a folder for exports and reports, or empty for exports/ beside the chat history"
     )
@@ -123,7 +126,9 @@ class Settings(BaseModel):
     def _upper_log_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("log_file", "agents_dir", "hooks_config", "mcp_config", "exports_dir", mode="before")
+    @field_validator(
+        "log_file", "agents_dir", "hooks_config", "mcp_config", "webhooks_config", "exports_dir", mode="before"
+    )
     @classmethod
     def _empty_log_file_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -158,6 +163,7 @@ class Settings(BaseModel):
             ("LOG_FILE", self.log_file, "the log"),
             ("HOOKS_CONFIG", self.hooks_config, "the hooks"),
             ("MCP_CONFIG", self.mcp_config, "the MCP servers"),
+            ("WEBHOOKS_CONFIG", self.webhooks_config, "the webhooks"),
         ):
             if path is not None and is_store_file(path.expanduser(), self.chat_history_db_path):
                 raise ValueError(

@@ -26,10 +26,12 @@ from app.accounts.policy import Access
 from app.accounts.user_turns import UserTurns
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
+from app.conversation import Conversation
 from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools.hub import McpHub
 from app.ports import TurnRecords
+from app.webhooks import Webhooks
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
 from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
@@ -68,8 +70,10 @@ class Turns:
         audit: AuditTrail,
         user_turns: UserTurns | None = None,
         asked_by: str = "",
+        webhooks: Webhooks | None = None,
     ) -> None:
         self._store = store
+        self._webhooks = webhooks  # told of each turn stored, in its transaction
         self._access = access
         self._audit = audit
         self._user_turns = user_turns  # each user's fair share of turns (None: one person, nothing to share)
@@ -85,7 +89,12 @@ class Turns:
         self._running: StopSignal | None = None
 
     def ask(
-        self, question: str, chat_id: int | None = None, regenerate: bool = False, consent: Consent | None = None
+        self,
+        question: str,
+        chat_id: int | None = None,
+        regenerate: bool = False,
+        consent: Consent | None = None,
+        conversation: Conversation | None = None,
     ) -> AsyncGenerator[AgentEvent, None]:
         """Run one turn in `chat_id` (default: the open workspace, made if there is none) and store it; the events
         stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
@@ -93,10 +102,12 @@ class Turns:
 
         When `regenerate`, the workspace's last turn is marked superseded first: it stays in the record, but the
         model no longer sees it. `consent` asks the user before an outside tool runs (None: nobody can be asked).
+        `conversation`: a program's own (its model, earlier turns and instructions) instead of the workspace's.
         """
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
         chat = self._access.change(target, "ask")
-        return self._in_line(self._run(chat, self._request(chat, question, regenerate, consent)))
+        request = self._request(chat, question, regenerate, consent)
+        return self._in_line(self._run(chat, conversation.applied(request) if conversation else request))
 
     def stop(self) -> None:
         """Stop the turn in progress (safe from a signal handler or another thread)."""
@@ -212,6 +223,8 @@ class Turns:
         with self._store.unit_of_work():
             self._named(chat_id, question, completed)
             turn_id = self._stored(chat_id, question, completed, running_id)
+            if self._webhooks is not None:
+                self._webhooks.turn_completed(chat_id, turn_id, question, completed)
             for call in completed.tool_calls:
                 self._audit.record("tool call", chat_id, tool_call_detail(call))
         return turn_id

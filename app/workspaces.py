@@ -84,6 +84,17 @@ class Workspaces:
     def _named(self, name_or_id: str, by: By | None = None) -> Workspace | None:
         return the_one(name_or_id, self._store.find_chats(name_or_id, self._access.viewer, by), by)
 
+    def named(self, name: str) -> Workspace:
+        """The workspace named exactly `name` among the user's (owned, or shared with them), for a program that
+        names where it asks: their own first, else one they may change, else one they may only read (where asking
+        is refused); one of their own is made when there is none (one they may not see counts as missing, and an
+        admin's reach over every workspace does not make another's theirs). It is not opened."""
+        found = self._store.chats_named(name, viewer=self._access.viewer)
+        changing = [chat for chat in found if self._access.grant(chat.chat_id) in ("owner", "editor")]
+        if changing or found:
+            return (changing or found)[0]
+        return self._access.read(self._created(name))
+
     # Opening ---------------------------------------------------------------------------------
 
     def open(self, chat_id: int) -> Workspace:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from bench import (
     accounts_bench,
     agent_bench,
+    api_bench,
     app_bench,
     browser_bench,
     concrete_bench,
@@ -51,6 +52,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "web": app_bench.web_rerun,
     "browser": browser_bench.run,
     "accounts": accounts_bench.run,
+    "api": api_bench.run,
 }
 
 

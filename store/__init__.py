@@ -30,6 +30,7 @@ from store.sessions import SessionStore
 from store.sign_in_failures import SignInFailureStore
 from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, SqliteConnection, is_store_file, sqlite_path, store_files
 from store.summaries import SummaryStore
+from store.webhooks import WebhookStore
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -60,6 +61,7 @@ class ChatHistoryDB(
     SessionStore,
     SignInFailureStore,
     AuditStore,
+    WebhookStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
     packages. `ChatHistoryDB(target)` opens the backend `target` names."""

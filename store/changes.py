@@ -62,6 +62,11 @@ CHANGES: tuple[Change, ...] = (
         "time of their last sign-in, which admins see.",
         columns=(("users", "display_name"), ("users", "last_sign_in_at")),
     ),
+    Change(
+        "Webhooks: each event for each receiver kept from before its first attempt, so that a delivery outlives its "
+        "process and one answered 2xx is never sent again",
+        tables=("webhook_deliveries",),
+    ),
 )
 
 

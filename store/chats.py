@@ -6,7 +6,7 @@ from domain.accounts import EVERYONE, WorkspaceAccess, effective_grant
 from domain.records import Workspace
 from store.base import StoreBase
 from store.sql import NO_LIMIT, timestamp
-from store.visibility import ACCESS_TO, visible_to
+from store.visibility import ACCESS_TO, theirs, visible_to
 
 _CHAT_COLUMNS = (
     "chat_id, chat_name, created_at, last_active_at, context_summary, context_updated_at, summary_turn_id, agent"
@@ -99,6 +99,20 @@ class ChatStore(StoreBase):
                     WHERE (chat_id = :id OR lower(chat_name) = lower(:name)) AND {seen}
                     ORDER BY chat_id = :id DESC, activity_seq DESC LIMIT 10""",  # noqa: S608 - fixed condition
                 {**parameters, "id": number, "name": name},
+            ).fetchall()
+        return [Workspace.model_validate(dict(row)) for row in rows]
+
+    def chats_named(self, name: str, viewer: int | None = None, limit: int = 20) -> list[Workspace]:
+        """The workspaces user `viewer` owns or that are shared with them (None: all) named exactly `name` (case and
+        spaces too): those they own first, then the most recently active."""
+        seen, parameters = theirs(viewer)
+        with self._query() as db:
+            rows = db.execute(
+                f"""SELECT {_CHAT_COLUMNS} FROM chats WHERE chat_name = :name AND {seen}
+                    ORDER BY EXISTS (SELECT 1 FROM workspace_owners AS mine
+                                     WHERE mine.chat_id = chats.chat_id AND mine.user_id = :mine) DESC,
+                             activity_seq DESC LIMIT :limit""",  # noqa: S608 - fixed columns and condition
+                {**parameters, "name": name, "mine": -1 if viewer is None else viewer, "limit": limit},
             ).fetchall()
         return [Workspace.model_validate(dict(row)) for row in rows]
 

@@ -161,6 +161,16 @@ TABLES: tuple[Table, ...] = (
         Column("id", "integer", True, primary=True, check="id = 1"), Column("last_id", "integer", True),
         _text("hash", True),
     ), key="id", copied=False),
+    # One event for one receiver (store.webhooks), from before its first attempt: not copied, so that a copy (a
+    # backup, a move to PostgreSQL) opened by another process never sends an event a second time.
+    Table("webhook_deliveries", (
+        _id(), _text("event_id", True), _text("event", True), _text("url", True), Column("body", "bytes", True),
+        _text("created_at", True), Column("created_seconds", "real", True), Column("attempts", "integer", True, "0"),
+        _text("last_status"), Column("next_attempt_at", "real", True), _text("delivered_at"), _text("gave_up_at"),
+        _text("holder"), Column("held_until", "real"),
+    ), key="id", unique=("event_id, url",),
+       indexes=(Index("webhook_deliveries_pending", "next_attempt_at", "delivered_at IS NULL AND gave_up_at IS NULL"),),
+       copied=False),
 )  # fmt: skip
 
 BY_NAME = {table.name: table for table in TABLES}

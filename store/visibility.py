@@ -36,3 +36,18 @@ def visible_to(viewer: int | None, column: str = "chats.chat_id") -> tuple[str, 
     if viewer is None:
         return "1 = 1", {}
     return f"{column} IN ({VISIBLE_CHAT_IDS})", {"viewer": viewer, "everyone": EVERYONE}
+
+
+# The workspaces that are user :viewer's own or shared with them (or with everyone): what they see without an
+# admin's reach over every workspace, where a program's named workspace is looked for.
+THEIRS = """SELECT chat_id FROM workspace_owners WHERE user_id = :viewer
+    UNION SELECT chat_id FROM shares WHERE user_id = :viewer
+    UNION SELECT chat_id FROM shares WHERE user_id = :everyone AND EXISTS (SELECT 1 FROM users WHERE id = :viewer)"""
+
+
+def theirs(viewer: int | None, column: str = "chats.chat_id") -> tuple[str, dict[str, Any]]:
+    """A condition keeping the workspaces `viewer` owns or that are shared with them or with everyone (every one
+    for None), and its parameters."""
+    if viewer is None:
+        return "1 = 1", {}
+    return f"{column} IN ({THEIRS})", {"viewer": viewer, "everyone": EVERYONE}

@@ -22,8 +22,8 @@ from streamlit.testing.v1 import AppTest
 from fakes.ollama import Drop, FakeOllama, Hang, Raw, Reply, free_port
 from fakes.replies import chunk, final
 from history import ChatHistoryDB
-from tools.registry import MAX_OUTPUT_CHARS
 from tests.cli_helpers import NAMED_STORE
+from tools.registry import MAX_OUTPUT_CHARS
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ def test_a_number_that_is_one_workspaces_id_and_anothers_name_is_refused_until_s
     for name in ("ann", "bob", "vic"):
         assert cli(store_target, "users", "add", name, "--role", "engineer", stdin=f"{PASSWORD}\n").returncode == 0
     store = ChatHistoryDB(store_target)
-    ann, bob = (store.get_user(name).user_id for name in ("ann", "bob"))  # type: ignore[union-attr]
+    ann, bob = (store.get_user(name).user_id for name in ("ann", "bob"))
     for number in range(15):
         store.create_chat(f"Ann's {number + 1}", owner=ann)  # ann's workspace 15 is "Ann's 15"
     confidential = store.create_chat("15", owner=bob)  # bob's, called "15"

@@ -41,6 +41,13 @@ def test_workspaces(db: ChatHistoryDB) -> None:
     assert found is not None and found.agent == "steel-designer"
     assert db.find_chat("tower b") == found and db.find_chat(str(first)) == db.get_chat(first)
     assert db.find_chat("Tower B", viewer=ann) is None, "one the user may not see is not found"
+    numbered = db.create_chat(str(first))  # a workspace whose name is another's id
+    assert [chat.chat_id for chat in db.find_chats(str(first))] == [first, numbered], "the id's first"
+    assert [chat.chat_id for chat in db.find_chats(str(first), by="id")] == [first]
+    assert [chat.chat_id for chat in db.find_chats(str(first), by="name")] == [numbered]
+    assert db.find_chats(str(first), viewer=ann, by="name") == [], "only what the user may see"
+    db.delete_chat(numbered)
+    assert [chat.chat_id for chat in db.chats_named("Bridge")] == [first] and db.chats_named("bridge") == []
     assert db.find_empty_chat("Bridge", owner=ann) == db.get_chat(first)
     assert db.workspace_access(first, ann).grant == "owner" and db.workspace_access(second, ann).grant is None
     _turn(db, first, "Span?")
@@ -220,6 +227,30 @@ def test_audit_trail(db: ChatHistoryDB) -> None:
     assert [r.action for r in db.audit_records(chat_id=2)] == ["share"]
     check = db.verify_audit()
     assert check.intact and check.records == 2
+
+
+def test_webhook_deliveries(db: ChatHistoryDB, store_target: str) -> None:
+    url = "http://127.0.0.1:9/hook"
+    first = db.add_webhook_delivery("evt_1", "turn.completed", url, b'{"event": "turn.completed"}')
+    second = db.add_webhook_delivery("evt_2", "workspace.shared", url, b"{}")
+    assert db.next_webhook_due([url]) is not None and db.next_webhook_due([url]) <= 0, "due at once"
+    assert db.next_webhook_due(["http://elsewhere/"]) is None
+    held = db.hold_webhook_deliveries([url], seconds=60, limit=1)
+    assert [delivery.delivery_id for delivery in held] == [first] and held[0].body == b'{"event": "turn.completed"}'
+    other = ChatHistoryDB(store_target)  # another process's store
+    try:
+        assert [d.delivery_id for d in other.hold_webhook_deliveries([url], 60, 10)] == [second], "one holder each"
+        other.webhook_attempted(second, "503", "retry", retry_in=3600)
+    finally:
+        other.close()
+    db.webhook_attempted(first, "200", "delivered")
+    assert db.hold_webhook_deliveries([url], 60, 10) == [], "delivered, and the other not due"
+    assert [d.delivery_id for d in db.hold_webhook_deliveries([url], 60, 10, ids=[second], early=True)] == [second]
+    db.webhook_attempted(second, "connection refused", "gave up")
+    assert [(d.state, d.attempts, d.last_status) for d in db.webhook_deliveries()] == [
+        ("gave up", 2, "connection refused"), ("delivered", 1, "200"),
+    ]  # fmt: skip
+    assert 0 <= db.webhook_age_seconds(first) < 600
 
 
 def test_the_store_as_a_whole(db: ChatHistoryDB, tmp_path: Path) -> None:

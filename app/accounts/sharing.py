@@ -14,6 +14,7 @@ from app.accounts.policy import Access
 from app.formatting import shown_name
 from app.naming import By, the_one
 from app.ports import AccountRecords, WorkspaceRecords
+from app.webhooks import Webhooks
 from domain.accounts import EVERYONE, SHARE_ROLES, Share, ShareRole, User
 from domain.records import Workspace
 
@@ -25,8 +26,11 @@ class SharingRecords(AccountRecords, WorkspaceRecords, Protocol):
 class Sharing:
     """Who owns a workspace and with whom it is shared, for one user's view."""
 
-    def __init__(self, store: SharingRecords, access: Access, audit: AuditTrail) -> None:
+    def __init__(
+        self, store: SharingRecords, access: Access, audit: AuditTrail, webhooks: Webhooks | None = None
+    ) -> None:
         self._store = store
+        self._webhooks = webhooks  # told of each share, in its transaction
         self._access = access
         self._audit = audit
 
@@ -49,7 +53,8 @@ class Sharing:
         with self._store.unit_of_work():
             self._store.share(chat_id, user.user_id, shared)
             self._audit.record("share", chat_id, f"with {user.name} as {role}", chat.chat_name)
-        return Share(chat_id=chat_id, user_id=user.user_id, user_name=user.name, role=shared)
+            made = self._told(Share(chat_id=chat_id, user_id=user.user_id, user_name=user.name, role=shared))
+        return made
 
     def share_with_everyone(self, chat_id: int) -> Share:
         """Share with everyone in the office, to read."""
@@ -57,7 +62,8 @@ class Sharing:
         with self._store.unit_of_work():
             self._store.share(chat_id, EVERYONE, "viewer")
             self._audit.record("share", chat_id, "with everyone as viewer", chat.chat_name)
-        return Share(chat_id=chat_id, user_id=EVERYONE, user_name=None, role="viewer")
+            made = self._told(Share(chat_id=chat_id, user_id=EVERYONE, user_name=None, role="viewer"))
+        return made
 
     def unshare(self, chat_id: int, user_name: str | None) -> bool:
         """Stop sharing with `user_name` (None: with everyone); False when it was not shared so."""
@@ -90,6 +96,11 @@ class Sharing:
         with self._store.unit_of_work():
             self._store.set_owner(chat_id, user.user_id)
             self._audit.record("owner set", chat_id, user.name, chat.chat_name)
+
+    def _told(self, share: Share) -> Share:
+        if self._webhooks is not None:
+            self._webhooks.shared(share)
+        return share
 
     def _user(self, name: str, chat: Workspace) -> User:
         user = self._store.get_user(name.strip())

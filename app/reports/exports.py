@@ -56,10 +56,10 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
     result = call.calculation
     if result is None:
         return [*lines, f"**Result:** `{_cell(call.output)}`", ""]
-    return lines + _calculation_markdown(result)
+    return lines + calculation_markdown(result)
 
 
-def _calculation_markdown(result: CalcResult) -> list[str]:
+def calculation_markdown(result: CalcResult) -> list[str]:
     """The report's layout of a calculation: warnings, formula, substitution, results, checks (the governing one
     first), the verdict with what it covers, what was not checked, reference, notes."""
     shown = present(result)
@@ -153,7 +153,7 @@ def calculation_report(chat: Workspace, turns: Iterable[Turn], generated: dateti
 _BACKTICK_RUNS = re.compile(r"`{3,}")
 
 
-def _fenced(text: str, language: str = "") -> str:
+def fenced(text: str, language: str = "") -> str:
     """`text` in a fence longer than any run of backticks in it (three at least)."""
     fence = "```"
     if fence in text:  # rare: only then are the runs looked for
@@ -220,13 +220,13 @@ def _json_float(value: float) -> str:
 
 def _turn_markdown(number: int, turn: Turn) -> list[str]:
     """One turn as one piece of text: what its lines joined by line breaks would give."""
-    parts = [f"## Turn {number} · {(turn.created_at or '')[:19]}\n\n**You:**\n\n{_fenced(turn.user)}\n"]
+    parts = [f"## Turn {number} · {(turn.created_at or '')[:19]}\n\n**You:**\n\n{fenced(turn.user)}\n"]
     for call in turn.tool_calls:
-        arguments = _fenced(indented_json(call.arguments), "json")
+        arguments = fenced(indented_json(call.arguments), "json")
         outcome = "error" if call.error else "result"
         parts.append(
             f"**Tool `{call.name}`** ({call.duration_ms:.1f} ms)\n\n{arguments}\n\n{outcome}:\n\n"
-            f"{_fenced(call.output)}\n"
+            f"{fenced(call.output)}\n"
         )
     status = "" if turn.status == "complete" else f" *({turn.status}{': ' + turn.error if turn.error else ''})*"
     parts.append(f"**Assistant:**{status}\n\n{turn.assistant or '*(no answer)*'}\n")

@@ -29,12 +29,13 @@ from faces.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMIN
 from faces.opening import start_or_exit
 
 COMMANDS = """commands (each has its own --help):
-  main.py serve         the NDJSON protocol server for other programs (and HTTP with --http-port)
+  main.py serve         the NDJSON protocol server (with --http-port: HTTP and the OpenAI-compatible API)
   main.py verify FILE   whether a PDF is exactly an issued revision of a calculation package
   main.py db            upgrade a chat history's schema, or copy one into another (SQLite, PostgreSQL)
   main.py users         add, list and remove users; roles, passwords and API keys (AUTH=accounts)
   main.py share         share a workspace with a user, or with everyone to read; main.py unshare
   main.py audit         list the audit trail, or check its chain (audit verify)
+  main.py webhooks      the webhook deliveries, newest first (WEBHOOKS_CONFIG)
 
 See docs/command-line.md."""
 

@@ -26,6 +26,7 @@ from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports htt
 # isort: split
 from app import AmbiguousWorkspaceError, Application, HistoryError, record_as_json
 from app.formatting import JSON_SAFE, shown_name
+from app.naming import By
 from domain.accounts import AuditRecord
 from domain.records import Workspace
 from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
@@ -75,7 +76,8 @@ def _named_workspace(service: Application, args: argparse.Namespace) -> Workspac
     if args.id is not None or args.name is not None:
         if args.user is None:  # `share --id 15 vic`: the one word left is the user
             args.user, args.workspace = args.workspace, None
-        text, by = (str(args.id), "id") if args.id is not None else (str(args.name), "name")
+        text = str(args.id) if args.id is not None else str(args.name)
+        by: By | None = "id" if args.id is not None else "name"
     elif args.workspace is None:
         raise ValueError(f"Name the workspace: python main.py {args.command} WORKSPACE USER, or --id N or --name NAME.")
     else:
@@ -223,7 +225,9 @@ def _list_audit(service: Application, args: argparse.Namespace, stdout: TextIO) 
 
 
 def _audited_workspace(service: Application, args: argparse.Namespace) -> int | None:
-    written = [(args.workspace, None), (args.workspace_id, "id"), (args.workspace_name, "name")]
+    written: list[tuple[object, By | None]] = [
+        (args.workspace, None), (args.workspace_id, "id"), (args.workspace_name, "name"),
+    ]  # fmt: skip
     given = [(str(text), by) for text, by in written if text is not None]
     if not given:
         return None

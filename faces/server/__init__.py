@@ -36,7 +36,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default: {DEFAULT_PORT}; 0: any)")
     parser.add_argument("--token", help="every request must carry this in its token field")
-    parser.add_argument("--http-port", type=int, help="also serve POST /v1/dispatch and GET /v1/sessions here")
+    parser.add_argument("--http-port", type=int, help="also serve the protocol and the OpenAI-compatible chat API here")
     parser.add_argument("--env-file", help="settings file, which must exist (default: .env, if there is one)")
     parser.add_argument("--server", help="Ollama's URL (default: ENDPOINT)")
     parser.add_argument("--model", help="the model (default: MODEL)")
@@ -157,6 +157,7 @@ async def _serve(service: Application, args: argparse.Namespace, stdout: TextIO,
             await server.shutdown()
             return EXIT_FAILED
     service.documents.follow()
+    service.webhooks.keep_delivering()  # what any process on the store left pending, too
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -1,5 +1,6 @@
 """The same protocol over HTTP, for `curl` and scripts: `POST /v1/dispatch` answers with an NDJSON stream of the
-dispatch's events; `GET /v1/sessions` with the `sessions` event. Starlette and uvicorn, on the server's loop.
+dispatch's events; `GET /v1/sessions` with the `sessions` event. Starlette and uvicorn, on the server's loop. The
+OpenAI-compatible chat API (`faces/server/openai_api.py`) is served beside them.
 
 Before a body is read, its declared size and any `Authorization: Bearer` token are checked; the body is then read
 in pieces, at most MAX_LINE_BYTES of it, within the server's `line_seconds`. Connections count against the same
@@ -23,7 +24,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from faces.server.http_bodies import BodyTooLongError, bearer_token, declared_too_long, read_body
 from faces.server.limits import BACKLOG, ConnectionGuard
+from faces.server.openai_api import openai_routes
 from faces.server.protocol import MAX_LINE_BYTES, ErrorCode, Event, encode, error_event
 from faces.server.server import ProtocolServer
 
@@ -43,23 +46,17 @@ class StreamSink:
             self.queue.put_nowait(payload)
 
 
-class _BodyTooLongError(Exception):
-    pass
-
-
 def http_app(server: ProtocolServer) -> Starlette:
     async def dispatch(request: Request) -> Response:
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_LINE_BYTES:
+        if declared_too_long(request):
             return _refusal(413, "INVALID_REQUEST", f"the body is longer than {MAX_LINE_BYTES:,} bytes")
-        bearer = _bearer(request)
+        bearer = bearer_token(request)
         if server.token is not None and bearer is not None and not server.token_matches(bearer):
             return _refusal(401, "UNAUTHORIZED", "the Authorization header's token is wrong")
         seconds = server.guard.limits.line_seconds
         try:
-            async with asyncio.timeout(seconds):
-                body = await _body(request)
-        except _BodyTooLongError:
+            body = await read_body(request, seconds)
+        except BodyTooLongError:
             return _refusal(413, "INVALID_REQUEST", f"the body is longer than {MAX_LINE_BYTES:,} bytes")
         except TimeoutError:
             return _refusal(408, "TIMEOUT", f"the body did not arrive whole within {seconds:g} s")
@@ -67,31 +64,19 @@ def http_app(server: ProtocolServer) -> Starlette:
         return StreamingResponse(_events(server, body.replace(b"\n", b" "), authorized), media_type=NDJSON)
 
     async def sessions(request: Request) -> Response:
-        token = _bearer(request)
+        token = bearer_token(request)
         line = encode({"id": "sessions", "type": "list-sessions", **({"token": token} if token else {})})
         replies = [event async for event in _replies(server, line)]
         status = 401 if replies and replies[0].get("code") == "UNAUTHORIZED" else 200
         return JSONResponse(replies[0], status_code=status)
 
-    return Starlette(routes=[Route("/v1/dispatch", dispatch, methods=["POST"]), Route("/v1/sessions", sessions)])
-
-
-def _bearer(request: Request) -> str | None:
-    return request.headers.get("authorization", "").removeprefix("Bearer ").strip() or None
+    routes = [Route("/v1/dispatch", dispatch, methods=["POST"]), Route("/v1/sessions", sessions)]
+    return Starlette(routes=routes + openai_routes(server))
 
 
 def _refusal(status: int, code: ErrorCode, message: str) -> Response:
     """The error event as the whole answer; the connection closes, so an unread body is never read."""
     return JSONResponse(error_event(None, code, message), status_code=status, headers={"Connection": "close"})
-
-
-async def _body(request: Request) -> bytes:
-    body = bytearray()
-    async for piece in request.stream():
-        body += piece
-        if len(body) > MAX_LINE_BYTES:
-            raise _BodyTooLongError
-    return bytes(body)
 
 
 async def _events(server: ProtocolServer, line: bytes, authorized: bool) -> AsyncIterator[bytes]:

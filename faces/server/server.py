@@ -16,7 +16,7 @@ import contextlib
 import hmac
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +61,7 @@ class ProtocolServer:
         self._services: dict[tuple[int, int], Application] = {}  # (user id, 0 without accounts; workspace)
         self._views: dict[User, Application] = {}  # with accounts: each user's application
         self._locks: dict[int, asyncio.Lock] = {}
-        self._flights: dict[tuple[Sink, str], Flight] = {}  # request ids are their connection's own
+        self._flights: dict[tuple[object, str], Flight] = {}  # request ids are their connection's (sink's) own
         self._tasks: set[asyncio.Task[Any]] = set()
         self._connections: set[Connection] = set()
         self._server: asyncio.Server | None = None
@@ -129,6 +129,7 @@ class ProtocolServer:
         return self._start(self._handle(line, sink, authorized))
 
     def _start(self, work: Any) -> asyncio.Task[Any]:
+        """Run `work` as a task the server waits for when it stops."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -167,17 +168,40 @@ class ProtocolServer:
 
     def _signed_in(self, request: Request, sink: Sink) -> Application:
         """The application of the user whose API key is the request's token (AUTH=accounts)."""
-        key = request.body.get("token")
         try:
-            if not isinstance(key, str):
-                raise SignInError("no key")
-            user = self.root.accounts.sign_in_with_key(key, str(getattr(sink, "address", "")))
+            return self.signed_in(request.body.get("token"), str(getattr(sink, "address", "")))
         except SignInError:
             message = "the request's token is not a valid API key (missing, wrong or revoked)"
             raise RequestError(request.id, "UNAUTHORIZED", message) from None
+
+    def signed_in(self, key: Any, address: str) -> Application:
+        """The application of the user whose API key `key` is (AUTH=accounts); SignInError for a missing, wrong or
+        revoked key (a wrong or revoked one recorded in the audit trail)."""
+        if not isinstance(key, str):
+            raise SignInError("no key")
+        user = self.root.accounts.sign_in_with_key(key, address)
         if user not in self._views:
             self._views[user] = self.root.for_user(user, can_ask=False)
         return self._views[user]
+
+    def start_task(self, work: Any) -> asyncio.Task[Any]:
+        """Run `work` (a turn another face asked for) as a task the server waits for when it stops."""
+        return self._start(work)
+
+    @contextlib.asynccontextmanager
+    async def turn_in(self, key: tuple[object, str], view: Application, chat_id: int) -> AsyncIterator[Flight]:
+        """A turn's place in workspace `chat_id`: entered once the turn before it there has ended, with the service
+        that runs it in its flight (`key`: the asker and its id for the turn, which a cancel names); a shutdown
+        stops it."""
+        current = asyncio.current_task()
+        assert current is not None
+        flight = self._flights[key] = Flight(current)
+        try:
+            async with self._locks.setdefault(chat_id, asyncio.Lock()):
+                flight.service = self._service(view, chat_id)
+                yield flight
+        finally:
+            self._flights.pop(key, None)
 
     # Dispatch -------------------------------------------------------------------------
 
@@ -193,19 +217,16 @@ class ProtocolServer:
             _seen(request, lambda: view.access.change(chat_id, "ask"))  # FORBIDDEN before the turn starts
         sink.sessions.add(chat_id)
         view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
-        current = asyncio.current_task()
-        assert current is not None
-        flight = self._flights[key] = Flight(current)
+        started = False
         try:
-            async with self._locks.setdefault(chat_id, asyncio.Lock()):
-                flight.service = self._service(view, chat_id)
+            async with self.turn_in(key, view, chat_id) as flight:
+                started = True
+                assert flight.service is not None
                 await self._run_turn(request, sink, flight.service, chat_id)
         except asyncio.CancelledError:
-            if flight.service is not None:
+            if started:
                 raise
             await sink.send(_cancelled_before_start(request.id, chat_id))  # cancelled while waiting its turn
-        finally:
-            self._flights.pop(key, None)
 
     async def _run_turn(self, request: Request, sink: Sink, service: Application, chat_id: int) -> None:
         """The turn's events, `turn-completed` last whatever happens (the store failing, a bug): then its

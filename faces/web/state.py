@@ -29,6 +29,7 @@ def service() -> Application:
         state.loop = asyncio.new_event_loop()  # this tab's loop: the agent keeps its connection to Ollama
         if made.user is None:  # with accounts, the shared application follows the folder for every user
             made.documents.follow()  # new and changed documents are read in the background, and as they change
+        made.webhooks.keep_delivering()  # the web app serves: it delivers what other processes left pending too
         open_from_url(made)
     current: Application = state.service
     if current.user is not None:  # with accounts: the session still stands, as checked at every run

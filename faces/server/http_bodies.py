@@ -1,0 +1,36 @@
+"""What the HTTP faces read of a request before they serve it: the bearer token, and the body within bounds."""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+
+from faces.server.protocol import MAX_LINE_BYTES
+
+
+class BodyTooLongError(Exception):
+    """A body longer than MAX_LINE_BYTES."""
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer` header (None: no header, or an empty token)."""
+    return request.headers.get("authorization", "").removeprefix("Bearer ").strip() or None
+
+
+def declared_too_long(request: Request) -> bool:
+    """Whether the body's declared length (`Content-Length`) passes MAX_LINE_BYTES, before any of it is read."""
+    declared = request.headers.get("content-length", "")
+    return declared.isdigit() and int(declared) > MAX_LINE_BYTES
+
+
+async def read_body(request: Request, seconds: float) -> bytes:
+    """The body, read in pieces: BodyTooLongError as soon as it passes MAX_LINE_BYTES, TimeoutError when it has not
+    arrived whole within `seconds`."""
+    body = bytearray()
+    async with asyncio.timeout(seconds):
+        async for piece in request.stream():
+            body += piece
+            if len(body) > MAX_LINE_BYTES:
+                raise BodyTooLongError
+    return bytes(body)
