@@ -20,6 +20,7 @@ as for one person; the server's own account commands are recorded as the server'
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -97,6 +98,7 @@ class Application:
         accounts: AccountSettings | None = None,
         user: User | None = None,
         webhooks: Deliverer | None = None,
+        standing: Callable[[], object] | None = None,
     ) -> None:
         self._store = store
         self._agent = agent
@@ -104,6 +106,7 @@ class Application:
         self._accounts = accounts if accounts is not None else AccountSettings()
         self._user = user
         self._deliverer = webhooks
+        self._standing = standing  # what opened this view for its user, asked again at each request
         written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
         self.access = Access(store, user, written)
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
@@ -166,19 +169,28 @@ class Application:
         """Whether AUTH=accounts: the faces then open the application for a signed-in user (`for_user`)."""
         return self._accounts.on
 
-    def for_user(self, user: User, can_ask: bool = True) -> Application:
+    def for_user(self, user: User, can_ask: bool = True, standing: Callable[[], object] | None = None) -> Application:
         """The application for one signed-in user (`accounts.sign_in…` gives the `User`), on the same store,
-        agent, agents and document index, with a view of its own; the user is fixed for its life."""
-        return self._opened(can_ask, user)
+        agent, agents and document index, with a view of its own; the user is fixed for its life. `standing`
+        raises SignInError once what signed the user in no longer stands (a terminal's key and session)."""
+        return self._opened(can_ask, user, standing)
+
+    def stands(self) -> None:
+        """Asked by a long-lived view (a terminal's prompt) at each request: SignInError, with its sentence, once
+        the user was removed, their key revoked, or their password or role changed since the view opened."""
+        if self._standing is not None:
+            self._standing()
+        elif self._user is not None:
+            self.access.role  # noqa: B018 - a removed user raises SignInError
 
     def sibling(self, can_ask: bool = True) -> Application:
         """Another view on the same store, agent, agents and document index, with its own open workspace and the
         same user, so that turns in different workspaces can run at once (the protocol server keeps one per
         workspace in use). With `can_ask` False there is nobody to approve a file edit, so under
         FILE_EDITS=confirm edits are refused."""
-        return self._opened(can_ask, self.user)
+        return self._opened(can_ask, self.user, self._standing)
 
-    def _opened(self, can_ask: bool, user: User | None) -> Application:
+    def _opened(self, can_ask: bool, user: User | None, standing: Callable[[], object] | None = None) -> Application:
         return Application(
             self._store,
             self._agent,
@@ -191,6 +203,7 @@ class Application:
             accounts=self._accounts,
             user=user,
             webhooks=self._deliverer,
+            standing=standing,
         )
 
     async def aclose(self) -> None:

@@ -187,7 +187,12 @@ class Turns:
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
         profile = self._agents.get(chat.agent)
         external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
-        context = replace(self._context, edits=self._approvals.for_workspace(chat_id), external=external)
+        context = replace(
+            self._context,
+            edits=self._approvals.for_workspace(chat_id),
+            external=external,
+            authority=partial(self._access.still, chat_id, "run a tool in") if self._access.checks else None,
+        )
         settings = self._agent.settings
         return TurnRequest(
             question=question,

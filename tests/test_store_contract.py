@@ -233,7 +233,8 @@ def test_webhook_deliveries(db: ChatHistoryDB, store_target: str) -> None:
     url = "http://127.0.0.1:9/hook"
     first = db.add_webhook_delivery("evt_1", "turn.completed", url, b'{"event": "turn.completed"}')
     second = db.add_webhook_delivery("evt_2", "workspace.shared", url, b"{}")
-    assert db.next_webhook_due([url]) is not None and db.next_webhook_due([url]) <= 0, "due at once"
+    due = db.next_webhook_due([url])
+    assert due is not None and due <= 0, "due at once"
     assert db.next_webhook_due(["http://elsewhere/"]) is None
     held = db.hold_webhook_deliveries([url], seconds=60, limit=1)
     assert [delivery.delivery_id for delivery in held] == [first] and held[0].body == b'{"event": "turn.completed"}'

@@ -154,7 +154,11 @@ def run_tool(
     context: ToolContext,
     enabled: Collection[str] | None = None,
 ) -> ToolOutcome:
-    """Run a tool by name with the model's arguments; unknown names and bad arguments become text."""
+    """Run a tool by name with the model's arguments; unknown names and bad arguments become text, and so does a
+    call the user who asked may no longer make."""
+    if context.authority is not None and (refusal := context.authority()) is not None:
+        message = f"Error: {name} was not run: {refusal}"
+        return ToolOutcome(message, error=message)
     spec = tool_specs.get(name)
     if spec is None and context.external is not None and "__" in name and (enabled is None or name in enabled):
         return _run_external(name, arguments, context)

@@ -87,6 +87,8 @@ class ToolContext:
     memory: MemoryKeeper | None = None
     hooks: ToolHooksRunner | None = None
     external: ExternalTools | None = None
+    # Asked before each call: None to run it, or why the user who asked may no longer (a role lowered mid-turn).
+    authority: Callable[[], str | None] | None = None
 
 
 class ToolDefinitionError(TypeError):

@@ -159,6 +159,17 @@ class Access:
         self.denied(what, chat_id, chat.chat_name)
         raise ForbiddenError(VIEWER_REFUSED if found.role == "viewer" else READ_ONLY.format(name=chat.chat_name))
 
+    def still(self, chat_id: int, what: str) -> str | None:
+        """None while the user may still change the workspace (asked again before each tool call of a turn), else
+        the sentence why not, the attempt recorded: a role lowered or a share withdrawn mid-turn counts at once."""
+        if self.user is None:
+            return None
+        try:
+            self.change(chat_id, what)
+        except (ForbiddenError, LookupError, SignInError) as refused:
+            return str(refused.args[0]) if refused.args else str(refused)
+        return None
+
     def own(self, chat_id: int, what: str) -> Workspace:
         """The workspace, if the user owns it or is an admin (sharing, deleting, clearing)."""
         found = self.of(chat_id)

@@ -220,6 +220,15 @@ class Accounts:
             raise SignInError(SESSION_EXPIRED)
         return found[0]
 
+    def view_stands(self, token: str, key: str) -> User:
+        """The user of a view opened with an API key and a session (a terminal's prompt), as they are now;
+        SignInError with the sentence once the key was revoked, or the session ended (a password or role change,
+        a removal, its time)."""
+        user = self.resume(token)
+        if self.sign_in_with_key(key).user_id != user.user_id:
+            raise SignInError(WRONG_KEY)
+        return user
+
     def end_session(self, token: str) -> None:
         """Sign out: the session no longer resumes, in any tab or browser that holds it."""
         match = _SESSION.fullmatch(token.strip())

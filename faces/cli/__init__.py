@@ -107,7 +107,7 @@ def open_application(args: argparse.Namespace, stderr: TextIO) -> Application | 
     opened = start_or_exit(args.env_file, args.model, args.server, args.db, stderr)
     if isinstance(opened, int):
         return opened
-    service = for_the_user(opened, args.user, stderr, sys.stdin.isatty())
+    service = for_the_user(opened, args.user, stderr, sys.stdin.isatty(), lasting=args.once is None)
     if isinstance(service, int):
         opened.close()
         return service

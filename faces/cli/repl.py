@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SwitchOutcome, edit_diff
+from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SignInError, SwitchOutcome, edit_diff
 from app.formatting import shown_name
 from domain.events import AgentError
 from domain.records import Workspace
@@ -27,7 +27,7 @@ from faces.cli.terminal import (
     width_of,
 )
 from faces.cli.waiting import Waiting
-from faces.exit_codes import EXIT_OK
+from faces.exit_codes import EXIT_FAILED, EXIT_OK
 
 HELP = f"""Commands:
   /new NAME          start a new workspace
@@ -114,26 +114,35 @@ class Repl:
         if current is not None:
             where = f"workspace '{shown_name(current.chat_name)}'"
         self.say(f"{self.service.models.current} at {self.service.models.endpoint} · {where} · /help for commands", "2")
-        self.review_edits()
+        try:
+            self.review_edits()
+            self._lines()
+        except SignInError as ended:  # the user removed, their key revoked, their password or role changed
+            self.say(f"{ended} Run python main.py again to go on.", "1")
+            return EXIT_FAILED
+        left = self.service.workspaces.current_id
+        if left is not None:  # leaving the CLI leaves the workspace: its summary is refreshed
+            self.service.workspaces.leave(left)
+        self._finish_summaries()
+        return EXIT_OK
+
+    def _lines(self) -> None:
+        """Read and run lines until the user leaves; each request first asks whether the user's sign-in stands."""
         while True:
             self._report_summaries()
             try:
                 line = input(self._prompt()).strip()
             except EOFError:
                 self.say("")
-                break
+                return
             except KeyboardInterrupt:
                 self.say("\n(type /exit or press Ctrl-D to leave)")
                 continue
             if line.lower() in ("exit", "quit", "/exit", "/quit"):
-                break
+                return
             if line:
+                self.service.stands()
                 self.handle(line)
-        left = self.service.workspaces.current_id
-        if left is not None:  # leaving the CLI leaves the workspace: its summary is refreshed
-            self.service.workspaces.leave(left)
-        self._finish_summaries()
-        return EXIT_OK
 
     def _prompt(self) -> str:
         current = self.service.workspaces.current
@@ -151,6 +160,8 @@ class Repl:
                 self.review_edits()
             else:
                 command(argument.strip())
+        except SignInError:
+            raise  # the prompt ends, said once
         except (LookupError, ValueError, HistoryError, OSError) as error:
             self.say(str(error))
         except AgentError as error:

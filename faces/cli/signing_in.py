@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import getpass
 import os
+from functools import partial
 from typing import TextIO
 
 from app import Application, SignInError
@@ -13,10 +14,11 @@ NEEDS_USER = "With AUTH=accounts, name yourself with --user NAME; your API key c
 
 
 def for_the_user(
-    service: Application, user_name: str | None, stderr: TextIO, stdin_is_terminal: bool
+    service: Application, user_name: str | None, stderr: TextIO, stdin_is_terminal: bool, lasting: bool = False
 ) -> Application | int:
     """The application for the signed-in user (the service itself with AUTH=none), or an exit code said on
-    `stderr`. The key is never echoed or repeated."""
+    `stderr`. The key is never echoed or repeated. A `lasting` view (the prompt) holds a session as a browser
+    does, and asks at each request whether its key and session still stand."""
     if not service.accounts_on:
         if user_name:
             stderr.write("--user is for AUTH=accounts; without accounts there is one person and no sign-in.\n")
@@ -35,4 +37,7 @@ def for_the_user(
     if user.name.lower() != user_name.strip().lower():
         stderr.write("That API key is not the key of --user; give your own.\n")
         return EXIT_FAILED
-    return service.for_user(user)
+    if not lasting:
+        return service.for_user(user)
+    token = service.accounts.start_session(user)
+    return service.for_user(user, standing=partial(service.accounts.view_stands, token, key))
