@@ -87,9 +87,20 @@ class AuditRecord(BaseModel, frozen=True):
 
 
 class ChainCheck(BaseModel, frozen=True):
-    """What checking the audit trail's chain found: intact, or the first record that does not hold."""
+    """What checking the audit trail's chain found: intact, or the first record that does not hold (and why, in
+    words). `checked_from` is the record the walk started after (0: the first; else the last one an earlier check
+    found intact, whose hash is checked again)."""
 
     intact: bool
     records: int
     broken_id: int | None = None
     reason: str = ""
+    checked_from: int = 0
+
+    @property
+    def said(self) -> str:
+        """The finding in one sentence."""
+        if self.intact:
+            return f"The audit trail is intact: {self.records} records."
+        where = f" at record {self.broken_id}" if self.broken_id is not None else ""
+        return f"The audit trail is broken{where}: {self.reason}."

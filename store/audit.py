@@ -15,8 +15,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from pydantic import ValidationError
+
 from domain.accounts import AuditRecord, ChainCheck
-from store.base import StoreBase
+from store.base import HistoryError, StoreBase
 from store.sql import Database, timestamp
 
 GENESIS = "0" * 64  # the "previous hash" of the first record
@@ -68,6 +70,8 @@ class AuditStore(StoreBase):
             head = db.execute(
                 "UPDATE audit_head SET last_id = last_id + 1 WHERE id = 1 RETURNING last_id, hash"
             ).fetchone()
+            if head is None:
+                raise HistoryError(f"Nothing was recorded: {_NO_HEAD}; restore the chat history from a backup.")
             record_id, prev_hash = int(head[0]), str(head[1])
             at = timestamp()
             digest = record_hash(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash)
@@ -113,31 +117,49 @@ class AuditStore(StoreBase):
             ).fetchall()
         return [AuditRecord.model_validate(dict(row)) for row in rows]
 
-    def verify_audit(self) -> ChainCheck:
-        """Walk the chain from the first record: each must match its hash and link to the one before, the ids
-        follow one another, and the head names the last."""
-        previous, expected_id, count = GENESIS, 1, 0
+    def verify_audit(self, from_checked: bool = False) -> ChainCheck:
+        """Walk the chain: each record must be readable, match its hash and link to the one before, the ids follow
+        one another, and the head names the last. From the first record, or (`from_checked`) from the last one an
+        earlier check found intact, whose hash is checked again. An intact chain moves that mark to its end."""
         with self._read() as db:
-            head = db.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
-            for record in self._walk(db):
-                problem = _problem(record, expected_id, previous)
-                if problem:
-                    broken = min(record.record_id, expected_id)
-                    return ChainCheck(intact=False, records=count, broken_id=broken, reason=problem)
-                previous, expected_id, count = record.hash, record.record_id + 1, count + 1
-        last_id, head_hash = int(head[0]), str(head[1])
-        if last_id != expected_id - 1 or head_hash != previous:
-            return ChainCheck(
-                intact=False,
-                records=count,
-                broken_id=last_id,
-                reason=f"the chain's head names record {last_id}, but the records end at {expected_id - 1}",
+            head = db.execute("SELECT last_id, hash, checked_id, checked_hash FROM audit_head WHERE id = 1").fetchone()
+            if head is None:
+                return ChainCheck(intact=False, records=0, reason=_NO_HEAD)
+            start, previous = (int(head[2]), str(head[3])) if from_checked and int(head[2]) > 0 else (0, GENESIS)
+            found = self._walk_from(db, start, previous)
+        if found.intact:
+            self._mark_checked(found.records, str(head[1]))
+        return found
+
+    def _walk_from(self, db: Database, start: int, previous: str) -> ChainCheck:
+        """The check of the records after `start` (whose hash is `previous`, checked again first), then the head."""
+        if start and not _still(db, start, previous):
+            return ChainCheck(intact=False, records=0, broken_id=start, reason=_CHANGED_SINCE, checked_from=start)
+        expected_id, count = start + 1, start
+        for record in self._walk(db, start):
+            problem = record if isinstance(record, str) else _problem(record, expected_id, previous)
+            if problem:
+                broken = expected_id if isinstance(record, str) else min(record.record_id, expected_id)
+                return ChainCheck(intact=False, records=count, broken_id=broken, reason=problem, checked_from=start)
+            assert not isinstance(record, str)
+            previous, expected_id, count = record.hash, record.record_id + 1, count + 1
+        last_id, head_hash = db.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
+        if int(last_id) != expected_id - 1 or str(head_hash) != previous:
+            reason = f"the chain's head names record {last_id}, but the records end at {expected_id - 1}"
+            return ChainCheck(intact=False, records=count, broken_id=int(last_id), reason=reason, checked_from=start)
+        return ChainCheck(intact=True, records=count, checked_from=start)
+
+    def _mark_checked(self, last_id: int, last_hash: str) -> None:
+        """Remember the end of a chain found intact (never moving the mark back, as checks may overlap)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE audit_head SET checked_id = ?, checked_hash = ? WHERE id = 1 AND checked_id < ?",
+                (last_id, last_hash, last_id),
             )
-        return ChainCheck(intact=True, records=count)
 
     @staticmethod
-    def _walk(db: Database) -> Iterator[AuditRecord]:
-        after = 0
+    def _walk(db: Database, after: int = 0) -> Iterator[AuditRecord | str]:
+        """The records after `after` in order, each read as a record, or what is wrong with it in words."""
         while True:
             rows = db.execute(
                 f"SELECT {_COLUMNS} FROM audit WHERE id > ? ORDER BY id LIMIT ?",  # noqa: S608
@@ -146,8 +168,26 @@ class AuditStore(StoreBase):
             if not rows:
                 return
             for row in rows:
-                yield AuditRecord.model_validate(dict(row))
+                try:
+                    yield AuditRecord.model_validate(dict(row))
+                except ValidationError as unreadable:
+                    field = ".".join(map(str, unreadable.errors()[0]["loc"]))
+                    yield f"record {row[0]} cannot be read: its {field} is not what a record holds"
             after = int(rows[-1][0])
+
+
+def _still(db: Database, record_id: int, expected_hash: str) -> bool:
+    """Whether the record a check found intact is still there with the hash it had and its contents match it."""
+    row = db.execute(f"SELECT {_COLUMNS} FROM audit WHERE id = ?", (record_id,)).fetchone()  # noqa: S608
+    try:
+        record = AuditRecord.model_validate(dict(row)) if row is not None else None
+    except ValidationError:
+        return False
+    return record is not None and record.hash == expected_hash and _recomputed(record) == expected_hash
+
+
+_NO_HEAD = "the chain's head (the one row of audit_head) is missing, so the end of the chain cannot be checked"
+_CHANGED_SINCE = "the record an earlier check found intact was changed or deleted since"
 
 
 def _problem(record: AuditRecord, expected_id: int, previous: str) -> str:

@@ -67,6 +67,11 @@ CHANGES: tuple[Change, ...] = (
         "process and one answered 2xx is never sent again",
         tables=("webhook_deliveries",),
     ),
+    Change(
+        "The audit trail keeps the last record a check found intact, so that the admins' page checks only the "
+        "records after it (and that record's hash again) instead of the whole chain at every look.",
+        columns=(("audit_head", "checked_id"), ("audit_head", "checked_hash")),
+    ),
 )
 
 

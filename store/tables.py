@@ -159,7 +159,7 @@ TABLES: tuple[Table, ...] = (
     ), key="key", copied=False),
     Table("audit_head", (
         Column("id", "integer", True, primary=True, check="id = 1"), Column("last_id", "integer", True),
-        _text("hash", True),
+        _text("hash", True), Column("checked_id", "integer", True, "0"), _text("checked_hash", True, "''"),
     ), key="id", copied=False),
     # One event for one receiver (store.webhooks), from before its first attempt: not copied, so that a copy (a
     # backup, a move to PostgreSQL) opened by another process never sends an event a second time.

@@ -84,11 +84,12 @@ class AuditTrail:
             self._may_read("read the audit trail")
         return self._store.audit_records(user, chat_id, iso_to_store_time(since) if since else None, limit)
 
-    def verify(self) -> ChainCheck:
-        """Whether the chain is intact, or the first record that is not."""
+    def verify(self, from_checked: bool = False) -> ChainCheck:
+        """Whether the chain is intact, or the first record that is not: all of it, or (`from_checked`) the records
+        after the last one an earlier check found intact (a page looked at often)."""
         if self._may_read is not None:
             self._may_read("check the audit trail")
-        return self._store.verify_audit()
+        return self._store.verify_audit(from_checked)
 
 
 def record_as_json(record: AuditRecord) -> dict[str, Any]:

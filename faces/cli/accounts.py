@@ -210,11 +210,8 @@ def _run_share(service: Application, args: argparse.Namespace, stdout: TextIO, s
 
 def _verify(service: Application, stdout: TextIO, stderr: TextIO) -> int:
     check = service.audit.verify()
-    if check.intact:
-        stdout.write(f"The audit trail is intact: {check.records} records.\n")
-        return EXIT_OK
-    stderr.write(f"The audit trail is broken at record {check.broken_id}: {check.reason}.\n")
-    return EXIT_FAILED
+    (stdout if check.intact else stderr).write(f"{check.said}\n")
+    return EXIT_OK if check.intact else EXIT_FAILED
 
 
 def _list_audit(service: Application, args: argparse.Namespace, stdout: TextIO) -> int:

@@ -31,11 +31,12 @@ def audit_page(service: Application) -> None:
     except (LookupError, ValueError) as error:
         st.warning(sentence_markdown(str(error)), icon=":material/search_off:")
         return
-    check = service.audit.verify()
+    check = service.audit.verify(from_checked=True)  # the records since the last check, not the whole chain
     if check.intact:
-        st.caption(f"The chain of {check.records} records is intact.")
+        since = f" (records after {check.checked_from} checked now)" if check.checked_from else ""
+        st.caption(f"The chain of {check.records} records is intact{since}; `python main.py audit verify` checks all.")
     else:
-        st.error(sentence_markdown(f"The audit trail was changed at record {check.broken_id}: {check.reason}"))
+        st.error(sentence_markdown(check.said), icon=":material/error:")
     st.download_button(
         "Download as CSV",
         data=as_csv(records),
