@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.accounts.audit_trail import SERVER_OWNER, AuditTrail
-from app.accounts.policy import Access
+from app.accounts.policy import MOST_WORKSPACES, Access
 from app.accounts.sharing import Sharing
 from app.accounts.throttle import SignInThrottle
 from app.accounts.user_turns import UserTurns
@@ -69,6 +69,7 @@ class AccountSettings:
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
     session_hours: float = 12.0
     office: OfficeSignOn = field(default_factory=OfficeSignOn)  # who single sign-on makes a user of
+    most_workspaces: int = MOST_WORKSPACES  # MAX_WORKSPACES_PER_USER
 
     @property
     def on(self) -> bool:
@@ -108,7 +109,7 @@ class Application:
         self._deliverer = webhooks
         self._standing = standing  # what opened this view for its user, asked again at each request
         written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
-        self.access = Access(store, user, written)
+        self.access = Access(store, user, written, self._accounts.most_workspaces)
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
         self.accounts = Accounts(
             store, self.access, self.audit, self._accounts.throttle, self._accounts.session_hours,

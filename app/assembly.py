@@ -82,6 +82,7 @@ def open_application(
             UserTurns(settings.max_turns_per_user),
             session_hours=settings.session_hours,
             office=OfficeSignOn.of(settings.sso_allowed_domains, settings.sso_role_claim),
+            most_workspaces=settings.max_workspaces_per_user,
         ),
         webhooks=Deliverer(store, webhooks) if webhooks else None,
     )

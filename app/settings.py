@@ -90,6 +90,7 @@ class Settings(BaseModel):
         "none", description="none (one person, no sign-in) or accounts (every face needs a user)"
     )
     max_turns_per_user: int = Field(2, ge=1, le=64, description="a whole number from 1 to 64")
+    max_workspaces_per_user: int = Field(1000, ge=1, le=1_000_000, description="a whole number from 1 to 1,000,000")
     session_hours: float = Field(12, gt=0, le=24 * 90, description="a number of hours up to 2,160 (90 days)")
     allow_unauthenticated_network_access: bool = Field(
         False, description="true or false (true lets the web app without accounts serve other computers)"

@@ -130,6 +130,7 @@ class Workspaces:
     def _created(self, name: str) -> int:
         """A new workspace owned by the user, with its audit record, in one unit of work."""
         self._access.create()
+        self._access.room_for(self._access.viewer)
         with self._store.unit_of_work():
             chat_id = self._store.create_chat(name, owner=self._access.viewer)
             self._audit.record("workspace created", chat_id, workspace_name=name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.accounts import Role, Share, ShareRole, User, UserOverview
+from domain.accounts import EVERYONE, Role, Share, ShareRole, User, UserOverview
 from store.base import StoreBase
 from store.sql import timestamp
 from store.visibility import visible_to
@@ -169,6 +169,17 @@ class AccountStore(StoreBase):
                 (chat_id,),
             ).fetchone()
         return _user(row) if row is not None else None
+
+    def owned_counts(self, user_id: int) -> tuple[int, int]:
+        """How many workspaces user `user_id` owns, and how many of them are shared with everyone (one statement)."""
+        with self._query() as db:
+            row = db.execute(
+                """SELECT COUNT(*), COUNT(shares.chat_id) FROM workspace_owners
+                   LEFT JOIN shares ON shares.chat_id = workspace_owners.chat_id AND shares.user_id = ?
+                   WHERE workspace_owners.user_id = ?""",
+                (EVERYONE, user_id),
+            ).fetchone()
+        return int(row[0]), int(row[1])
 
     def share(self, chat_id: int, user_id: int, role: ShareRole) -> None:
         """Share a workspace with a user (EVERYONE: everyone in the office), replacing an earlier share."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import app.ports
+from domain.accounts import EVERYONE
 from domain.packages import PackageRevision, ProjectDetails, SheetEntry
 from domain.records import DocumentFile, FinishedTurn, Passage, ToolCall
 from history import ChatHistoryDB, HistoryError
@@ -193,6 +194,9 @@ def test_accounts(db: ChatHistoryDB) -> None:
     db.share(chat, bob, "editor")
     assert [(s.user_name, s.role) for s in db.shares_of(chat)] == [("bob", "editor")]
     assert db.owners(viewer=bob) == {chat: "ann"} and db.unshare(chat, bob) and db.owners(viewer=bob) == {}
+    db.create_chat("Bridge 2", owner=ann)
+    db.share(chat, EVERYONE, "viewer")
+    assert db.owned_counts(ann) == (2, 1) and db.owned_counts(bob) == (0, 0)
     assert db.remove_user(ann) and db.get_user("ann") is None
 
 

@@ -47,6 +47,11 @@ READ_ONLY = "Workspace {name!r} is shared with you to read only; ask its owner t
 NOT_OWNER = "Only the owner of workspace {name!r} or an admin may {what} it."
 ADMINS_ONLY = "Only an admin may {what}."
 REMOVED = "Your account no longer exists; ask an admin to add you again, then sign in."
+MOST_WORKSPACES = 1000
+TOO_MANY = {
+    False: "One user may own at most {most:,} workspaces (MAX_WORKSPACES_PER_USER); delete some you no longer need.",
+    True: "One user may share at most {most:,} workspaces with everyone (MAX_WORKSPACES_PER_USER); unshare some.",
+}
 
 CHANGES: frozenset[Grant] = frozenset({"owner", "editor"})
 
@@ -72,15 +77,19 @@ class AccessRecords(Protocol):
     def get_chat(self, chat_id: int) -> Workspace | None: ...
     def workspace_access(self, chat_id: int, viewer: int) -> WorkspaceAccess: ...
     def user_by_id(self, user_id: int) -> User | None: ...
+    def owned_counts(self, user_id: int) -> tuple[int, int]: ...
 
 
 class Access:
     """One user's rights, asked of the store at each check (a share or a role changed meanwhile counts at once)."""
 
-    def __init__(self, store: AccessRecords, user: User | None, audit: AuditTrail) -> None:
+    def __init__(
+        self, store: AccessRecords, user: User | None, audit: AuditTrail, most_workspaces: int = MOST_WORKSPACES
+    ) -> None:
         self._store = store
         self.user = user
         self._audit = audit
+        self._most = most_workspaces  # MAX_WORKSPACES_PER_USER: owned, and of them shared with everyone
 
     @property
     def checks(self) -> bool:
@@ -186,6 +195,17 @@ class Access:
         if self.role == "viewer":
             self.denied(what)
             raise ForbiddenError(VIEWER_REFUSED)
+
+    def room_for(self, owner: int | None, everyone: bool = False) -> None:
+        """Forbidden once user `owner` owns MAX_WORKSPACES_PER_USER workspaces (`everyone`: has shared that many
+        with everyone), so that one user's volume never crowds out the others' lists (None: nobody's, no limit)."""
+        if owner is None:
+            return
+        owned, shared = self._store.owned_counts(owner)
+        if (shared if everyone else owned) >= self._most:
+            what = "shared with everyone" if everyone else "owned"
+            self.denied(f"exceed {self._most:,} workspaces {what}")
+            raise ForbiddenError(TOO_MANY[everyone].format(most=self._most))
 
     def admin(self, what: str) -> None:
         """Forbidden unless the user is an admin (users, the audit trail, backups)."""

@@ -57,8 +57,11 @@ class Sharing:
         return made
 
     def share_with_everyone(self, chat_id: int) -> Share:
-        """Share with everyone in the office, to read."""
+        """Share with everyone in the office, to read (at most MAX_WORKSPACES_PER_USER of one owner's)."""
         chat = self._access.own(chat_id, "share")
+        owner = self._store.owner_of(chat_id)
+        if not any(share.user_id == EVERYONE for share in self._store.shares_of(chat_id)):
+            self._access.room_for(owner.user_id if owner is not None else None, everyone=True)
         with self._store.unit_of_work():
             self._store.share(chat_id, EVERYONE, "viewer")
             self._audit.record("share", chat_id, "with everyone as viewer", chat.chat_name)
