@@ -38,6 +38,7 @@ from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
 from engine.agent import AIAgent, StopSignal, TurnRequest
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
+from store import HistoryError
 from tools import ToolContext
 
 Consent = Callable[[str, dict[str, Any]], bool]  # (tool, arguments) -> may it run?
@@ -164,18 +165,29 @@ class Turns:
             self._audit.record("ask", chat_id, request.question, chat.chat_name)
         request = replace(request, on_server=partial(self._store.set_running_server, running))
         turn = TurnState()
+        ended: TurnCompleted | None = None
         stored = False
         try:
             async with aclosing(self._agent.stream(request, turn)) as events:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
-                        stored = True
+                        ended = event
                         turn_id = self.record(chat_id, request.question, event, running)
+                        stored = True
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
-            if not stored:  # cut off before the agent finished: keep what arrived
-                self.record(chat_id, request.question, turn.completed(request.model, "stopped"), running)
+            if not stored:  # cut off before the agent finished, or the store was away: keep what arrived
+                self._kept(chat_id, request.question, ended or turn.completed(request.model, "stopped"), running)
+
+    def _kept(self, chat_id: int, question: str, completed: TurnCompleted, running: int) -> None:
+        """Store a turn that did not end as it should; if the database is away, the store keeps it and stores it
+        as soon as the database is back (the face says what happened meanwhile)."""
+        try:
+            self.record(chat_id, question, completed, running)
+        except HistoryError:
+            self._store.store_turn_when_back(self._finished(chat_id, question, completed, running))
+            raise
 
     def _request(self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
         """The turn as the workspace stands now in the store (another window may have added turns): its summary,
@@ -246,20 +258,21 @@ class Turns:
             self._store.rename_chat(chat_id, name_from_message(question))
 
     def _stored(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None) -> int:
-        return self._store.store_turn(
-            FinishedTurn(
-                chat_id=chat_id,
-                user=question,
-                assistant=completed.content,
-                tool_calls=tuple(completed.tool_calls),
-                status=_TURN_STATUS[completed.stop_reason],
-                model=completed.model,
-                prompt_tokens=completed.usage.prompt_tokens,
-                completion_tokens=completed.usage.completion_tokens,
-                duration_ms=completed.duration_ms,
-                error=completed.error,
-                thinking=completed.thinking,
-                asked_by=self._asked_by or None,
-                running_id=running_id,
-            )
+        return self._store.store_turn(self._finished(chat_id, question, completed, running_id))
+
+    def _finished(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None) -> FinishedTurn:
+        return FinishedTurn(
+            chat_id=chat_id,
+            user=question,
+            assistant=completed.content,
+            tool_calls=tuple(completed.tool_calls),
+            status=_TURN_STATUS[completed.stop_reason],
+            model=completed.model,
+            prompt_tokens=completed.usage.prompt_tokens,
+            completion_tokens=completed.usage.completion_tokens,
+            duration_ms=completed.duration_ms,
+            error=completed.error,
+            thinking=completed.thinking,
+            asked_by=self._asked_by or None,
+            running_id=running_id,
         )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+from domain.records import FinishedTurn
 from store.holders import new_holder
 from store.sql import Database, Dialect
 
@@ -38,6 +39,7 @@ class StoreBase:
         self.holder = new_holder()  # whose claims and running turns are this store's (store.leases)
         self._held_claims: set[str] = set()
         self._running_turns: set[int] = set()
+        self._unsaved: list[FinishedTurn] = []  # turns the database was away for, stored as soon as it is back
         self._renewer: threading.Thread | None = None
         self._closing = threading.Event()
         self._unit: tuple[int, Database] | None = None  # the thread with a unit of work open, and its transaction

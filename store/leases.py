@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
+from domain.records import FinishedTurn
 from store.base import HistoryError
 from store.holders import holder_gone
 from store.sql import Database, timestamp
@@ -25,6 +27,7 @@ from store.turns import TurnStore
 
 LEASE_SECONDS = 60.0
 RENEW_SECONDS = 15.0
+RETRY_SECONDS = 1.0  # how often a turn the database was away for is tried again
 CUT_OFF = "The answer was cut off: the program answering it stopped before it could store it."
 
 logger = logging.getLogger(__name__)
@@ -139,17 +142,40 @@ class LeaseStore(TurnStore):
                 self._renewer = threading.Thread(target=self._renew, name="store-leases", daemon=True)
                 self._renewer.start()
 
+    def store_turn_when_back(self, finished: FinishedTurn) -> None:
+        """Keep a turn the database was away for (an outage cut it off) and store it as soon as a write succeeds
+        again, from the renewing thread; its running turn stays this store's meanwhile, so no other process
+        stores it as cut off instead, and nobody waits for this process to end to see it."""
+        with self._lock:
+            self._unsaved.append(finished)
+        self._keep_renewing()
+
     def _renew(self) -> None:
-        """Renew what this store holds every RENEW_SECONDS, until it holds nothing or closes."""
-        while not self._closing.wait(RENEW_SECONDS):
+        """Renew what this store holds every RENEW_SECONDS (every RETRY_SECONDS while a turn waits to be stored),
+        until it holds nothing or closes."""
+        renewed = time.monotonic()
+        while not self._closing.wait(RETRY_SECONDS):
             with self._lock:
-                if self._closing.is_set() or not (self._held_claims or self._running_turns):
+                if self._closing.is_set() or not (self._held_claims or self._running_turns or self._unsaved):
                     self._renewer = None
                     return
+                due = time.monotonic() - renewed >= RENEW_SECONDS
                 try:
-                    self._renew_once()
+                    if due:
+                        self._renew_once()
+                        renewed = time.monotonic()
+                    self._store_unsaved()
                 except HistoryError as error:  # the database is away: the next round tries again
                     logger.warning("could not renew the store's claims: %s", error)
+
+    def _store_unsaved(self) -> None:
+        """Store the turns the database was away for, oldest first (HistoryError stops at the first that fails)."""
+        while self._unsaved:
+            turn_id = self.store_turn(self._unsaved[0])
+            kept = self._unsaved.pop(0)
+            logger.warning(
+                "turn %s of workspace %s, cut off by the database's absence, is stored", turn_id, kept.chat_id
+            )
 
     def _renew_once(self) -> None:
         now = self._dialect.now_seconds

@@ -12,10 +12,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from fakes.ollama import FakeOllama, Reply
+from app import Application
+from domain.events import TextDelta
+from fakes.ollama import FakeOllama, Reply, wait_until
+from fakes.replies import Gate, chunk, final
 from fakes.postgres import PostgresServer, unavailable
 from history import ChatHistoryDB, HistoryError
 from store import postgres_schema
+from tests.agent_helpers import make_agent
 from tests.cli_helpers import run_cli
 from tests.stores import raw_rows
 
@@ -108,6 +112,33 @@ def test_a_server_that_is_down_then_restarts_costs_one_sentence_and_loses_nothin
     own_server.start()
     assert [turn.user for turn in store.get_turns(chat)] == ["before", "after"]
     assert store.count_turns(chat) == 2
+
+
+async def test_a_turn_cut_off_by_an_outage_is_stored_by_its_process_once_the_server_is_back(
+    own_server: PostgresServer, fake_ollama: FakeOllama
+) -> None:
+    url = own_server.new_database()
+    service = Application(ChatHistoryDB(url), make_agent(fake_ollama))
+    chat = service.workspaces.create("Tower").chat_id
+    gate = Gate()
+    fake_ollama.script(Reply([chunk(content="The footing is "), gate, chunk(content="2 m wide."), final("stop", 9, 5)]))
+    asking = service.turns.ask("How wide?", chat)
+    assert isinstance(await anext(asking), TextDelta)
+    own_server.stop()  # the database goes away while the model answers
+    gate.gate.set()
+    with pytest.raises(HistoryError, match="cannot be reached"):
+        async for _ in asking:
+            pass
+    own_server.start()
+    other = ChatHistoryDB(url)  # another process's view: it sees the turn without this one ending
+    try:
+        assert wait_until(lambda: other.count_turns(chat) == 1, timeout=30), "stored once the server is back"
+        [turn] = other.get_turns(chat)
+        assert (turn.user, turn.assistant) == ("How wide?", "The footing is 2 m wide.")
+        assert raw_rows(url, "SELECT COUNT(*) FROM running_turns") == [(0,)]
+    finally:
+        other.close()
+        service.close()
 
 
 @pytest.fixture

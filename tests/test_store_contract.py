@@ -15,6 +15,7 @@ import app.ports
 from domain.accounts import EVERYONE
 from domain.packages import PackageRevision, ProjectDetails, SheetEntry
 from domain.records import DocumentFile, FinishedTurn, Passage, ToolCall
+from fakes.ollama import wait_until
 from history import ChatHistoryDB, HistoryError
 
 
@@ -82,6 +83,11 @@ def test_turns(db: ChatHistoryDB) -> None:
     with db.unit_of_work():
         _turn(db, chat, "In the unit?")
     assert db.count_turns(chat) == 3
+    cut = db.begin_turn(chat, "During an outage?", "qwen3:4b")
+    db.store_turn_when_back(FinishedTurn(chat_id=chat, user="During an outage?", assistant="Half", status="stopped",
+                                         running_id=cut))  # fmt: skip
+    assert wait_until(lambda: db.count_turns(chat) == 4, timeout=30), "stored at the store's next round"
+    assert db.get_turns(chat)[-1].assistant == "Half" and db.busy_servers() == {}
 
 
 def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
