@@ -5,6 +5,7 @@ and with accounts a question costs few more statements than without."""
 from __future__ import annotations
 
 import itertools
+import re
 import sqlite3
 from pathlib import Path
 
@@ -121,3 +122,46 @@ async def test_a_question_with_accounts_costs_at_most_a_quarter_more_statements(
     fake_ollama.script(*reply)
     with_accounts = await _statements_of_a_question(tmp_path / "accounts", fake_ollama, accounts=True)
     assert with_accounts <= 1.25 * without, (with_accounts, without)
+
+
+class StatementTexts(Statements):
+    """The statements a SQLite connection runs, with their values (numbers, quoted text) written as `?`."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.texts: list[str] = []
+        super().__init__(connection)
+
+    def _seen(self, statement: str) -> None:
+        super()._seen(statement)
+        self.texts.append(re.sub(r"'(?:[^']|'')*'|\b\d+(?:\.\d+)?\b", "?", statement))
+
+
+def test_a_missing_workspace_and_a_forbidden_one_run_the_same_statements(
+    fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    root = Application(ChatHistoryDB(tmp_path / "history.sqlite"), make_agent(fake_ollama),
+                       accounts=AccountSettings("accounts"))  # fmt: skip
+    try:
+        for name in ("ann", "bob"):
+            root.accounts.add(name, "engineer", "a long enough password")
+        ann = root.for_user(root.accounts.sign_in("ann", "a long enough password"))
+        bobs = root.for_user(root.accounts.user("bob")).workspaces.create("Bob's bridge").chat_id
+        paths = {
+            "read": lambda chat: ann.workspaces.read(chat),
+            "export": lambda chat: ann.reports.markdown_pieces(chat),
+            "shares": lambda chat: ann.sharing.shares(chat),
+            "project": lambda chat: ann.packages.project_details(chat),
+            "turns": lambda chat: ann.turns.of(chat),
+        }
+        for what, path in paths.items():
+            runs = []
+            for chat in (bobs, 999):
+                counter = StatementTexts(root._store._db)  # type: ignore[attr-defined]
+                try:
+                    path(chat)
+                except LookupError as missing:
+                    assert str(missing) == f"There is no workspace with id {chat}." or "no workspace" in str(missing)
+                runs.append(counter.texts)
+            assert runs[0] == runs[1], (what, runs)
+    finally:
+        root.close()

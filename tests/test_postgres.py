@@ -15,8 +15,8 @@ import pytest
 from app import Application
 from domain.events import TextDelta
 from fakes.ollama import FakeOllama, Reply, wait_until
-from fakes.replies import Gate, chunk, final
 from fakes.postgres import PostgresServer, unavailable
+from fakes.replies import Gate, chunk, final
 from history import ChatHistoryDB, HistoryError
 from store import postgres_schema
 from tests.agent_helpers import make_agent
