@@ -73,8 +73,9 @@ class Leases(Protocol):
 
 
 class TurnRecords(UnitOfWork, Protocol):
-    """A workspace's turns: stored from the moment they are asked (`begin_turn`), finished however they end, read
-    back in windows or in batches."""
+    """A workspace's turns: stored from the moment they are asked (`begin_turn`), finished however they end (with
+    the pictures asked with them), read back in windows or in batches, each picture's bytes through its
+    workspace."""
 
     def get_chat(self, chat_id: int) -> Workspace | None: ...
     def rename_chat(self, chat_id: int, new_name: str) -> None: ...
@@ -89,6 +90,7 @@ class TurnRecords(UnitOfWork, Protocol):
     def has_answered_turns(self, chat_id: int) -> bool: ...
     def supersede_turn(self, turn_id: int) -> None: ...
     def turn_models(self, chat_id: int) -> list[str]: ...
+    def turn_image(self, chat_id: int, image_id: int) -> bytes | None: ...
 
 
 class SummaryRecords(Leases, UnitOfWork, Protocol):

@@ -35,7 +35,13 @@ def _index(table: str, name: str) -> Index:
 
 
 # Each backend runs these in order after its frozen history; append, never edit one that has shipped.
-CHANGES: tuple[Change, ...] = ()
+CHANGES: tuple[Change, ...] = (
+    Change(
+        "The pictures asked with a question (cleaned, with their SHA-256), and each turn's embedding for the search "
+        "of past work across workspaces",
+        tables=("turn_images", "turn_embeddings"),
+    ),
+)
 
 
 def migrations(backend: Backend) -> list[Callable[[Database], None]]:

@@ -26,9 +26,9 @@ MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for o
 MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
 PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 IDENTITIES = (
-    ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("file_edits", "id"), ("package_revisions", "id"),
-    ("memories", "id"), ("passages", "id"), ("running_turns", "id"), ("users", "id"), ("api_keys", "id"),
-    ("shares", "id"),
+    ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("turn_images", "id"), ("file_edits", "id"),
+    ("package_revisions", "id"), ("memories", "id"), ("passages", "id"), ("running_turns", "id"), ("users", "id"),
+    ("api_keys", "id"), ("shares", "id"),
 )  # fmt: skip  # D, C, B (a passage's location), A (its text): as SQLite's BM25 weights
 
 
