@@ -11,6 +11,8 @@ from app.accounts.policy import ForbiddenError, SignInError
 from app.application import Application
 from app.approvals import edit_diff
 from app.assembly import open_application, start
+from app.images import DEFAULT_QUESTION as DEFAULT_IMAGE_QUESTION
+from app.images import IMAGE_SUFFIXES, MAX_IMAGES, ImageRefusedError, clean_image, read_images
 from app.outside_tools.servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
 from app.settings import Settings, SettingsError, configure_logging, load_settings
@@ -30,9 +32,13 @@ __all__ = [
     "User",
     "record_as_json",
     "Consent",
+    "DEFAULT_IMAGE_QUESTION",
     "DOCUMENT_SUFFIXES",
     "DOCUMENT_TYPES_NAMED",
     "HistoryError",
+    "IMAGE_SUFFIXES",
+    "ImageRefusedError",
+    "MAX_IMAGES",
     "McpPool",
     "PackageError",
     "PackagePdf",
@@ -43,10 +49,12 @@ __all__ = [
     "SettingsError",
     "SignoffError",
     "SwitchOutcome",
+    "clean_image",
     "configure_logging",
     "edit_diff",
     "load_settings",
     "open_application",
+    "read_images",
     "start",
     "tool_kind",
 ]
