@@ -114,10 +114,10 @@ class Turns:
         return self._in_line(self._run(chat, request, pictures))
 
     async def check_images(self, chat_id: int | None = None) -> None:
-        """ImageRefusedError, naming the model, when the model a question in `chat_id` (default: the open
-        workspace) goes to cannot see pictures; the faces ask before a turn starts. A server that cannot tell is
-        the turn's to say."""
-        chat = self._access.visible(chat_id) if chat_id is not None else self._workspaces.current
+        """ImageRefusedError, naming the model, when the model a question in `chat_id` (None: a new workspace)
+        goes to cannot see pictures; the faces ask before a turn starts. A server that cannot tell is the turn's
+        to say."""
+        chat = self._access.visible(chat_id) if chat_id is not None else None
         model = self._model_of(chat)
         try:
             sees = await self._agent.sees_images(model)

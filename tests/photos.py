@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 from typing import Any
 
 from PIL import Image
@@ -36,17 +37,21 @@ def _exif() -> Image.Exif:
     return exif
 
 
-def _pixels(width: int, height: int) -> Image.Image:
-    """White, with the left third red: upright (turned as the orientation says) the red is the top third."""
+def _pixels(width: int, height: int, grainy: bool = False) -> Image.Image:
+    """White, with the left third red: upright (turned as the orientation says) the red is the top third. Grainy:
+    the middle third is noise, as a real photo's detail, which makes the file several megabytes."""
     image = Image.new("RGB", (width, height), WHITE)
     image.paste(RED, (0, 0, width // 3, height))
+    if grainy:
+        middle = (width // 3, height)
+        image.paste(Image.frombytes("RGB", middle, os.urandom(middle[0] * middle[1] * 3)), (width // 3, 0))
     return image
 
 
-def site_photo(width: int = 4000, height: int = 3000) -> bytes:
+def site_photo(width: int = 4000, height: int = 3000, grainy: bool = False) -> bytes:
     """A JPEG from a phone: EXIF with GPS and orientation 6, XMP, a comment."""
     out = io.BytesIO()
-    _pixels(width, height).save(
+    _pixels(width, height, grainy).save(
         out, "JPEG", quality=85, exif=_exif().tobytes(), xmp=XMP, comment=WHERE.encode(), icc_profile=b"\0" * 128
     )
     return out.getvalue()

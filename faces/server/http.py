@@ -2,7 +2,8 @@
 dispatch's events; `GET /v1/sessions` with the `sessions` event. Starlette and uvicorn, on the server's loop.
 
 Before a body is read, its declared size and any `Authorization: Bearer` token are checked; the body is then read
-in pieces, at most MAX_LINE_BYTES of it, within the server's `line_seconds`. Connections count against the same
+in pieces, at most MAX_LINE_BYTES of it (MAX_IMAGE_LINE_BYTES for a dispatch carrying images), within the
+server's `line_seconds`. Connections count against the same
 limits as the TCP face's (`faces/server/limits.py`). Each HTTP request is a connection of its own for request
 ids: a cancel sent over HTTP reaches no dispatch (cancel over TCP; a stream closed early leaves its turn running).
 """
@@ -24,10 +25,21 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from faces.server.limits import BACKLOG, ConnectionGuard
-from faces.server.protocol import MAX_LINE_BYTES, ErrorCode, Event, encode, error_event
+from faces.server.protocol import (
+    MAX_IMAGE_LINE_BYTES,
+    MAX_LINE_BYTES,
+    ErrorCode,
+    Event,
+    encode,
+    error_event,
+    line_allowed,
+)
 from faces.server.server import ProtocolServer
 
 NDJSON = "application/x-ndjson"
+TOO_LONG = (
+    f"the body is longer than {MAX_LINE_BYTES:,} bytes ({MAX_IMAGE_LINE_BYTES:,} for a dispatch that carries images)"
+)
 
 
 @dataclass(eq=False)
@@ -50,8 +62,8 @@ class _BodyTooLongError(Exception):
 def http_app(server: ProtocolServer) -> Starlette:
     async def dispatch(request: Request) -> Response:
         declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_LINE_BYTES:
-            return _refusal(413, "INVALID_REQUEST", f"the body is longer than {MAX_LINE_BYTES:,} bytes")
+        if declared.isdigit() and int(declared) > MAX_IMAGE_LINE_BYTES:
+            return _refusal(413, "INVALID_REQUEST", TOO_LONG)
         bearer = _bearer(request)
         if server.token is not None and bearer is not None and not server.token_matches(bearer):
             return _refusal(401, "UNAUTHORIZED", "the Authorization header's token is wrong")
@@ -60,7 +72,7 @@ def http_app(server: ProtocolServer) -> Starlette:
             async with asyncio.timeout(seconds):
                 body = await _body(request)
         except _BodyTooLongError:
-            return _refusal(413, "INVALID_REQUEST", f"the body is longer than {MAX_LINE_BYTES:,} bytes")
+            return _refusal(413, "INVALID_REQUEST", TOO_LONG)
         except TimeoutError:
             return _refusal(408, "TIMEOUT", f"the body did not arrive whole within {seconds:g} s")
         authorized = server.token is not None and bearer is not None
@@ -89,7 +101,7 @@ async def _body(request: Request) -> bytes:
     body = bytearray()
     async for piece in request.stream():
         body += piece
-        if len(body) > MAX_LINE_BYTES:
+        if not line_allowed(body, len(body)):
             raise _BodyTooLongError
     return bytes(body)
 
