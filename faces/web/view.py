@@ -29,6 +29,7 @@ from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.documents import passages
 from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown, sentence_markdown
+from faces.web.pictures import stored_pictures
 
 CallState = Literal["done", "running", "cut off"]
 LABEL_LENGTH = 120
@@ -87,6 +88,7 @@ def answer_footer(turn: Turn) -> None:
 def past_turn(turn: Turn) -> None:
     with st.chat_message("user"):
         st.markdown(escape_markdown(turn.user))
+        stored_pictures(turn)
     with st.chat_message("assistant"):
         if turn.thinking:
             with st.expander("Thinking", icon=":material/psychology:"):
