@@ -40,6 +40,7 @@ from app.outside_tools.hub import McpHub
 from app.packages import PackageDesk
 from app.packages.desk import SignoffRecord
 from app.packages.packages import Packages
+from app.past_work import PastWork
 from app.ports import Store
 from app.reports.reports import Reports
 from app.summaries import Summaries
@@ -126,9 +127,10 @@ class Application:
         self.workspaces = Workspaces(store, self.summaries, self.access, used)
         asked_by = user.name if user is not None else engineer
         user_turns = self._accounts.user_turns if user is not None else None
+        self.past_work = PastWork(store, self.access, documents.embedder)  # the user's other workspaces
         self.turns = Turns(
             store, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces,
-            self.access, used, user_turns, asked_by=asked_by,
+            self.access, used, user_turns, asked_by=asked_by, past_work=self.past_work,
         )  # fmt: skip
         exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
         self.reports = Reports(store, exports, self.access, used)

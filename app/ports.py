@@ -21,6 +21,7 @@ from domain.records import (
     FinishedTurn,
     Memory,
     Passage,
+    PastTurn,
     SearchHit,
     Turn,
     Workspace,
@@ -101,6 +102,21 @@ class SummaryRecords(Leases, UnitOfWork, Protocol):
     def count_unsummarised_turns(self, chat_id: int) -> int: ...
     def turns_since_summary(self, chat_id: int, limit: int) -> tuple[list[Turn], int]: ...
     def set_context_summary(self, chat_id: int, summary: str | None, through_turn_id: int | None = None) -> None: ...
+
+
+class PastWorkRecords(Protocol):
+    """The search of past work: turns of the workspaces a user may see but one (`viewer`, `leaving_out`), filtered
+    in the query, by words and by their embeddings, which it keeps."""
+
+    def past_turns_by_words(self, query: str, limit: int, viewer: int | None, leaving_out: int | None) -> list[int]: ...
+    def past_turn_embeddings(
+        self, model: str, window: int, viewer: int | None, leaving_out: int | None
+    ) -> list[tuple[int, bytes]]: ...
+    def past_turns_to_embed(
+        self, model: str, limit: int, window: int, viewer: int | None, leaving_out: int | None
+    ) -> list[PastTurn]: ...
+    def save_turn_embeddings(self, model: str, vectors: Iterable[tuple[int, bytes]]) -> None: ...
+    def past_turns(self, turn_ids: list[int], viewer: int | None, leaving_out: int | None) -> list[PastTurn]: ...
 
 
 class EditRecords(UnitOfWork, Protocol):
@@ -202,6 +218,7 @@ class Store(
     TurnRecords,
     SummaryRecords,
     EditRecords,
+    PastWorkRecords,
     DocumentRecords,
     MemoryRecords,
     PackageRecords,

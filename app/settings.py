@@ -28,6 +28,8 @@ DEFAULT_SYSTEM_PROMPT = (
     "section_properties, never from memory, and check a member with steel_beam_check. "
     "The project's own documents (specifications, memos, load schedules) are searchable with "
     "search_documents: use it for questions about the project, and cite the file and page. "
+    "Earlier work in the user's other workspaces is searchable with search_past_work: use it when asked what "
+    "was used last time or on another job, and cite the workspace by name. "
     "Read and edit project files only with "
     "the file tools. If information is missing, ask for it rather than guess."
 )

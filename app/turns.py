@@ -33,6 +33,7 @@ from app.images import ImageRefusedError, check_count
 from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools.hub import McpHub
+from app.past_work import PastWork
 from app.ports import TurnRecords
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentError, AgentEvent, StopReason, TurnCompleted
@@ -73,6 +74,7 @@ class Turns:
         audit: AuditTrail,
         user_turns: UserTurns | None = None,
         asked_by: str = "",
+        past_work: PastWork | None = None,
     ) -> None:
         self._store = store
         self._access = access
@@ -88,6 +90,7 @@ class Turns:
         self._asked_by = asked_by.strip()  # who asks in this view: the preparer of its calculations
         self._tools = list(tool_names)  # the built-in tools a turn may offer (an agent profile may narrow them)
         self._running: StopSignal | None = None
+        self._past_work = past_work  # the user's other workspaces, searched from the turn's
 
     def ask(
         self,
@@ -227,7 +230,12 @@ class Turns:
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
         profile = self._agents.get(chat.agent)
         external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
-        context = replace(self._context, edits=self._approvals.for_workspace(chat_id), external=external)
+        context = replace(
+            self._context,
+            edits=self._approvals.for_workspace(chat_id),
+            external=external,
+            past_work=self._past_work.seen_from(chat_id) if self._past_work is not None else None,
+        )
         settings = self._agent.settings
         request = TurnRequest(
             question=question,

@@ -11,7 +11,7 @@ stemmed by PostgreSQL's `english` configuration (SQLite's are by Porter's stemme
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from store.sql import Database, TurnQuery
@@ -167,6 +167,22 @@ class PostgresDialect:
             (expression, list(chat_ids)),
         ).fetchall()
         return {int(chat_id): None if turn_id is None else int(turn_id) for chat_id, turn_id in rows}
+
+    def ranked_turns(
+        self, db: Database, words: Sequence[str], where: str, parameters: Mapping[str, Any], limit: int
+    ) -> list[int]:
+        """`ts_rank` of the turns holding any of the words (exact lexemes, as `turn_search` holds them)."""
+        lexemes = [_lexeme(word) for word in words if len(word.encode()) <= MAX_WORD_BYTES]
+        if not lexemes:
+            return []
+        rows = db.execute(
+            f"""SELECT history.id FROM turn_search JOIN history ON history.id = turn_search.turn_id
+                WHERE turn_search.words @@ CAST(:expression AS tsquery) AND {where}
+                ORDER BY ts_rank(turn_search.words, CAST(:expression AS tsquery)) DESC, history.id DESC
+                LIMIT :limit""",  # noqa: S608 - the caller's condition
+            {**parameters, "expression": " | ".join(lexemes), "limit": limit},
+        ).fetchall()
+        return [int(row[0]) for row in rows]
 
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """The question's or the answer's words around the first match, from the one holding more of the words;

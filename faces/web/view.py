@@ -29,6 +29,7 @@ from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.documents import passages
 from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown, sentence_markdown
+from faces.web.past_work import past_work_results
 from faces.web.pictures import stored_pictures
 
 CallState = Literal["done", "running", "cut off"]
@@ -60,6 +61,9 @@ def tool_call(call: ToolCall, state: CallState = "done", key: str = "") -> None:
             st.caption(took)
         elif tool_kind(call.name) == "documents" and not call.error:
             passages(call.output, key)
+            st.caption(took)
+        elif tool_kind(call.name) == "history" and not call.error:
+            past_work_results(call.output)
             st.caption(took)
         else:
             st.caption(f"{'Error' if call.error else 'Result'} · {took}")
