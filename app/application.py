@@ -94,8 +94,10 @@ class Application:
         engineer: str = "",
         accounts: AccountSettings | None = None,
         user: User | None = None,
+        summary_every_turns: int = 10,
     ) -> None:
         self._store = store
+        self._summary_every = summary_every_turns
         self._agent = agent
         self._engineer = engineer
         self._accounts = accounts if accounts is not None else AccountSettings()
@@ -123,14 +125,14 @@ class Application:
         ]
         self.agents = Agents(catalog, store, tool_names, self.access, used)
         self.models = Models(agent)
-        self.summaries = Summaries(store, agent, self.models, self.access, used)
+        self.summaries = Summaries(store, agent, self.models, self.access, used, summary_every_turns)
         self.workspaces = Workspaces(store, self.summaries, self.access, used)
         asked_by = user.name if user is not None else engineer
         user_turns = self._accounts.user_turns if user is not None else None
         self.past_work = PastWork(store, self.access, documents.embedder)  # the user's other workspaces
         self.turns = Turns(
             store, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces,
-            self.access, used, user_turns, asked_by=asked_by, past_work=self.past_work,
+            self.access, used, user_turns, asked_by=asked_by, past_work=self.past_work, summaries=self.summaries,
         )  # fmt: skip
         exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
         self.reports = Reports(store, exports, self.access, used)
@@ -179,6 +181,7 @@ class Application:
             engineer=self._engineer,
             accounts=self._accounts,
             user=user,
+            summary_every_turns=self._summary_every,
         )
 
     async def aclose(self) -> None:

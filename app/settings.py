@@ -91,6 +91,9 @@ class Settings(BaseModel):
     allow_unauthenticated_network_access: bool = Field(
         False, description="true or false (true lets the web app without accounts serve other computers)"
     )
+    summary_every_turns: int = Field(
+        10, ge=0, le=10_000, description="0 (only on leaving a workspace) or a whole number of turns up to 10000"
+    )
     engineer_name: str = Field(
         "", max_length=200, description="your name as calculation packages show it (at most 200 characters), or empty"
     )

@@ -35,6 +35,7 @@ from app.models import Models
 from app.outside_tools.hub import McpHub
 from app.past_work import PastWork
 from app.ports import TurnRecords
+from app.summaries import Summaries
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentError, AgentEvent, StopReason, TurnCompleted
 from domain.records import CleanImage, FinishedTurn, Turn, TurnStatus, Workspace
@@ -75,6 +76,7 @@ class Turns:
         user_turns: UserTurns | None = None,
         asked_by: str = "",
         past_work: PastWork | None = None,
+        summaries: Summaries | None = None,
     ) -> None:
         self._store = store
         self._access = access
@@ -91,6 +93,7 @@ class Turns:
         self._tools = list(tool_names)  # the built-in tools a turn may offer (an agent profile may narrow them)
         self._running: StopSignal | None = None
         self._past_work = past_work  # the user's other workspaces, searched from the turn's
+        self._summaries = summaries  # refreshed every SUMMARY_EVERY_TURNS turns of a workspace that stays open
 
     def ask(
         self,
@@ -210,6 +213,8 @@ class Turns:
         finally:
             if not stored:  # cut off before the agent finished: keep what arrived
                 self.record(chat_id, request.question, turn.completed(request.model, "stopped"), running, images)
+        if self._summaries is not None:  # after the turn's last event: nothing of it waits for the summary
+            self._summaries.after_turn(chat_id)
 
     def _model_of(self, chat: Workspace | None) -> str:
         """The model a question in `chat` goes to: its agent's own, or the one in use."""
