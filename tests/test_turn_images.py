@@ -162,3 +162,28 @@ async def test_regenerate_asks_again_with_the_same_pictures(vision_ollama: FakeO
     assert [base64.b64decode(image) for image in last["images"]] == [photo.data]
     assert [len(turn.images) for turn in service.turns.of(chat)] == [1, 1]
     service.close()
+
+
+async def test_a_calculation_asked_with_a_photo_has_it_on_its_sheet_of_the_package(
+    vision_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    import pypdfium2
+    import pypdfium2.raw as pdfium
+
+    service = open_app(vision_ollama, str(tmp_path / "history.sqlite"))
+    chat = service.workspaces.create("Podium").chat_id
+    beam = {"span": "6 m", "load": "12 kN/m"}
+    vision_ollama.script(
+        Reply.tool_calls(("beam_analysis", beam)), Reply.text("54 kN·m."), Reply.tool_calls(("beam_analysis", beam)),
+        Reply.text("Again 54 kN·m."),
+    )  # fmt: skip
+    await events_of(
+        service.turns.ask("Moment in the beam of this sketch?", chat, images=[clean_image("s.png", sketch_png())])
+    )
+    await events_of(service.turns.ask("And without a sketch?", chat))
+    document = pypdfium2.PdfDocument(service.packages.pdf(chat).data)
+    pictures = [
+        sum(1 for _ in page.get_objects(filter=[pdfium.FPDF_PAGEOBJ_IMAGE])) for page in document
+    ]  # the cover, the index, then a sheet a calculation
+    assert pictures[-2:] == [1, 0], pictures
+    service.close()
