@@ -92,16 +92,15 @@ class PastWorkSearch:
 
 
 def nearest(wanted: bytes, vectors: list[tuple[int, bytes]]) -> list[int]:
-    """The ids whose vectors are close enough to `wanted` (cosine), closest first, at most CANDIDATES."""
+    """The ids whose vectors are close enough to `wanted` (cosine), closest first, at most CANDIDATES; vectors of
+    another size (another model's) are left out."""
     import numpy as np
 
-    if not vectors:
-        return []
-    query = np.frombuffer(wanted, dtype=np.float32)
     same_size = [(turn_id, blob) for turn_id, blob in vectors if len(blob) == len(wanted)]
     if not same_size:
         return []
-    matrix = np.array([np.frombuffer(blob, dtype=np.float32) for _, blob in same_size])
+    query = np.frombuffer(wanted, dtype=np.float32)
+    matrix = np.frombuffer(b"".join(blob for _, blob in same_size), dtype=np.float32).reshape(len(same_size), -1)
     norms = np.maximum(np.linalg.norm(matrix, axis=1), 1e-12) * max(float(np.linalg.norm(query)), 1e-12)
     scores = (matrix @ query) / norms
     order = [int(i) for i in np.argsort(-scores)[:CANDIDATES] if scores[i] >= CLOSE_ENOUGH]
