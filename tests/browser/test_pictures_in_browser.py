@@ -30,7 +30,10 @@ def fake_ollama(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOllama]:
 
 
 def attach(page: Page, *paths: Path) -> None:
+    """Attach files to the question and wait until they are uploaded (until then, Send is disabled)."""
     page.locator("[data-testid='stChatInput'] input[type='file']").set_input_files([str(p) for p in paths])
+    expect(page.get_by_test_id("stFileChip")).to_have_count(len(paths))
+    expect(page.get_by_test_id("stFileChipIconSpinner")).to_have_count(0)
 
 
 def turns_stored(folder: Path) -> int:
