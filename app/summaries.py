@@ -214,12 +214,13 @@ class Summaries:
         return True
 
     def after_turn(self, chat_id: int) -> bool:
-        """A turn was stored in `chat_id`, which stays open: queue its summary once SUMMARY_EVERY_TURNS turns are
-        not covered by it (one statement; the summary is written in the background, so no turn waits for it);
-        whether one was queued."""
+        """A turn was stored in `chat_id`, which stays open: queue its summary each time SUMMARY_EVERY_TURNS more
+        turns are not covered by it (one statement; the summary is written in the background, so no turn waits for
+        it; one that failed is tried again that many turns later, not after every turn); whether one was queued."""
         if self._every_turns <= 0 or self._writer.is_pending(chat_id):
             return False
-        if self._store.count_unsummarised_turns(chat_id) < self._every_turns:
+        uncovered = self._store.count_unsummarised_turns(chat_id)
+        if uncovered == 0 or uncovered % self._every_turns:
             return False
         chat = self._store.get_chat(chat_id)
         if chat is None:

@@ -61,3 +61,20 @@ async def test_no_turn_waits_for_the_summary_and_0_leaves_it_to_leaving(
             pass
     assert summaries_asked(fake_ollama) == 1, "SUMMARY_EVERY_TURNS=0: none while the workspace stays open"
     never.close()
+
+
+async def test_a_summary_that_failed_is_tried_again_after_as_many_turns_not_after_each(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    fake_ollama.summary_reply = Reply.http_error(500, "out of memory")
+    fake_ollama.responder = lambda body: Reply.text("Noted.")
+    service = Application(ChatHistoryDB(isolated / "a.sqlite"), make_agent(fake_ollama), summary_every_turns=3)
+    chat = service.workspaces.create("Open").chat_id
+    asked = []
+    for number in range(7):
+        async for _ in service.turns.ask(f"Note {number}.", chat):
+            pass
+        assert service.summaries.wait(20)
+        asked.append(summaries_asked(fake_ollama))
+    assert asked == [0, 0, 1, 1, 1, 2, 2], "after the 3rd and the 6th turn only"
+    service.close()
