@@ -11,6 +11,8 @@ from app.accounts.policy import ForbiddenError, SignInError
 from app.application import Application
 from app.approvals import edit_diff
 from app.assembly import open_application, start
+from app.images import DEFAULT_QUESTION as DEFAULT_IMAGE_QUESTION
+from app.images import IMAGE_SUFFIXES, MAX_IMAGES, ImageRefusedError, clean_image, read_images
 from app.naming import AmbiguousWorkspaceError
 from app.outside_tools.servers import McpPool
 from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
@@ -32,9 +34,13 @@ __all__ = [
     "User",
     "record_as_json",
     "Consent",
+    "DEFAULT_IMAGE_QUESTION",
     "DOCUMENT_SUFFIXES",
     "DOCUMENT_TYPES_NAMED",
     "HistoryError",
+    "IMAGE_SUFFIXES",
+    "ImageRefusedError",
+    "MAX_IMAGES",
     "McpPool",
     "PackageError",
     "PackagePdf",
@@ -45,10 +51,12 @@ __all__ = [
     "SettingsError",
     "SignoffError",
     "SwitchOutcome",
+    "clean_image",
     "configure_logging",
     "edit_diff",
     "load_settings",
     "open_application",
+    "read_images",
     "start",
     "store_choice",
     "tool_kind",

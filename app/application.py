@@ -41,6 +41,7 @@ from app.outside_tools.hub import McpHub
 from app.packages import PackageDesk
 from app.packages.desk import SignoffRecord
 from app.packages.packages import Packages
+from app.past_work import PastWork
 from app.ports import Store
 from app.reports.reports import Reports
 from app.summaries import Summaries
@@ -100,8 +101,10 @@ class Application:
         user: User | None = None,
         webhooks: Deliverer | None = None,
         standing: Callable[[], object] | None = None,
+        summary_every_turns: int = 10,
     ) -> None:
         self._store = store
+        self._summary_every = summary_every_turns
         self._agent = agent
         self._engineer = engineer
         self._accounts = accounts if accounts is not None else AccountSettings()
@@ -135,13 +138,15 @@ class Application:
         ]
         self.agents = Agents(catalog, store, tool_names, self.access, used)
         self.models = Models(agent)
-        self.summaries = Summaries(store, agent, self.models, self.access, used)
+        self.summaries = Summaries(store, agent, self.models, self.access, used, summary_every_turns)
         self.workspaces = Workspaces(store, self.summaries, self.access, used)
         asked_by = user.name if user is not None else engineer
         user_turns = self._accounts.user_turns if user is not None else None
+        self.past_work = PastWork(store, self.access, documents.embedder)  # the user's other workspaces
         self.turns = Turns(
             store, agent, context, tool_names, self.approvals, self.memory, catalog, self.models, self.workspaces,
-            self.access, used, user_turns, asked_by=asked_by, webhooks=self.webhooks,
+            self.access, used, user_turns, asked_by=asked_by, webhooks=self.webhooks, past_work=self.past_work,
+            summaries=self.summaries,
         )  # fmt: skip
         exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
         self.reports = Reports(store, exports, self.access, used)
@@ -205,6 +210,7 @@ class Application:
             user=user,
             webhooks=self._deliverer,
             standing=standing,
+            summary_every_turns=self._summary_every,
         )
 
     async def aclose(self) -> None:

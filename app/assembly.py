@@ -77,6 +77,7 @@ def open_application(
         agents=agents,
         exports_dir=settings.exports_folder,
         engineer=settings.engineer_name,
+        summary_every_turns=settings.summary_every_turns,
         accounts=AccountSettings(
             settings.auth,
             UserTurns(settings.max_turns_per_user),

@@ -29,6 +29,8 @@ DEFAULT_SYSTEM_PROMPT = (
     "section_properties, never from memory, and check a member with steel_beam_check. "
     "The project's own documents (specifications, memos, load schedules) are searchable with "
     "search_documents: use it for questions about the project, and cite the file and page. "
+    "Earlier work in the user's other workspaces is searchable with search_past_work: use it when asked what "
+    "was used last time or on another job, and cite the workspace by name. "
     "Read and edit project files only with "
     "the file tools. If information is missing, ask for it rather than guess."
 )
@@ -101,6 +103,9 @@ class Settings(BaseModel):
     sso_role_claim: str = Field("roles", max_length=200, description="the name of an ID token's claim")
     trusted_proxies: str = Field(
         "", max_length=2000, description="addresses or networks of reverse proxies, separated by commas, or empty"
+    )
+    summary_every_turns: int = Field(
+        10, ge=0, le=10_000, description="0 (only on leaving a workspace) or a whole number of turns up to 10000"
     )
     engineer_name: str = Field(
         "", max_length=200, description="your name as calculation packages show it (at most 200 characters), or empty"

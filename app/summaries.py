@@ -1,6 +1,7 @@
 """Digital-twin summaries written in the background, so leaving a workspace never waits for the model.
 
-Leaving a workspace queues its summary; a worker thread with an event loop of
+Leaving a workspace queues its summary, and so does a turn that leaves SUMMARY_EVERY_TURNS turns uncovered in a
+workspace that stays open (a long session); a worker thread with an event loop of
 its own writes the queued summaries one after another, then ends. A face
 collects what happened (`finished`) to tell the user, may wait for the rest
 before it exits (`wait`), and may skip them (`skip`): a skipped summary is
@@ -173,9 +174,16 @@ class Summaries:
     """The digital twins: which workspaces need a summary, writing them in the background, the user's own edits."""
 
     def __init__(
-        self, store: SummaryRecords, agent: AIAgent, models: Models, access: Access, audit: AuditTrail
+        self,
+        store: SummaryRecords,
+        agent: AIAgent,
+        models: Models,
+        access: Access,
+        audit: AuditTrail,
+        every_turns: int = 10,
     ) -> None:
         self._store = store
+        self._every_turns = every_turns  # SUMMARY_EVERY_TURNS (0: only on leaving)
         self._access = access
         self._audit = audit
         self._agent = agent
@@ -203,6 +211,21 @@ class Summaries:
             if not self.needed(chat_id):
                 return False
             self._writer.submit(chat)
+        return True
+
+    def after_turn(self, chat_id: int) -> bool:
+        """A turn was stored in `chat_id`, which stays open: queue its summary each time SUMMARY_EVERY_TURNS more
+        turns are not covered by it (one statement; the summary is written in the background, so no turn waits for
+        it; one that failed is tried again that many turns later, not after every turn); whether one was queued."""
+        if self._every_turns <= 0 or self._writer.is_pending(chat_id):
+            return False
+        uncovered = self._store.count_unsummarised_turns(chat_id)
+        if uncovered == 0 or uncovered % self._every_turns:
+            return False
+        chat = self._store.get_chat(chat_id)
+        if chat is None:
+            return False
+        self._writer.submit(chat)
         return True
 
     async def refresh(self, chat_id: int) -> bool:

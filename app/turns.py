@@ -8,9 +8,13 @@ way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as
 stopped. A process killed mid-answer leaves the running turn behind, and whoever
 notices stores it as stopped (`store.leases`).
 
+Pictures asked with a question arrive cleaned (`app.images`); they are sent only to a model that can see
+them, and otherwise refused with one sentence before anything is stored or sent. They are stored with the turn,
+and read back one at a time by those who may read its workspace.
+
 With accounts, the question is asked only where the user may change (checked once, at the top), at most
-MAX_TURNS_PER_USER of one user's turns run at once, and the question and each tool call go into the audit
-trail in the same transaction as the turn itself.
+MAX_TURNS_PER_USER of one user's turns run at once, and the question, each picture's SHA-256 and each tool call
+go into the audit trail in the same transaction as the turn itself.
 """
 
 from __future__ import annotations
@@ -27,15 +31,19 @@ from app.accounts.user_turns import UserTurns
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
 from app.conversation import Conversation
+from app.images import ImageRefusedError, check_count
 from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools.hub import McpHub
+from app.past_work import PastWork
 from app.ports import TurnRecords
+from app.summaries import Summaries
 from app.webhooks import Webhooks
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
-from domain.events import AgentEvent, StopReason, TurnCompleted
-from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
+from domain.events import AgentError, AgentEvent, StopReason, TurnCompleted
+from domain.records import CleanImage, FinishedTurn, Turn, TurnStatus, Workspace
 from engine.agent import AIAgent, StopSignal, TurnRequest
+from engine.notices import images_unsupported
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
 from store import HistoryError
@@ -72,6 +80,8 @@ class Turns:
         user_turns: UserTurns | None = None,
         asked_by: str = "",
         webhooks: Webhooks | None = None,
+        past_work: PastWork | None = None,
+        summaries: Summaries | None = None,
     ) -> None:
         self._store = store
         self._webhooks = webhooks  # told of each turn stored, in its transaction
@@ -88,6 +98,8 @@ class Turns:
         self._asked_by = asked_by.strip()  # who asks in this view: the preparer of its calculations
         self._tools = list(tool_names)  # the built-in tools a turn may offer (an agent profile may narrow them)
         self._running: StopSignal | None = None
+        self._past_work = past_work  # the user's other workspaces, searched from the turn's
+        self._summaries = summaries  # refreshed every SUMMARY_EVERY_TURNS turns of a workspace that stays open
 
     def ask(
         self,
@@ -96,19 +108,46 @@ class Turns:
         regenerate: bool = False,
         consent: Consent | None = None,
         conversation: Conversation | None = None,
+        images: Sequence[CleanImage] = (),
     ) -> AsyncGenerator[AgentEvent, None]:
         """Run one turn in `chat_id` (default: the open workspace, made if there is none) and store it; the events
         stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
         however it ends, in the workspace it was asked in even if the user has moved on.
 
         When `regenerate`, the workspace's last turn is marked superseded first: it stays in the record, but the
-        model no longer sees it. `consent` asks the user before an outside tool runs (None: nobody can be asked).
-        `conversation`: a program's own (its model, earlier turns and instructions) instead of the workspace's.
+        model no longer sees it (its pictures are asked again, unless others are given). `consent` asks the user
+        before an outside tool runs (None: nobody can be asked). `conversation`: a program's own (its model, earlier
+        turns and instructions) instead of the workspace's. `images`, cleaned by `app.images`, go with the question
+        to a model that can see them; for one that cannot, ImageRefusedError comes before any event and nothing is
+        stored or sent.
         """
+        check_count(len(images))
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
         chat = self._access.change(target, "ask")
-        request = self._request(chat, question, regenerate, consent)
-        return self._in_line(self._run(chat, conversation.applied(request) if conversation else request))
+        request, pictures = self._request(chat, question, regenerate, consent, tuple(images))
+        request = conversation.applied(request) if conversation else request
+        return self._in_line(self._run(chat, request, pictures))
+
+    async def check_images(self, chat_id: int | None = None) -> None:
+        """ImageRefusedError, naming the model, when the model a question in `chat_id` (None: a new workspace)
+        goes to cannot see pictures; the faces ask before a turn starts. A server that cannot tell is the turn's
+        to say."""
+        chat = self._access.visible(chat_id) if chat_id is not None else None
+        model = self._model_of(chat)
+        try:
+            sees = await self._agent.sees_images(model)
+        except AgentError:
+            return
+        if not sees:
+            raise ImageRefusedError(images_unsupported(model).message)
+
+    def image(self, chat_id: int, image_id: int) -> bytes:
+        """The bytes of a picture asked in workspace `chat_id`, for whoever may read it (LookupError otherwise)."""
+        self._access.read(chat_id, "read a picture of")
+        data = self._store.turn_image(chat_id, image_id)
+        if data is None:
+            raise LookupError(f"There is no picture {image_id} in this workspace.")
+        return data
 
     def stop(self) -> None:
         """Stop the turn in progress (safe from a signal handler or another thread)."""
@@ -157,12 +196,19 @@ class Turns:
         finally:
             self._user_turns.release(user)
 
-    async def _run(self, chat: Workspace, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
+    async def _run(
+        self, chat: Workspace, request: TurnRequest, images: tuple[CleanImage, ...]
+    ) -> AsyncGenerator[AgentEvent, None]:
+        if images:
+            await self.check_images(chat.chat_id)  # nothing is stored or sent for a model that cannot see them
         self._running = request.stop
         chat_id = chat.chat_id
         with self._store.unit_of_work():
             running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
             self._audit.record("ask", chat_id, request.question, chat.chat_name)
+            for number, image in enumerate(images, 1):
+                detail = f"picture {number}: {image.width} × {image.height} {image.media_type}, sha256 {image.sha256}"
+                self._audit.record("picture", chat_id, detail, chat.chat_name)
         request = replace(request, on_server=partial(self._store.set_running_server, running))
         turn = TurnState()
         ended: TurnCompleted | None = None
@@ -172,30 +218,44 @@ class Turns:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         ended = event
-                        turn_id = self.record(chat_id, request.question, event, running)
+                        turn_id = self.record(chat_id, request.question, event, running, images)
                         stored = True
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished, or the store was away: keep what arrived
-                self._kept(chat_id, request.question, ended or turn.completed(request.model, "stopped"), running)
+                completed = ended or turn.completed(request.model, "stopped")
+                self._kept(chat_id, request.question, completed, running, images)
+        if self._summaries is not None:  # after the turn's last event: nothing of it waits for the summary
+            self._summaries.after_turn(chat_id)
 
-    def _kept(self, chat_id: int, question: str, completed: TurnCompleted, running: int) -> None:
+    def _kept(
+        self, chat_id: int, question: str, completed: TurnCompleted, running: int, images: tuple[CleanImage, ...]
+    ) -> None:
         """Store a turn that did not end as it should; if the database is away, the store keeps it and stores it
         as soon as the database is back (the face says what happened meanwhile)."""
         try:
-            self.record(chat_id, question, completed, running)
+            self.record(chat_id, question, completed, running, images)
         except HistoryError:
-            self._store.store_turn_when_back(self._finished(chat_id, question, completed, running))
+            self._store.store_turn_when_back(self._finished(chat_id, question, completed, running, images))
             raise
 
-    def _request(self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
+    def _model_of(self, chat: Workspace | None) -> str:
+        """The model a question in `chat` goes to: its agent's own, or the one in use."""
+        profile = self._agents.get(chat.agent if chat is not None else None)
+        return profile.model or self._models.current
+
+    def _request(
+        self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None, images: tuple[CleanImage, ...]
+    ) -> tuple[TurnRequest, tuple[CleanImage, ...]]:
         """The turn as the workspace stands now in the store (another window may have added turns): its summary,
-        recent turns and agent, the user's memory, the tools and their approvers."""
+        recent turns and agent, the user's memory, the tools and their approvers; and its pictures (a regenerated
+        turn's, unless others are given)."""
         self._store.check_writable()  # a history file gone from under the app is said before the model is asked
         chat_id = chat.chat_id
         if regenerate and (turns := self._store.get_turns(chat_id, limit=1)):
             self._store.supersede_turn(turns[-1].turn_id)
+            images = images or self._pictures_of(turns[-1])
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
         profile = self._agents.get(chat.agent)
         external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
@@ -204,11 +264,12 @@ class Turns:
             edits=self._approvals.for_workspace(chat_id),
             external=external,
             authority=partial(self._access.still, chat_id, "run a tool in") if self._access.checks else None,
+            past_work=self._past_work.seen_from(chat_id) if self._past_work is not None else None,
         )
         settings = self._agent.settings
-        return TurnRequest(
+        request = TurnRequest(
             question=question,
-            model=profile.model or self._models.current,
+            model=self._model_of(chat),
             system_prompt=f"{settings.system_prompt}\n\n{profile.prompt}" if profile.prompt else settings.system_prompt,
             summary=chat.context_summary,
             history=tuple(self._store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY)),
@@ -219,6 +280,15 @@ class Turns:
             think=settings.think,
             workspace_key=chat_id,
             busy_elsewhere=tuple(self._store.busy_servers().items()) if self._agent.pool.several else (),
+            images=tuple(image.data for image in images),
+        )
+        return request, images
+
+    def _pictures_of(self, turn: Turn) -> tuple[CleanImage, ...]:
+        """A stored turn's pictures, to be asked again."""
+        found = [(image, self._store.turn_image(turn.chat_id, image.image_id)) for image in turn.images]
+        return tuple(
+            CleanImage(data=data, **image.model_dump(exclude={"image_id"})) for image, data in found if data is not None
         )
 
     def _offer(self, question: str, profile: AgentProfile, recent: list[Turn], external: McpHub | None) -> ToolOffer:
@@ -230,16 +300,23 @@ class Turns:
         select = self._agent.settings.select_tools and profile.tools is None
         return offer_tools(question, allowed, used=used, select=select, external=external)
 
-    def record(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None = None) -> int:
-        """Store a finished (or stopped, or failed) turn, finishing the running turn `running_id` stored when it
-        was asked; the first answered message names a new workspace.
+    def record(
+        self,
+        chat_id: int,
+        question: str,
+        completed: TurnCompleted,
+        running_id: int | None = None,
+        images: tuple[CleanImage, ...] = (),
+    ) -> int:
+        """Store a finished (or stopped, or failed) turn with its pictures, finishing the running turn `running_id`
+        stored when it was asked; the first answered message names a new workspace.
 
         A turn that failed (Ollama down, an empty answer) names nothing: the
         workspace keeps its default name until a question is answered.
         """
         with self._store.unit_of_work():
             self._named(chat_id, question, completed)
-            turn_id = self._stored(chat_id, question, completed, running_id)
+            turn_id = self._stored(chat_id, question, completed, running_id, images)
             if self._webhooks is not None:
                 self._webhooks.turn_completed(chat_id, turn_id, question, completed)
             for call in completed.tool_calls:
@@ -257,10 +334,24 @@ class Turns:
         ):
             self._store.rename_chat(chat_id, name_from_message(question))
 
-    def _stored(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None) -> int:
-        return self._store.store_turn(self._finished(chat_id, question, completed, running_id))
+    def _stored(
+        self,
+        chat_id: int,
+        question: str,
+        completed: TurnCompleted,
+        running_id: int | None,
+        images: tuple[CleanImage, ...],
+    ) -> int:
+        return self._store.store_turn(self._finished(chat_id, question, completed, running_id, images))
 
-    def _finished(self, chat_id: int, question: str, completed: TurnCompleted, running_id: int | None) -> FinishedTurn:
+    def _finished(
+        self,
+        chat_id: int,
+        question: str,
+        completed: TurnCompleted,
+        running_id: int | None,
+        images: tuple[CleanImage, ...] = (),
+    ) -> FinishedTurn:
         return FinishedTurn(
             chat_id=chat_id,
             user=question,
@@ -275,4 +366,5 @@ class Turns:
             thinking=completed.thinking,
             asked_by=self._asked_by or None,
             running_id=running_id,
+            images=images,
         )

@@ -24,7 +24,9 @@ from bench import (
     concrete_bench,
     documents_bench,
     drawings_bench,
+    images_bench,
     packages_bench,
+    past_work_bench,
     postgres_bench,
     scans_bench,
     server_bench,
@@ -53,6 +55,8 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "browser": browser_bench.run,
     "accounts": accounts_bench.run,
     "api": api_bench.run,
+    "images": images_bench.run,
+    "past-work": past_work_bench.run,
 }
 
 

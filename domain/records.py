@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from domain.calculations import CalcResult
 
 TurnStatus = Literal["complete", "stopped", "error", "superseded"]  # superseded: replaced by Regenerate
+ImageType = Literal["image/png", "image/jpeg"]
 
 
 class ToolCall(BaseModel):
@@ -26,8 +27,34 @@ class ToolCall(BaseModel):
     calculation: CalcResult | None = None  # a calculation's full result: precise values, formula, diagram
 
 
+class CleanImage(BaseModel, frozen=True):
+    """A picture asked with a question, as it is stored and sent: drawn again from its pixels with no metadata
+    block left, upright, its long side at most 1,568 px (`app.images` makes it)."""
+
+    data: bytes
+    media_type: ImageType
+    width: int
+    height: int
+    sha256: str
+
+
+class TurnImage(BaseModel, frozen=True):
+    """A stored turn's picture, without its bytes (a face reads them when it shows or writes it)."""
+
+    image_id: int
+    media_type: ImageType
+    width: int
+    height: int
+    sha256: str
+
+    @property
+    def file_name(self) -> str:
+        """The name an export writes it under: `image-12.jpg`."""
+        return f"image-{self.image_id}{'.png' if self.media_type == 'image/png' else '.jpg'}"
+
+
 class Turn(BaseModel):
-    """One question and its answer, with what it cost and the tools it used."""
+    """One question and its answer, with what it cost, the pictures asked with it and the tools it used."""
 
     turn_id: int
     chat_id: int
@@ -43,11 +70,13 @@ class Turn(BaseModel):
     thinking: str | None = None
     asked_by: str | None = None  # who asked: ENGINEER_NAME at the time (later the signed-in user)
     tool_calls: list[ToolCall] = []
+    images: list[TurnImage] = []
 
 
 class FinishedTurn(BaseModel, frozen=True):
-    """A turn as it crosses into the store, however it ended: the question, the answer, its tool calls, what it
-    cost, who asked; `running_id` is the turn as stored when it was asked (`begin_turn`), finished with it."""
+    """A turn as it crosses into the store, however it ended: the question and its pictures, the answer, its tool
+    calls, what it cost, who asked; `running_id` is the turn as stored when it was asked (`begin_turn`), finished
+    with it."""
 
     chat_id: int
     user: str
@@ -62,6 +91,7 @@ class FinishedTurn(BaseModel, frozen=True):
     thinking: str | None = None
     asked_by: str | None = None
     running_id: int | None = None
+    images: tuple[CleanImage, ...] = ()
 
 
 class Workspace(BaseModel):
@@ -75,6 +105,13 @@ class Workspace(BaseModel):
     context_updated_at: str | None
     summary_turn_id: int | None
     agent: str | None = None  # the agent the workspace works with (None: the default one)
+
+
+class PastTurn(BaseModel):
+    """A turn of another workspace, found by a search of past work, with its workspace's name."""
+
+    workspace: str
+    turn: Turn
 
 
 class SearchHit(BaseModel):

@@ -309,6 +309,15 @@ class AIAgent:
         it cannot tell."""
         return await chat_models_anywhere(self._pool, self._knowledge.clients, self._settings.limits.request_timeout)
 
+    async def sees_images(self, model: str | None = None) -> bool:
+        """Whether `model` (default: the agent's) takes pictures: its capabilities on a server that has it include
+        "vision". `AgentError` when no server has it or none answers."""
+        model = model or self._settings.model
+        clients = self._knowledge.clients
+        servers = await self._pool.servers_with(model, clients)
+        site = CallSite(servers[0], model, self._settings.limits.request_timeout)
+        return (await self._knowledge.capabilities_of(clients.get(site), site)).vision
+
     async def server_status(self, timeout: float, model: str | None = None) -> ServerStatus:
         """The servers' versions and chat models, naming those that do not answer, or why none can be reached."""
         return await pool_status(self._pool, model or self._settings.model, timeout)

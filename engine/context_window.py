@@ -5,7 +5,9 @@ The context is the smallest of NUM_CTX, the model's trained context length and a
 of a request as JSON: three characters a token until the server has counted a
 request of ours (`prompt_eval_count`), then the ratio it showed, smoothed and
 kept within sane bounds, per model. A count that cannot be of the whole request
-(some servers leave cached tokens out) is not learnt from.
+(some servers leave cached tokens out) is not learnt from, nor one of a request with
+pictures. A picture counts as IMAGE_TOKENS, as a vision model sees it, not as the
+length of its base64.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ MIN_CHARS_PER_TOKEN = 1.0  # dense text (CJK, numbers) can come near one charact
 MAX_CHARS_PER_TOKEN = 8.0
 PLAUSIBLE_CHARS_PER_TOKEN = (0.5, 12.0)  # outside this, a count is not of our whole request
 SMOOTHING = 0.5  # the weight of a new measurement against the ratio so far
+# What a 1,568 × 1,176 picture (the most `app.images` sends) costs qwen2.5vl, which reads 28-pixel patches: 56 × 42 =
+# 2,352 tokens; gemma3 takes 256 for any picture and llava 576, so no vision model is given less room than it needs.
+IMAGE_TOKENS = 2_400
 FULL_SHARE = 0.95  # a count this close to the context may be of a prompt the server cut short
 MIN_MEASURED_TOKENS = 16
 
@@ -31,8 +36,19 @@ def json_chars(value: Any) -> int:
 
 
 def request_chars(messages: Sequence[dict[str, Any]], tools_size: int) -> int:
-    """Characters of a chat request's messages, measured as `json_chars`, plus its tool schemas' (measured once)."""
-    return sum(json_chars(message) for message in messages) + tools_size
+    """Characters of a chat request's messages, measured as `json_chars` (their pictures left out), plus its tool
+    schemas' (measured once)."""
+    return sum(json_chars(_text_of(message)) for message in messages) + tools_size
+
+
+def _text_of(message: dict[str, Any]) -> dict[str, Any]:
+    """The message without its pictures."""
+    return {key: value for key, value in message.items() if key != "images"} if "images" in message else message
+
+
+def message_tokens(message: dict[str, Any], context: ContextWindow) -> int:
+    """The tokens a message takes: its text as `json_chars` estimates it, and IMAGE_TOKENS a picture."""
+    return context.tokens_in(json_chars(_text_of(message))) + IMAGE_TOKENS * len(message.get("images") or ())
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,17 @@ def step_limit(max_tool_rounds: int, tool_calls: Sequence[ToolCall], answered: b
     )
 
 
+def images_unsupported(model: str) -> AgentError:
+    """The model cannot see pictures: nothing is sent."""
+    return AgentError(
+        "IMAGES_UNSUPPORTED",
+        f"The model {model} cannot see images, so the question and its pictures were not sent; choose a model "
+        "that can (one whose `ollama show` lists vision, such as qwen2.5vl, gemma3 or llava) with the model menu, "
+        "/model NAME or --model NAME, and ask again.",
+        recoverable=False,
+    )
+
+
 def empty_answer(model: str) -> AgentError:
     return AgentError(
         "EMPTY_ANSWER",

@@ -20,11 +20,13 @@ from engine.failures import CallSite, model_not_found, provider_errors
 
 @dataclass(frozen=True)
 class ModelCapabilities:
-    """What `/api/show` says a model can do, and the largest context it takes (None: it does not say)."""
+    """What `/api/show` says a model can do (`vision`: it takes pictures), and the largest context it takes (None:
+    it does not say)."""
 
     tools: bool = True
     thinking: bool = False
     context_length: int | None = None
+    vision: bool = False
 
 
 _NUM_CTX_PARAMETER = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)
@@ -122,6 +124,7 @@ async def model_capabilities(client: ollama.AsyncClient, site: CallSite) -> Mode
     return ModelCapabilities(
         tools="tools" in names,
         thinking="thinking" in names,
+        vision="vision" in names,
         context_length=model_context_length(shown.modelinfo, shown.parameters),
     )
 

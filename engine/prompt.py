@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from domain.events import AgentError
-from engine.context_window import CHARS_PER_TOKEN, ContextWindow, json_chars
+from engine.context_window import CHARS_PER_TOKEN, ContextWindow, json_chars, message_tokens
 
 __all__ = ["CHARS_PER_TOKEN", "PromptWindow", "build_window", "strip_think_tags", "summary_prompt", "tools_chars"]
 
@@ -110,7 +110,7 @@ def build_window(
             recoverable=False,
         )
     turn = fit_turn_messages(turn_messages, budget - system_tokens, context)
-    used = system_tokens + sum(context.tokens_in(json_chars(m)) for m in turn)
+    used = system_tokens + sum(message_tokens(m, context) for m in turn)
     if used > budget:
         raise AgentError(
             "CONTEXT_OVERFLOW",
@@ -150,14 +150,14 @@ def fit_turn_messages(turn_messages: Sequence[Message], room: int, context: Cont
     result is kept whole if at all possible, so the model can still use it.
     """
     fitted = list(turn_messages)
-    size = sum(context.tokens_in(json_chars(m)) for m in fitted)
+    size = sum(message_tokens(m, context) for m in fitted)
     tool_positions = [i for i, m in enumerate(fitted) if m.get("role") == "tool"]
     for position in tool_positions:
         if size <= room:
             break
         original = fitted[position]
         shortened = {**original, "content": DROPPED_TOOL_OUTPUT}
-        size -= context.tokens_in(json_chars(original)) - context.tokens_in(json_chars(shortened))
+        size -= message_tokens(original, context) - message_tokens(shortened, context)
         fitted[position] = shortened
     return fitted
 

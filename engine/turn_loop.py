@@ -89,11 +89,16 @@ class TurnLoop:
         request = self.request
         client = self.knowledge.clients.get(self.site)
         capabilities = await self.knowledge.capabilities_of(client, self.site)
+        if request.images and not capabilities.vision:
+            raise notices.images_unsupported(request.model)  # before anything is sent
         self._fit_tools(self.knowledge.context(self.site, self.limits.num_ctx, capabilities))
         if not capabilities.tools and request.model not in self.knowledge.told_no_tools:
             self.knowledge.told_no_tools.add(request.model)
             yield notices.tools_unsupported(request.model)
-        turn_messages: list[Message] = [{"role": "user", "content": request.question}]
+        question: Message = {"role": "user", "content": request.question}
+        if request.images:
+            question["images"] = list(request.images)  # the client sends them as base64
+        turn_messages: list[Message] = [question]
         runner = TurnToolRunner(request.tool_context, self.offer.allowed, self.limits.tool_timeout, turn.tool_calls)
         only_repeats = False
         for round_number in range(self.limits.max_tool_rounds + 1):
@@ -211,7 +216,8 @@ class TurnLoop:
         """One streamed request: text and thinking deltas out, tool calls into `reply`."""
         model = self.request.model
         if logger.isEnabledFor(logging.DEBUG):
-            logger.debug("request to %s: %s", model, json.dumps(messages, default=str)[:100_000])
+            shown = [{**m, "images": len(m["images"])} if "images" in m else m for m in messages]
+            logger.debug("request to %s: %s", model, json.dumps(shown, default=str)[:100_000])
         context = self.knowledge.context(self.site, self.limits.num_ctx, capabilities)
         received = False
         try:
@@ -230,7 +236,7 @@ class TurnLoop:
                 if reply.oversized:
                     await close_stream(response)
                     break
-                if chunk.done:
+                if chunk.done and not self.request.images:  # a picture's tokens are the model's own count
                     sent = request_chars(messages, tools_chars)
                     self.knowledge.ratio(self.site).learn(sent, reply.prompt_tokens, context.tokens)
         except CLIENT_FAILURES as failure:

@@ -5,7 +5,8 @@ It answers `/api/chat` (streamed NDJSON with chunked encoding, or one JSON body)
 and its Modelfile `parameters`), `/api/version` and `/api/ps`, and
 refuses what the real server refuses: an unknown model (404), a chat with a model
 without the `completion` capability (an embedding model), tools for a model without
-the `tools` capability and `think` for one without `thinking` (400). A model whose
+the `tools` capability, `think` for one without `thinking` and pictures for one without
+`vision` (400). A model whose
 name says "embed" (nomic-embed-text) is an embedding model, as the real one is: its
 capabilities are only `embedding` and its family `nomic-bert`.
 Each `/api/chat` request takes the next scripted `Reply`; faults (an HTTP error,
@@ -267,6 +268,8 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             return 400, f"registry.ollama.ai/library/{name} does not support tools"
         if body.get("think") not in (None, False) and "thinking" not in capabilities:
             return 400, f'"{name}" does not support thinking'
+        if any(message.get("images") for message in body.get("messages", [])) and "vision" not in capabilities:
+            return 400, f'"{name}" does not support images'
         roles = {m.get("role") for m in body.get("messages", [])}
         if not roles <= {"system", "user", "assistant", "tool"}:
             return 400, f"invalid role in messages: {sorted(map(str, roles))}"

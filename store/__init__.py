@@ -23,6 +23,7 @@ from store.file_edits import FileEditStore
 from store.leases import LeaseStore
 from store.memories import MemoryStore
 from store.packages import PackageStore
+from store.past_work import PastWorkStore
 from store.postgres_connection import PostgresConnection
 from store.postgres_url import is_postgres_url
 from store.search import SearchStore
@@ -52,6 +53,7 @@ class ChatHistoryDB(
     ChatStore,
     SummaryStore,
     SearchStore,
+    PastWorkStore,
     FileEditStore,
     DocumentStore,
     MemoryStore,

@@ -72,6 +72,11 @@ CHANGES: tuple[Change, ...] = (
         "records after it (and that record's hash again) instead of the whole chain at every look.",
         columns=(("audit_head", "checked_id"), ("audit_head", "checked_hash")),
     ),
+    Change(
+        "The pictures asked with a question (cleaned, with their SHA-256), and each turn's embedding for the search "
+        "of past work across workspaces",
+        tables=("turn_images", "turn_embeddings"),
+    ),
 )
 
 

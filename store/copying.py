@@ -39,7 +39,7 @@ def _batches(db: Database, table: Table) -> Iterator[list[Any]]:
         where = "" if after is None else f'WHERE "{table.key}" > ?'
         rows = db.execute(
             f'SELECT {_columns(table)} FROM {table.name} {where} ORDER BY "{table.key}" LIMIT ?',  # noqa: S608
-            (BATCH,) if after is None else (after, BATCH),
+            (table.rows_at_once or BATCH,) if after is None else (after, table.rows_at_once or BATCH),
         ).fetchall()
         if not rows:
             return

@@ -11,7 +11,7 @@ stemmed by PostgreSQL's `english` configuration (SQLite's are by Porter's stemme
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from store.sql import Database, TurnQuery
@@ -26,9 +26,9 @@ MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for o
 MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
 PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 IDENTITIES = (
-    ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("file_edits", "id"), ("package_revisions", "id"),
-    ("memories", "id"), ("passages", "id"), ("running_turns", "id"), ("users", "id"), ("api_keys", "id"),
-    ("shares", "id"),
+    ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("turn_images", "id"), ("file_edits", "id"),
+    ("package_revisions", "id"), ("memories", "id"), ("passages", "id"), ("running_turns", "id"), ("users", "id"),
+    ("api_keys", "id"), ("shares", "id"),
 )  # fmt: skip  # D, C, B (a passage's location), A (its text): as SQLite's BM25 weights
 
 
@@ -167,6 +167,22 @@ class PostgresDialect:
             (expression, list(chat_ids)),
         ).fetchall()
         return {int(chat_id): None if turn_id is None else int(turn_id) for chat_id, turn_id in rows}
+
+    def ranked_turns(
+        self, db: Database, words: Sequence[str], where: str, parameters: Mapping[str, Any], limit: int
+    ) -> list[int]:
+        """`ts_rank` of the turns holding any of the words (exact lexemes, as `turn_search` holds them)."""
+        lexemes = [_lexeme(word) for word in words if len(word.encode()) <= MAX_WORD_BYTES]
+        if not lexemes:
+            return []
+        rows = db.execute(
+            f"""SELECT history.id FROM turn_search JOIN history ON history.id = turn_search.turn_id
+                WHERE turn_search.words @@ CAST(:expression AS tsquery) AND {where}
+                ORDER BY ts_rank(turn_search.words, CAST(:expression AS tsquery)) DESC, history.id DESC
+                LIMIT :limit""",  # noqa: S608 - the caller's condition
+            {**parameters, "expression": " | ".join(lexemes), "limit": limit},
+        ).fetchall()
+        return [int(row[0]) for row in rows]
 
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """The question's or the answer's words around the first match, from the one holding more of the words;

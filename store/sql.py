@@ -88,6 +88,13 @@ class Dialect(Protocol):
         None when the backend has no such statement."""
         ...
 
+    def ranked_turns(
+        self, db: Database, words: Sequence[str], where: str, parameters: Mapping[str, Any], limit: int
+    ) -> list[int]:
+        """The ids of the best `limit` turns holding any of `words` in their question or answer, best first, among
+        those `where` keeps (a condition on `history`, with its named `parameters`)."""
+        ...
+
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """For each turn that has one, about `tokens` words around its match, '…' where text was left out."""
         ...

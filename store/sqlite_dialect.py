@@ -9,7 +9,7 @@ into `passage_search` and `memory_search` (Porter stemming), ranked by BM25.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from store.sql import Database, TurnQuery
@@ -79,6 +79,22 @@ class SqliteDialect:
         """None: FTS5 finds the newest matches of several workspaces at once (their workspace column among the
         words), bounded, and the store asks those a long workspace hid one by one."""
         return None
+
+    def ranked_turns(
+        self, db: Database, words: Sequence[str], where: str, parameters: Mapping[str, Any], limit: int
+    ) -> list[int]:
+        """BM25 over every match first (FTS5 ranks only in a query of its own), then the turns `where` keeps."""
+        if not words:
+            return []
+        expression = "{user assistant} : (" + " OR ".join(quoted([word]) for word in words) + ")"
+        rows = db.execute(
+            f"""SELECT history.id FROM (
+                    SELECT rowid, bm25(turn_search) AS score FROM turn_search WHERE turn_search MATCH :expression
+                ) AS hits JOIN history ON history.id = hits.rowid
+                WHERE {where} ORDER BY hits.score, history.id DESC LIMIT :limit""",  # noqa: S608 - the caller's condition
+            {**parameters, "expression": expression, "limit": limit},
+        ).fetchall()
+        return [int(row[0]) for row in rows]
 
     def snippets(self, db: Database, query: TurnQuery, turn_ids: Sequence[int], tokens: int) -> dict[int, str]:
         """FTS5's own snippets, a turn at a time (each a lookup by rowid; a list of rowids is no constraint FTS5

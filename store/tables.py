@@ -48,6 +48,7 @@ class Table:
     unique: tuple[str, ...] = ()  # "turn_id, position"
     indexes: tuple[Index, ...] = field(default_factory=tuple)
     copied: bool = True
+    rows_at_once: int | None = None  # a copy's batch, where rows are large (pictures); None: the copy's own
 
     @property
     def copied_columns(self) -> tuple[str, ...]:
@@ -90,6 +91,15 @@ TABLES: tuple[Table, ...] = (
         _text("name", True), _text("arguments", True), _text("output", True), _text("error"),
         Column("duration_ms", "real", True, "0"), _text("data"),
     ), key="id", unique=("turn_id, position",)),
+    Table("turn_images", (
+        _id(), Column("turn_id", "integer", True, references="history(id)"), Column("position", "integer", True),
+        _text("media_type", True), Column("width", "integer", True), Column("height", "integer", True),
+        _text("sha256", True), Column("data", "bytes", True),
+    ), key="id", unique=("turn_id, position",), rows_at_once=16),
+    Table("turn_embeddings", (
+        Column("turn_id", "integer", True, references="history(id)", primary=True), _text("model", True),
+        Column("vector", "bytes", True),
+    ), key="turn_id", rows_at_once=1_000),
     Table("file_edits", (
         _id(), _chat(), _text("path", True), Column("before", "bytes"), Column("after", "bytes", True),
         _text("status", True), _text("created_at", True), _text("decided_at"), _text("proposed_by"),

@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from domain.calculations import CalcResult
 from domain.records import FinishedTurn, ToolCall, Turn, TurnStatus
-from store.base import StoreBase
+from store.images import ImageStore, image_references, insert_images
 from store.sql import NO_LIMIT, Database, timestamp
 from store.words import index_words
 
@@ -80,8 +80,8 @@ def _turn_read_whole(turn: dict[str, Any]) -> Turn:
     return Turn.model_validate(turn)
 
 
-class TurnStore(StoreBase):
-    """A workspace's turns, oldest first; a turn and its tool calls are written in one transaction."""
+class TurnStore(ImageStore):
+    """A workspace's turns, oldest first; a turn, its pictures and its tool calls are written in one transaction."""
 
     def load_history(self, chat_id: int) -> list[tuple[str, str]]:
         """Every (user, assistant) pair of a workspace, oldest first."""
@@ -120,7 +120,7 @@ class TurnStore(StoreBase):
         )  # fmt: skip
 
     def store_turn(self, finished: FinishedTurn) -> int:
-        """Store one turn and its tool calls atomically; the workspace moves to the top of the list.
+        """Store one turn, its pictures and its tool calls atomically; the workspace moves to the top of the list.
 
         `asked_by` is who asked: the preparer a package names. `running_id` is the turn as `begin_turn` stored it
         when it started: it is finished in the same transaction (and stored even if another process already
@@ -132,6 +132,7 @@ class TurnStore(StoreBase):
             if finished.running_id is not None:
                 db.execute("DELETE FROM running_turns WHERE id = ?", (finished.running_id,))
             turn_id = self._insert_turn(db, turn, finished.tool_calls)
+            insert_images(db, turn_id, finished.images)
         self._running_turns.discard(finished.running_id or 0)
         return turn_id
 
@@ -240,9 +241,15 @@ class TurnStore(StoreBase):
         return self._with_tool_calls(db, list(reversed(rows)))
 
     def _with_tool_calls(self, db: Database, rows: list[Any]) -> list[Turn]:
-        """The rows as turns with their tool calls, validated as one list in one call."""
-        calls = self._tool_calls_for(db, [row["turn_id"] for row in rows])
-        turns = [{**dict(row), "tool_calls": calls.get(row["turn_id"], ())} for row in rows]
+        """The rows as turns with their tool calls and their pictures' references, validated as one list in one
+        call."""
+        ids = [row["turn_id"] for row in rows]
+        calls = self._tool_calls_for(db, ids)
+        images = image_references(db, self._dialect, ids)
+        turns = [
+            {**dict(row), "tool_calls": calls.get(row["turn_id"], ()), "images": images.get(row["turn_id"], ())}
+            for row in rows
+        ]
         try:
             return _TURNS.validate_python(turns)
         except ValidationError:

@@ -61,6 +61,15 @@ def _phrases(db: Database, tokens: list[str]) -> list[list[str]]:
     return [[*leading, ending] for ending in endings]
 
 
+def any_word(db: Database, text: str) -> list[str]:
+    """The telling words of `text` (`query_words`), each as typed and as the indexed words it begins, for a
+    search that ranks turns by how many of them they hold."""
+    found: dict[str, None] = {}
+    for word in query_words(text):
+        found.update(dict.fromkeys([word, *_expansions(db, word)]))
+    return list(found)
+
+
 def words_query(db: Database, text: str) -> TurnQuery | None:
     """Turns holding every word of `text` (each as a prefix) in their question or answer.
 

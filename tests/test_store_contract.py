@@ -14,7 +14,7 @@ import pytest
 import app.ports
 from domain.accounts import EVERYONE
 from domain.packages import PackageRevision, ProjectDetails, SheetEntry
-from domain.records import DocumentFile, FinishedTurn, Passage, ToolCall
+from domain.records import CleanImage, DocumentFile, FinishedTurn, Passage, ToolCall
 from fakes.ollama import wait_until
 from history import ChatHistoryDB, HistoryError
 
@@ -237,6 +237,28 @@ def test_audit_trail(db: ChatHistoryDB) -> None:
     assert [r.action for r in db.audit_records(chat_id=2)] == ["share"]
     check = db.verify_audit()
     assert check.intact and check.records == 2
+
+
+def test_pictures_and_past_work(db: ChatHistoryDB) -> None:
+    ann, bob = db.add_user("ann", "engineer", "h"), db.add_user("bob", "engineer", "h")
+    here, earlier, bobs = (db.create_chat(name, owner=owner) for name, owner in
+                           (("Here", ann), ("Earlier", ann), ("Bob's", bob)))  # fmt: skip
+    picture = CleanImage(data=b"\x89PNG pixels", media_type="image/png", width=4, height=3, sha256="ab" * 32)
+    asked = db.store_turn(FinishedTurn(chat_id=here, user="What is this crack?", assistant="A shrinkage crack.",
+                                       images=(picture,)))  # fmt: skip
+    [stored] = db.get_turns(here)[0].images
+    assert db.turn_image(here, stored.image_id) == b"\x89PNG pixels" and db.turn_image(earlier, stored.image_id) is None
+    old = _turn(db, earlier, "Which anchor bolts did we use?", "M20 grade 8.8 anchor bolts.")
+    _turn(db, bobs, "Which anchor bolts?", "M24 anchor bolts.")
+    assert db.past_turns_by_words("anchor bolts", 5, viewer=ann, leaving_out=here) == [old]
+    assert db.past_turns_by_words("anchor bolts", 5, viewer=ann, leaving_out=earlier) == []
+    [found] = db.past_turns([old, asked], viewer=ann, leaving_out=here)
+    assert (found.workspace, found.turn.assistant) == ("Earlier", "M20 grade 8.8 anchor bolts.")
+    [waiting] = db.past_turns_to_embed("nomic-embed-text", 10, 100, viewer=ann, leaving_out=here)
+    assert waiting.turn.turn_id == old
+    db.save_turn_embeddings("nomic-embed-text", [(old, b"\x00" * 8)])
+    assert db.past_turn_embeddings("nomic-embed-text", 100, viewer=ann, leaving_out=here) == [(old, b"\x00" * 8)]
+    assert db.past_turns_to_embed("nomic-embed-text", 10, 100, viewer=ann, leaving_out=here) == []
 
 
 def test_webhook_deliveries(db: ChatHistoryDB, store_target: str) -> None:

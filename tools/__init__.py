@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from tools import beams, continuous_beam, conversions, files, loads, maths, memory, symbolic, take_off
+from tools import beams, continuous_beam, conversions, files, loads, maths, memory, past_work, symbolic, take_off
 from tools.catalogue import ToolKind, declaration
 from tools.concrete import beams as concrete_beams
 from tools.concrete import columns as concrete_columns
@@ -80,6 +80,7 @@ CATALOGUE: tuple[Callable[..., Any], ...] = (
     files.list_files,
     files.edit_file,
     search.search_documents,
+    past_work.search_past_work,
     memory.memory_add,
     memory.memory_search,
     memory.memory_remove,

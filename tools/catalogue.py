@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 # calculation: its result is a calculation the report and the package list; file: reads or edits the workspace
-# folder; documents: searches the project's documents; memory: the user's memory across workspaces.
-ToolKind = Literal["calculation", "file", "documents", "memory"]
+# folder; documents: searches the project's documents; memory: the user's memory across workspaces; history:
+# searches the user's other workspaces (past work).
+ToolKind = Literal["calculation", "file", "documents", "memory", "history"]
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 _DECLARED = "declared_tool"

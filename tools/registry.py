@@ -43,6 +43,15 @@ class DocumentSearcher(Protocol):
         ...
 
 
+class PastWorkSearcher(Protocol):
+    """The search of the user's other workspaces the application keeps (`app.past_work.PastWorkSearch`)."""
+
+    def search(self, query: str, top_k: int) -> dict[str, Any]:
+        """{"results": [{"workspace", "date", "question", "excerpt", "calculations"}, …]} best first, or
+        {"results": [], "message": …}."""
+        ...
+
+
 class MemoryKeeper(Protocol):
     """The user's memory the application keeps (`app.memory.MemoryBook`)."""
 
@@ -84,6 +93,7 @@ class ToolContext:
     edits: FileEditHandler | None = None
     protected: tuple[Path, ...] = ()
     documents: DocumentSearcher | None = None
+    past_work: PastWorkSearcher | None = None  # seen from the turn's workspace, which it leaves out
     memory: MemoryKeeper | None = None
     hooks: ToolHooksRunner | None = None
     external: ExternalTools | None = None

@@ -52,6 +52,7 @@ class Sheet(BaseModel):
     verdict: str = ""  # "NG" if any check fails, "OK" if all pass, "" without checks
     verdict_line: str = ""  # "OK for bolt shear and tension only"
     not_checked: list[str] = []
+    pictures: list[str] = []  # the question's pictures, by their file names in the typesetter's folder
 
     @property
     def entry(self) -> SheetEntry:
@@ -126,6 +127,7 @@ def sheet(number: int, item: Calculation, people: Mapping[str, str] | None = Non
         asked=f"{(turn.created_at or '')[:16]} UTC" + (f" by {_shown(turn.asked_by, people)}" if turn.asked_by else ""),
         question=clipped(turn.user.strip()),
         index_question=clipped(question, LONGEST_INDEX_QUESTION),
+        pictures=[image.file_name for image in turn.images],
         inputs=[(name, clipped(_argument(value))) for name, value in call.arguments.items()],
         **fields,
     )

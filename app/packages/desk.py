@@ -219,7 +219,16 @@ class PackageDesk:
             chat, self._store.project_details(chat.chat_id), current, revisions, sheets, records.digest,
             self._prepared(found, people), records.failed, when, people,
         )  # fmt: skip
-        return render_pdf(content, when)
+        return render_pdf(content, when, self._pictures(chat.chat_id, found))
+
+    def _pictures(self, chat_id: int, found: list[Calculation]) -> dict[str, bytes]:
+        """The pictures asked with the calculations' questions, by file name (each once)."""
+        pictures: dict[str, bytes] = {}
+        for item in found:
+            for image in item.turn.images:
+                if image.file_name not in pictures and (data := self._store.turn_image(chat_id, image.image_id)):
+                    pictures[image.file_name] = data
+        return pictures
 
     @staticmethod
     def _prepared(found: list[Calculation], people: Mapping[str, str]) -> Signature:

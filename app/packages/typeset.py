@@ -140,8 +140,9 @@ def template_data(content: PackageContent) -> dict[str, Any]:
     }
 
 
-def render_pdf(content: PackageContent, when: datetime) -> bytes:
-    """The package as PDF bytes, dated `when` (a timezone-aware time)."""
+def render_pdf(content: PackageContent, when: datetime, pictures: dict[str, bytes] | None = None) -> bytes:
+    """The package as PDF bytes, dated `when` (a timezone-aware time); `pictures` (file name → bytes, cleaned when
+    they were asked) are put in the compiler's folder, where each sheet names those of its question."""
     typst = _typst()
     book, covered = _fonts()
     plain = _Plain(covered)
@@ -153,6 +154,8 @@ def render_pdf(content: PackageContent, when: datetime) -> bytes:
             f"[U+{ord(example):04X}]; the workspace's record keeps them as typed."
         )
     with tempfile.TemporaryDirectory(prefix="package-") as root:
+        for name, picture in (pictures or {}).items():
+            (Path(root) / Path(name).name).write_bytes(picture)
         compiler = typst.Compiler(root=root, font_paths=book, ignore_system_fonts=True)
         try:
             pdf = compiler.compile(

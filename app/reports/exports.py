@@ -218,9 +218,24 @@ def _json_float(value: float) -> str:
     return float.__repr__(value)
 
 
-def _turn_markdown(number: int, turn: Turn) -> list[str]:
-    """One turn as one piece of text: what its lines joined by line breaks would give."""
+def _pictures(turn: Turn, folder: str | None) -> str:
+    """The turn's pictures: linked by file name in `folder` (beside the export), or described (None)."""
+    lines = []
+    for number, image in enumerate(turn.images, 1):
+        kind = "PNG" if image.media_type == "image/png" else "JPEG"
+        if folder is None:
+            lines.append(f"*Picture {number}: {image.width} × {image.height} {kind}, SHA-256 {image.sha256}.*")
+        else:
+            lines.append(f"![Picture {number}: {image.width} × {image.height} {kind}](<{folder}/{image.file_name}>)")
+    return "\n\n".join(lines) + "\n"
+
+
+def _turn_markdown(number: int, turn: Turn, pictures: str | None = None) -> list[str]:
+    """One turn as one piece of text: what its lines joined by line breaks would give (its pictures linked in the
+    folder `pictures`, or described)."""
     parts = [f"## Turn {number} · {(turn.created_at or '')[:19]}\n\n**You:**\n\n{fenced(turn.user)}\n"]
+    if turn.images:
+        parts.append(_pictures(turn, pictures))
     for call in turn.tool_calls:
         arguments = fenced(indented_json(call.arguments), "json")
         outcome = "error" if call.error else "result"
@@ -235,12 +250,13 @@ def _turn_markdown(number: int, turn: Turn) -> list[str]:
     return ["\n".join(parts)]
 
 
-def workspace_pieces(chat: Workspace, turns: Iterable[Turn]) -> Iterator[str]:
-    """The whole workspace as Markdown, in pieces: summary, then every turn with its tool calls."""
-    return _document(_workspace_chunks(chat, turns))
+def workspace_pieces(chat: Workspace, turns: Iterable[Turn], pictures: str | None = None) -> Iterator[str]:
+    """The whole workspace as Markdown, in pieces: summary, then every turn with its pictures (linked by file name
+    in the folder `pictures` beside the export, or described when None) and its tool calls."""
+    return _document(_workspace_chunks(chat, turns, pictures))
 
 
-def _workspace_chunks(chat: Workspace, turns: Iterable[Turn]) -> Iterator[list[str]]:
+def _workspace_chunks(chat: Workspace, turns: Iterable[Turn], pictures: str | None) -> Iterator[list[str]]:
     yield [
         f"# {chat.chat_name}",
         "",
@@ -254,4 +270,4 @@ def _workspace_chunks(chat: Workspace, turns: Iterable[Turn]) -> Iterator[list[s
     else:
         yield ["*No summary yet.*", ""]
     for number, turn in enumerate(turns, start=1):
-        yield _turn_markdown(number, turn)
+        yield _turn_markdown(number, turn, pictures)

@@ -1,9 +1,10 @@
-"""A workspace as documents: the calculation report, the whole record in Markdown, and a backup of every workspace.
-Nothing is written over the chat history's own files, and a file appears complete or not at all."""
+"""A workspace as documents: the calculation report, the whole record in Markdown (its pictures written beside it,
+in a folder of their own), and a backup of every workspace. Nothing is written over the chat history's own files,
+and a file appears complete or not at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -11,6 +12,7 @@ from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
 from app.ports import ReportRecords
 from app.reports.exports import report_pieces, workspace_pieces
+from domain.records import Turn
 from tools.atomic_files import write_atomically
 
 ExportKind = Literal["calculations", "workspace"]
@@ -35,11 +37,15 @@ class Reports:
         """Every calculation of the workspace, in order, as Markdown (joined in memory; see `write_report`)."""
         return "".join(self.report_pieces(chat_id))
 
-    def markdown_pieces(self, chat_id: int) -> Iterator[str]:
-        """The Markdown export in pieces, read from the store a batch of turns at a time."""
+    def markdown_pieces(self, chat_id: int, pictures: Path | None = None) -> Iterator[str]:
+        """The Markdown export in pieces, read from the store a batch of turns at a time; with `pictures`, each
+        turn's pictures are written into that folder as the turn is, and linked by file name (else described)."""
         chat = self._access.read(chat_id, "export")
         self._audit.record("export", chat_id, workspace_name=chat.chat_name)
-        return workspace_pieces(chat, self._store.iter_turns(chat_id))
+        turns = self._store.iter_turns(chat_id)
+        if pictures is None:
+            return workspace_pieces(chat, turns)
+        return workspace_pieces(chat, self._with_pictures(turns, pictures), pictures.name)
 
     def report_pieces(self, chat_id: int) -> Iterator[str]:
         """The calculation report in pieces, read from the store a batch of turns at a time."""
@@ -54,10 +60,23 @@ class Reports:
         return path
 
     def write_export(self, chat_id: int, path: Path) -> Path:
-        """Write the whole workspace as Markdown to `path`, as `write_report` writes the report."""
+        """Write the whole workspace as Markdown to `path`, as `write_report` writes the report; its pictures go in
+        the folder `<name>-images` beside it, each linked by file name."""
         self.refuse_store_file(path, "export")
-        write_atomically(path, self.markdown_pieces(chat_id))
+        write_atomically(path, self.markdown_pieces(chat_id, path.with_name(f"{path.stem}-images")))
         return path
+
+    def _with_pictures(self, turns: Iterable[Turn], folder: Path) -> Iterator[Turn]:
+        """The turns, each one's pictures written into `folder` (made when the first comes) before it is given."""
+        for turn in turns:
+            for image in turn.images:
+                data = self._store.turn_image(turn.chat_id, image.image_id)
+                if data is None:  # its turn was cleared meanwhile
+                    continue
+                folder.mkdir(exist_ok=True)
+                self.refuse_store_file(folder / image.file_name, "picture")
+                write_atomically(folder / image.file_name, data)
+            yield turn
 
     def default_path(self, chat_id: int, kind: ExportKind) -> Path:
         """Where a report (`calculations`) or an export (`workspace`) goes without a file name: EXPORTS_DIR,

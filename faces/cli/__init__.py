@@ -2,6 +2,7 @@
 
     python main.py [--model M] [--server URL] [--workspace NAME|ID] [--db PATH] [--plain] [--user NAME]
     python main.py --once "question"        (or: echo "question" | python main.py --once)
+    python main.py --once "what is this crack?" --image crack.jpg [--image …]
 
 It collects input, calls the application service and renders its events.
 """
@@ -16,7 +17,9 @@ from typing import TextIO
 from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports httpx
 
 # isort: split
-from app import Application, HistoryError
+from pathlib import Path
+
+from app import DEFAULT_IMAGE_QUESTION, Application, HistoryError, ImageRefusedError, read_images
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
 from faces.cli.repl import Repl
@@ -63,14 +66,34 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="QUESTION",
         help="answer one question and exit; without QUESTION, read it from standard input",
     )
+    parser.add_argument(
+        "--image",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="with --once: a picture (PNG, JPEG or WebP) to ask about; repeat for several",
+    )
     return parser.parse_args(argv)
 
 
-def run_once(service: Application, question: str, stdout: TextIO, stderr: TextIO, loop: EventLoop, plain: bool) -> int:
+def run_once(
+    service: Application,
+    question: str,
+    stdout: TextIO,
+    stderr: TextIO,
+    loop: EventLoop,
+    plain: bool,
+    image_paths: tuple[str, ...] = (),
+) -> int:
     if question == "-":
         question = sys.stdin.read()
-    if not question.strip():
+    if not question.strip() and not image_paths:
         stderr.write("No question given: pass it after --once, or on standard input.\n")
+        return EXIT_USAGE
+    try:
+        images = read_images([Path(path).expanduser() for path in image_paths])
+    except ImageRefusedError as error:
+        stderr.write(f"{error}\n")
         return EXIT_USAGE
     try:
         renderer = Renderer(
@@ -81,7 +104,10 @@ def run_once(service: Application, question: str, stdout: TextIO, stderr: TextIO
             answer=answer_view(stdout, plain),
             activity=service.documents.index_wait,
         )
-        completed = ask(service, question.strip(), renderer, loop)
+        completed = ask(service, question.strip() or DEFAULT_IMAGE_QUESTION, renderer, loop, images=images)
+    except ImageRefusedError as error:  # the model cannot see them: nothing was sent or stored
+        stderr.write(f"{error}\n")
+        return EXIT_USAGE
     except (HistoryError, LookupError, PermissionError) as error:
         stderr.write(f"{error}\n")
         return EXIT_FAILED
@@ -160,6 +186,9 @@ def silence(stream: TextIO) -> None:
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if args.image and args.once is None:
+        stderr.write("--image goes with --once; at the prompt, type /image PATH [QUESTION].\n")
+        return EXIT_USAGE
     if markdown_wanted(stdout, args.plain):
         load_markdown_in_background()
     service = open_application(args, stderr)
@@ -168,7 +197,7 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     loop = EventLoop()
     try:
         if args.once is not None:
-            return run_once(service, args.once, stdout, stderr, loop, args.plain)
+            return run_once(service, args.once, stdout, stderr, loop, args.plain, tuple(args.image))
         return Repl(service, stdout, stderr, loop, args.plain).run()
     finally:
         loop.close(service)

@@ -9,8 +9,9 @@ from typing import TextIO
 
 from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SignInError, SwitchOutcome, edit_diff
 from app.formatting import shown_name
+from app.images import DEFAULT_QUESTION, read_images
 from domain.events import AgentError
-from domain.records import Workspace
+from domain.records import CleanImage, Workspace
 from faces.cli.packages import HELP as PACKAGE_HELP
 from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
@@ -37,6 +38,7 @@ HELP = f"""Commands:
   /delete NAME|ID    delete a workspace and its history (asks first)
   /clear             delete the current workspace's turns (asks first; the summary stays)
   /summary [update]  show the workspace's summary, or update it now
+  /image PATH [QUESTION]  ask about a picture (PNG, JPEG or WebP), sent without its metadata
   /model NAME        use another model      /models  list the server's models
   /report [FILE]     write the workspace's calculation report (Markdown)
 {PACKAGE_HELP}
@@ -64,6 +66,7 @@ class Repl:
         self.style = Style(stdout)
         self.commands: dict[str, Callable[[str], None]] = {
             "/help": self.help,
+            "/image": self.image,
             "/new": self.new,
             "/list": self.list,
             "/switch": self.switch,
@@ -169,10 +172,20 @@ class Repl:
         except KeyboardInterrupt:
             self.say("\nCancelled.")
 
-    def ask(self, question: str) -> None:
+    def ask(self, question: str, images: tuple[CleanImage, ...] = ()) -> None:
         answer = answer_view(self.out, self.plain)
         renderer = Renderer(self.out, self.out, True, Waiting(self.err), answer, self.service.documents.index_wait)
-        ask(self.service, question, renderer, self.loop, consent=self.approve_tool)  # --once cannot ask
+        ask(self.service, question, renderer, self.loop, self.approve_tool, images)  # --once cannot ask
+
+    def image(self, argument: str) -> None:
+        """`/image PATH [QUESTION]`: the path is the first word; the picture goes cleaned, or is refused."""
+        path, _, question = argument.partition(" ")
+        if not path:
+            raise ValueError("Give the picture's file: /image PATH [QUESTION]")
+        (picture,) = read_images([Path(path).expanduser()])
+        self.say(f"{shown_name(Path(path).name)}: {picture.width} × {picture.height} px, without its metadata.", "2")
+        self.ask(question.strip() or DEFAULT_QUESTION, (picture,))
+        self.review_edits()
 
     def _confirm(self, question: str) -> bool:
         try:

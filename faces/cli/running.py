@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from app import Application, Consent
 from domain.events import TurnCompleted
+from domain.records import CleanImage
 from faces.cli.renderer import Renderer
 
 T = TypeVar("T")
@@ -65,7 +66,7 @@ def sigterm_ends_the_run() -> Iterator[None]:
 
 
 async def _answer(
-    service: Application, question: str, renderer: Renderer, consent: Consent | None
+    service: Application, question: str, renderer: Renderer, consent: Consent | None, images: tuple[CleanImage, ...]
 ) -> TurnCompleted | None:
     """Stream one turn in the open workspace (made if there is none) to `renderer`; Ctrl-C or SIGTERM stops the
     reply (the service stores what arrived), and after SIGTERM, `Terminated` is raised."""
@@ -75,7 +76,7 @@ async def _answer(
     renderer.begin(service.models.current)
     ticker = asyncio.create_task(_tick(renderer))
     try:
-        async with aclosing(service.turns.ask(question, consent=consent)) as events:
+        async with aclosing(service.turns.ask(question, consent=consent, images=images)) as events:
             async for event in events:
                 renderer.render(event)
     finally:
@@ -128,12 +129,20 @@ async def _tick(renderer: Renderer) -> None:
 
 
 def ask(
-    service: Application, question: str, renderer: Renderer, loop: EventLoop, consent: Consent | None = None
+    service: Application,
+    question: str,
+    renderer: Renderer,
+    loop: EventLoop,
+    consent: Consent | None = None,
+    images: tuple[CleanImage, ...] = (),
 ) -> TurnCompleted | None:
-    """Answer one turn; None when Ctrl-C cut it off before it completed (it is stored as stopped). `consent`
-    asks the user before an outside tool runs (None: nobody can be asked, so such a call is refused)."""
+    """Answer one turn, with `images` (cleaned) if any; None when Ctrl-C cut it off before it completed (it is
+    stored as stopped). `consent` asks the user before an outside tool runs (None: nobody can be asked, so such a
+    call is refused). A model that cannot see the pictures is ImageRefusedError, before anything is sent."""
+    if images:
+        loop.run(service.turns.check_images(service.workspaces.current_id))  # before the spinner starts
     try:
-        return loop.run(_answer(service, question, renderer, consent))
+        return loop.run(_answer(service, question, renderer, consent, images))
     except KeyboardInterrupt:
         renderer.note("[stopped]")
         return None

@@ -9,7 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from faces.server.protocol import MAX_LINE_BYTES, ErrorCode, Event, encode, error_event
+from faces.server.protocol import (
+    MAX_IMAGE_LINE_BYTES,
+    MAX_LINE_BYTES,
+    ErrorCode,
+    Event,
+    encode,
+    error_event,
+    line_allowed,
+)
 
 BEHIND_BYTES = 256 * 1024  # unsent bytes to one client before its events wait for it
 CHUNK_BYTES = 64 * 1024
@@ -80,7 +88,8 @@ class Connection:
 
 async def read_lines(reader: asyncio.StreamReader, connection: Connection, serve: Callable[[bytes], None]) -> None:
     """Hand each non-blank line to `serve` as it arrives, until the client is done, the connection is closed, or a
-    line passes MAX_LINE_BYTES (which is answered, and ends the connection). What is buffered is at most one line."""
+    line passes MAX_LINE_BYTES (MAX_IMAGE_LINE_BYTES for a dispatch carrying images), which is answered and ends
+    the connection. What is buffered is at most one line."""
     pending = bytearray()
     while not connection.closed:
         chunk = await reader.read(CHUNK_BYTES)
@@ -90,13 +99,16 @@ async def read_lines(reader: asyncio.StreamReader, connection: Connection, serve
         searched = len(pending)
         pending += chunk
         ended = False
-        while (end := pending.find(b"\n", searched)) >= 0 and end <= MAX_LINE_BYTES:
+        while (end := pending.find(b"\n", searched)) >= 0 and line_allowed(pending, end):
             line, searched, ended = bytes(pending[:end]), 0, True
             del pending[: end + 1]
             if line.strip():
                 serve(line)
-        if len(pending) > MAX_LINE_BYTES:
-            message = f"the line is longer than {MAX_LINE_BYTES:,} bytes; the connection is closed"
+        if not line_allowed(pending, len(pending)):
+            message = (
+                f"the line is longer than {MAX_LINE_BYTES:,} bytes ({MAX_IMAGE_LINE_BYTES:,} for a dispatch that "
+                "carries images); the connection is closed"
+            )
             await connection.send(error_event(None, "INVALID_REQUEST", message, recoverable=False))
             return
         if not pending:

@@ -3,7 +3,8 @@ dispatch's events; `GET /v1/sessions` with the `sessions` event. Starlette and u
 OpenAI-compatible chat API (`faces/server/openai_api.py`) is served beside them.
 
 Before a body is read, its declared size and any `Authorization: Bearer` token are checked; the body is then read
-in pieces, at most MAX_LINE_BYTES of it, within the server's `line_seconds`. Connections count against the same
+in pieces, at most MAX_LINE_BYTES of it (MAX_IMAGE_LINE_BYTES for a dispatch carrying images), within the
+server's `line_seconds`. Connections count against the same
 limits as the TCP face's (`faces/server/limits.py`). Each HTTP request is a connection of its own for request
 ids: a cancel sent over HTTP reaches no dispatch (cancel over TCP; a stream closed early leaves its turn running).
 """
@@ -27,10 +28,21 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from faces.server.http_bodies import BodyTooLongError, bearer_token, declared_too_long, read_body
 from faces.server.limits import BACKLOG, ConnectionGuard
 from faces.server.openai_api import openai_routes
-from faces.server.protocol import MAX_LINE_BYTES, ErrorCode, Event, encode, error_event
+from faces.server.protocol import (
+    MAX_IMAGE_LINE_BYTES,
+    MAX_LINE_BYTES,
+    ErrorCode,
+    Event,
+    encode,
+    error_event,
+    line_allowed,
+)
 from faces.server.server import ProtocolServer
 
 NDJSON = "application/x-ndjson"
+TOO_LONG = (
+    f"the body is longer than {MAX_LINE_BYTES:,} bytes ({MAX_IMAGE_LINE_BYTES:,} for a dispatch that carries images)"
+)
 
 
 @dataclass(eq=False)
@@ -48,16 +60,16 @@ class StreamSink:
 
 def http_app(server: ProtocolServer) -> Starlette:
     async def dispatch(request: Request) -> Response:
-        if declared_too_long(request):
-            return _refusal(413, "INVALID_REQUEST", f"the body is longer than {MAX_LINE_BYTES:,} bytes")
+        if declared_too_long(request, MAX_IMAGE_LINE_BYTES):
+            return _refusal(413, "INVALID_REQUEST", TOO_LONG)
         bearer = bearer_token(request)
         if server.token is not None and bearer is not None and not server.token_matches(bearer):
             return _refusal(401, "UNAUTHORIZED", "the Authorization header's token is wrong")
         seconds = server.guard.limits.line_seconds
         try:
-            body = await read_body(request, seconds)
+            body = await read_body(request, seconds, lambda body: line_allowed(body, len(body)))
         except BodyTooLongError:
-            return _refusal(413, "INVALID_REQUEST", f"the body is longer than {MAX_LINE_BYTES:,} bytes")
+            return _refusal(413, "INVALID_REQUEST", TOO_LONG)
         except TimeoutError:
             return _refusal(408, "TIMEOUT", f"the body did not arrive whole within {seconds:g} s")
         authorized = server.token is not None and bearer is not None

@@ -14,7 +14,12 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app import MAX_IMAGES
+
 MAX_LINE_BYTES = 1024 * 1024
+# A dispatch that carries images may be longer: a 20 MB photo is about 27 MB of base64, and this takes four of them.
+MAX_IMAGE_LINE_BYTES = 128 * 1024 * 1024
+_IMAGES_KEY = b'"images"'
 MAX_SESSION_ID = 2**63 - 1  # SQLite's largest integer
 SHOWN_CHARS = 40  # of a client's value quoted back in a message
 DEFAULT_AGENT = "assistant"
@@ -115,6 +120,18 @@ def _whole_number(value: Any) -> int | None:
     return None
 
 
+def carries_images(start: bytes | bytearray) -> bool:
+    """Whether a line that begins with `start` names `images` within its first MAX_LINE_BYTES (where the key of a
+    dispatch's pictures comes, before their base64)."""
+    return start.find(_IMAGES_KEY, 0, MAX_LINE_BYTES) >= 0
+
+
+def line_allowed(start: bytes | bytearray, length: int) -> bool:
+    """Whether a line of `length` bytes that begins with `start` is read: up to MAX_LINE_BYTES, or up to
+    MAX_IMAGE_LINE_BYTES when it carries images."""
+    return length <= MAX_LINE_BYTES or (length <= MAX_IMAGE_LINE_BYTES and carries_images(start))
+
+
 def parse_line(line: bytes) -> Any:
     """The line's JSON value; RequestError for a line that is not JSON, is nested too deeply, or holds a lone
     surrogate (text that is not Unicode, which nothing downstream could store or send)."""
@@ -158,6 +175,10 @@ def read_request(line: bytes, token: str | None, token_matches: Any, agents: Col
         files = body.get("files")
         if files is not None and not (isinstance(files, list) and all(isinstance(f, str) for f in files)):
             raise RequestError(request_id, "INVALID_REQUEST", "files must be a list of file names")
+        _check_images(request_id, body.get("images"))
+    if len(line) > MAX_LINE_BYTES and not (kind == "dispatch" and body.get("images")):
+        message = f"only a dispatch that carries images may be longer than {MAX_LINE_BYTES:,} bytes"
+        raise RequestError(request_id, "INVALID_REQUEST", message)
     if kind == "cancel" and not request.text("requestID"):
         raise RequestError(request_id, "INVALID_REQUEST", "a cancel needs the requestID of the dispatch to stop")
     agent = body.get("agentID", DEFAULT_AGENT if kind != "dispatch" else None)
@@ -169,3 +190,13 @@ def read_request(line: bytes, token: str | None, token_matches: Any, agents: Col
         known = ", ".join(sorted(agents))
         raise RequestError(request_id, "AGENT_NOT_FOUND", f"there is no agent {shown(agent)}; the agents are: {known}")
     return request
+
+
+def _check_images(request_id: str, images: Any) -> None:
+    if images is None:
+        return
+    if not (isinstance(images, list) and all(isinstance(image, str) and image for image in images)):
+        raise RequestError(request_id, "INVALID_REQUEST", "images must be a list of base64 strings, one a picture")
+    if len(images) > MAX_IMAGES:
+        message = f"{len(images)} images is more than the {MAX_IMAGES} one dispatch may carry"
+        raise RequestError(request_id, "INVALID_REQUEST", message)

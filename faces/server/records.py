@@ -50,11 +50,12 @@ def milliseconds(stamp: str | None) -> int | None:
     return int(parsed.replace(tzinfo=parsed.tzinfo or UTC).timestamp() * 1000)
 
 
-def turn(record: Turn) -> dict[str, Any]:
-    """The seed's Turn: {id, request: {content}, response: {content}, toolCalls, usage, timestamp}."""
+def turn(record: Turn, images: list[str] | None = None) -> dict[str, Any]:
+    """The seed's Turn: {id, request: {content, images?}, response: {content}, toolCalls, usage, timestamp}, its
+    pictures in base64."""
     return {
         "id": str(record.turn_id),
-        "request": {"content": record.user},
+        "request": {"content": record.user, **({"images": images} if images else {})},
         "response": {"content": record.assistant},
         "toolCalls": [tool_call(call) for call in record.tool_calls],
         "usage": usage(record.prompt_tokens, record.completion_tokens),

@@ -12,6 +12,8 @@ they may only read FORBIDDEN.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import hmac
 import logging
@@ -20,8 +22,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import Application, ForbiddenError, HistoryError, SignInError, User
-from domain.records import Workspace
+from app import Application, ForbiddenError, HistoryError, ImageRefusedError, SignInError, User, clean_image
+from domain.records import CleanImage, Workspace
 from faces.server.connection import Connection, Sink, read_lines
 from faces.server.limits import BACKLOG, ConnectionGuard, Limits
 from faces.server.protocol import (
@@ -211,10 +213,11 @@ class ProtocolServer:
             message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
             raise RequestError(request.id, "INVALID_REQUEST", message)
         chat_id = request.session_id(required=False)
+        if (asked_in := chat_id) is not None:
+            _seen(request, lambda: view.access.change(asked_in, "ask"))  # FORBIDDEN before the turn starts
+        pictures = await _pictures(request, view, chat_id)  # refused before a workspace is made or a turn starts
         if chat_id is None:
             chat_id = view.workspaces.create().chat_id  # named by its first answered question, as in the faces
-        else:
-            _seen(request, lambda: view.access.change(chat_id, "ask"))  # FORBIDDEN before the turn starts
         sink.sessions.add(chat_id)
         view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         started = False
@@ -222,13 +225,15 @@ class ProtocolServer:
             async with self.turn_in(key, view, chat_id) as flight:
                 started = True
                 assert flight.service is not None
-                await self._run_turn(request, sink, flight.service, chat_id)
+                await self._run_turn(request, sink, flight.service, chat_id, pictures)
         except asyncio.CancelledError:
             if started:
                 raise
             await sink.send(_cancelled_before_start(request.id, chat_id))  # cancelled while waiting its turn
 
-    async def _run_turn(self, request: Request, sink: Sink, service: Application, chat_id: int) -> None:
+    async def _run_turn(
+        self, request: Request, sink: Sink, service: Application, chat_id: int, pictures: tuple[CleanImage, ...]
+    ) -> None:
         """The turn's events, `turn-completed` last whatever happens (the store failing, a bug): then its
         stopReason is `error`, after an `error` event saying why."""
         turn_id = f"turn-{uuid.uuid4().hex[:12]}"
@@ -236,7 +241,7 @@ class ProtocolServer:
         await sink.send(event("turn-started", request.id, turnID=turn_id, agentID=agent, sessionID=str(chat_id)))
         so_far = TurnSoFar(request.id, turn_id, str(chat_id))
         try:
-            events = service.turns.ask(_question(request), chat_id)
+            events = service.turns.ask(_question(request), chat_id, images=pictures)
             async for item in turn_events(events, request.id, turn_id, str(chat_id)):
                 so_far.saw(item)
                 await sink.send(item)
@@ -286,7 +291,13 @@ class ProtocolServer:
         chat_id = request.session_id(required=True)
         assert chat_id is not None
         chat = _seen(request, lambda: view.workspaces.read(chat_id))
-        turns = [turn(record) for record in view.turns.of(chat_id)]
+        turns = [
+            turn(
+                record,
+                [base64.b64encode(view.turns.image(chat_id, image.image_id)).decode() for image in record.images],
+            )
+            for record in view.turns.of(chat_id)
+        ]
         body = {"sessionID": str(chat_id), "name": chat.chat_name, "summary": chat.context_summary, "turns": turns}
         await sink.send(event("session", request.id, **body))
 
@@ -307,6 +318,26 @@ def _seen(request: Request, check: Callable[[], Workspace]) -> Workspace:
     except LookupError:
         chat_id = request.session_id(required=True)
         raise RequestError(request.id, "SESSION_NOT_FOUND", f"there is no session {chat_id}") from None
+
+
+async def _pictures(request: Request, view: Application, chat_id: int | None) -> tuple[CleanImage, ...]:
+    """The dispatch's images, decoded and cleaned (in a worker thread), for a model that can see them; else
+    INVALID_REQUEST with the sentence that says why."""
+    images = request.body.get("images") or []
+    if not images:
+        return ()
+    try:
+        pictures = []
+        for number, text in enumerate(images, 1):
+            try:
+                data = base64.b64decode(text, validate=True)
+            except (binascii.Error, ValueError):
+                raise ImageRefusedError(f"image {number} is not base64, so it was not sent.") from None
+            pictures.append(await asyncio.to_thread(clean_image, f"image {number}", data))
+        await view.turns.check_images(chat_id)
+    except ImageRefusedError as refused:
+        raise RequestError(request.id, "INVALID_REQUEST", str(refused)) from None
+    return tuple(pictures)
 
 
 def _sentence(error: LookupError) -> str:

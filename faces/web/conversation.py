@@ -10,10 +10,11 @@ from streamlit.runtime.scriptrunner import StopException
 
 from app import Application, edit_diff
 from app.formatting import visible_bidi_controls
-from domain.records import FileEdit, Turn
+from domain.records import CleanImage, FileEdit, Turn
 from faces.web import actions
 from faces.web.background import LiveReply, live_replies, watch_answer
 from faces.web.markdown import escape_markdown, escape_name
+from faces.web.pictures import show_pictures
 from faces.web.state import loop, show_earlier, state, sync_url
 from faces.web.sync_bridge import iterate_sync
 from faces.web.view import LiveView, past_turn
@@ -118,8 +119,15 @@ def proposed_edit(edit: FileEdit, may_decide: bool) -> None:
         right.button("Reject", key=f"reject-{edit.edit_id}", on_click=actions.ask, args=("reject", edit.edit_id))
 
 
-def live_turn(service: Application, question: str, chat_id: int | None, regenerating: bool = False) -> None:
-    """Stream one turn into the page; the service stores it however it ends.
+def live_turn(
+    service: Application,
+    question: str,
+    chat_id: int | None,
+    regenerating: bool = False,
+    pictures: tuple[CleanImage, ...] = (),
+) -> None:
+    """Stream one turn (the question, with its cleaned `pictures`) into the page; the service stores it however it
+    ends.
 
     `chat_id` is the workspace that was on the screen when the question was sent
     (None: there was none yet); the question is asked there, and that workspace is shown.
@@ -129,12 +137,14 @@ def live_turn(service: Application, question: str, chat_id: int | None, regenera
     chat = service.workspaces.open(chat_id) if chat_id is not None else service.workspaces.ensure_current()
     sync_url(service)
     events = iterate_sync(
-        service.turns.ask(question, chat.chat_id, regenerating), heartbeat=WAIT_TICK_SECONDS, loop=loop()
+        service.turns.ask(question, chat.chat_id, regenerating, images=pictures),
+        heartbeat=WAIT_TICK_SECONDS,
+        loop=loop(),
     )
     reply = LiveReply(events, chat.chat_id, service.turns.stop, turn_finished(), live_replies())
     state.reply_without_tab = False
     try:
-        show_reply(question, reply, service.documents.index_wait)
+        show_reply(question, reply, service.documents.index_wait, [picture.data for picture in pictures])
     except StopException:  # the tab was closed (or the server is stopping): no element can be drawn any more
         reply.finish_without_the_tab()
         state.reply_without_tab = True  # should the tab come back (a reconnect), it does not wait for the reply
@@ -143,10 +153,14 @@ def live_turn(service: Application, question: str, chat_id: int | None, regenera
         reply.end()  # a cut-off turn is stored here, with what had arrived (not when it was handed over)
 
 
-def show_reply(question: str, reply: LiveReply, activity: Callable[[], str | None]) -> None:
-    """The question and the reply as it streams; `activity` says what a running tool waits for."""
+def show_reply(
+    question: str, reply: LiveReply, activity: Callable[[], str | None], pictures: list[bytes] | None = None
+) -> None:
+    """The question (with its pictures) and the reply as it streams; `activity` says what a running tool waits
+    for."""
     with st.chat_message("user"):
         st.markdown(escape_markdown(question))
+        show_pictures(pictures or [])
     with st.chat_message("assistant"):
         stop = st.empty()
         stop.button("Stop", key="stop", icon=":material/stop:")

@@ -8,11 +8,12 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from app import Application, ForbiddenError, HistoryError, SignInError
+from app import DEFAULT_IMAGE_QUESTION, Application, ForbiddenError, HistoryError, SignInError
 from faces.web import actions
 from faces.web.background import watch_summaries
 from faces.web.conversation import conversation, live_turn, replying, wait_for_interrupted_turn
 from faces.web.markdown import escape_markdown, sentence_markdown
+from faces.web.pictures import IMAGE_TYPES, cleaned
 from faces.web.sidebar import sidebar
 from faces.web.signing_in import read_only, sign_out
 from faces.web.state import notify, service, state, sync_url
@@ -85,13 +86,23 @@ def main() -> None:
             conversation(spaces, can_change=False)
             st.info(sentence_markdown(reading_only), icon=":material/visibility:")
             return
-        typed = st.chat_input("Ask about your project…", key="question", disabled=replying())  # one reply at a time
+        prompt = st.chat_input(
+            "Ask about your project, or attach photos and sketches…",
+            key="question",
+            disabled=replying(),  # one reply at a time
+            accept_file="multiple",
+            file_type=IMAGE_TYPES,
+        )
+        files = list(prompt.files) if prompt else []
+        typed = (prompt.text if prompt else None) or (DEFAULT_IMAGE_QUESTION if files else None)
         question, regenerating = actions.next_question(spaces, typed) if not replying() else (None, False)
         history = st.container()
-        if not question:
+        if question:
+            target = spaces.workspaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
+            pictures = cleaned(spaces, files, target) if files else ()
+        if not question or pictures is None:  # a refused picture: its sentence is shown and nothing is sent
             with history:
                 conversation(spaces)
             return
-        target = spaces.workspaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
-        live_turn(spaces, question, target, regenerating)
+        live_turn(spaces, question, target, regenerating, pictures)
         st.rerun()

@@ -29,6 +29,8 @@ from faces.web.cards import calculation_card
 from faces.web.dates import hover_time, zone_named
 from faces.web.documents import passages
 from faces.web.markdown import escape_markdown, keep_line_breaks, outside_code, safe_markdown, sentence_markdown
+from faces.web.past_work import past_work_results
+from faces.web.pictures import stored_pictures
 
 CallState = Literal["done", "running", "cut off"]
 LABEL_LENGTH = 120
@@ -60,6 +62,9 @@ def tool_call(call: ToolCall, state: CallState = "done", key: str = "") -> None:
         elif tool_kind(call.name) == "documents" and not call.error:
             passages(call.output, key)
             st.caption(took)
+        elif tool_kind(call.name) == "history" and not call.error:
+            past_work_results(call.output)
+            st.caption(took)
         else:
             st.caption(f"{'Error' if call.error else 'Result'} · {took}")
             st.code(visible_bidi_controls(call.output), language=None, wrap_lines=True)
@@ -87,6 +92,7 @@ def answer_footer(turn: Turn) -> None:
 def past_turn(turn: Turn) -> None:
     with st.chat_message("user"):
         st.markdown(escape_markdown(turn.user))
+        stored_pictures(turn)
     with st.chat_message("assistant"):
         if turn.thinking:
             with st.expander("Thinking", icon=":material/psychology:"):

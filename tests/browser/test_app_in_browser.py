@@ -92,6 +92,8 @@ def test_two_tabs_and_a_cli_run_beside_them_lose_nothing(
 ) -> None:
     """Two tabs answer at the same time while the CLI runs turns on the same file and exits."""
     fake_ollama.responder = lambda body: Reply.slow(f"Answer to: {body['messages'][-1]['content']}", 0.05)
+    # the workspace stays open past SUMMARY_EVERY_TURNS: its summary must not repeat the answers looked for
+    fake_ollama.summary_reply = Reply.text("- Shared: questions from two tabs and the command line.")
     shared = ChatHistoryDB(isolated / "chat_history.sqlite")
     shared.create_chat("Shared")
     shared.close()
