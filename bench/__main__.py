@@ -20,6 +20,7 @@ from bench import (
     agent_bench,
     api_bench,
     app_bench,
+    boundaries_bench,
     browser_bench,
     concrete_bench,
     documents_bench,
@@ -55,6 +56,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "browser": browser_bench.run,
     "accounts": accounts_bench.run,
     "api": api_bench.run,
+    "boundaries": boundaries_bench.run,
     "images": images_bench.run,
     "past-work": past_work_bench.run,
 }
