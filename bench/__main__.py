@@ -31,6 +31,7 @@ from bench import (
     postgres_bench,
     scans_bench,
     server_bench,
+    spread_bench,
     steel_bench,
     store_bench,
     watch_bench,
@@ -57,6 +58,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "accounts": accounts_bench.run,
     "api": api_bench.run,
     "boundaries": boundaries_bench.run,
+    "spread": spread_bench.run,
     "images": images_bench.run,
     "past-work": past_work_bench.run,
 }
