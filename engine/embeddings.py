@@ -36,7 +36,7 @@ class Embedder:
     def _client(self, server: str) -> ollama.Client:
         with self._lock:
             if server not in self._made:
-                self._made[server] = ollama.Client(host=server, timeout=TIMEOUT_SECONDS)
+                self._made[server] = ollama.Client(host=server, timeout=TIMEOUT_SECONDS, trust_env=False)
             return self._made[server]
 
     def embed(self, texts: list[str]) -> list[bytes]:

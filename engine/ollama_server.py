@@ -55,7 +55,8 @@ def _tls_context() -> ssl.SSLContext:
 def make_client(site: CallSite) -> ollama.AsyncClient:
     """A client for one call or one turn; it binds to the event loop that uses it, so never keep it."""
     timeout = httpx.Timeout(site.timeout, connect=min(site.timeout, 10.0))
-    return ollama.AsyncClient(host=site.server, timeout=timeout, verify=_tls_context())
+    # trust_env=False: a proxy in the environment (HTTP_PROXY, ALL_PROXY) never sees a prompt; ENDPOINT alone is asked
+    return ollama.AsyncClient(host=site.server, timeout=timeout, verify=_tls_context(), trust_env=False)
 
 
 class ClientPerLoop:
@@ -167,7 +168,9 @@ async def server_status(site: CallSite) -> ServerStatus:
 async def server_version(site: CallSite) -> str:
     """The server's version (the client has no call for `/api/version`)."""
     timeout = httpx.Timeout(min(site.timeout, 5.0))
-    async with httpx.AsyncClient(base_url=site.server, timeout=timeout, verify=_tls_context()) as client:
+    async with httpx.AsyncClient(
+        base_url=site.server, timeout=timeout, verify=_tls_context(), trust_env=False
+    ) as client:
         async with provider_errors(site):
             response = await client.get("/api/version")
             response.raise_for_status()

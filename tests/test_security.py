@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from faces.web.markdown import escape_markdown, outside_code, safe_markdown, sentence_markdown
 from fakes.ollama import FakeOllama, Reply
+from tests.cli_helpers import NAMED_STORE
 from tests.hostile_markdown import document, payloads, read_before_code_payloads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,3 +141,19 @@ def test_server_defaults_keep_the_app_on_this_computer() -> None:
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["server"]["address"] == "127.0.0.1" and config["server"]["headless"] is True
     assert config["browser"]["gatherUsageStats"] is False
+
+
+def test_a_proxy_in_the_environment_never_sees_a_prompt(fake_ollama: FakeOllama, isolated: Path) -> None:
+    """HTTP_PROXY and ALL_PROXY, set for other programs, do not carry the model's traffic: ENDPOINT alone is asked."""
+    trap = FakeOllama()  # stands in for the proxy: any request reaching it is a prompt sent out
+    with trap:
+        fake_ollama.script(Reply.text("The span is 6 m."))
+        proxy = trap.url
+        env = {**os.environ, **NAMED_STORE, "HTTP_PROXY": proxy, "HTTPS_PROXY": proxy, "ALL_PROXY": proxy,
+               "http_proxy": proxy, "NO_PROXY": "", "no_proxy": "", "EMBED_MODEL": "nomic-embed-text"}  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "--server", fake_ollama.url, "--once", "What span?"],
+            capture_output=True, text=True, timeout=60, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0 and "The span is 6 m." in done.stdout, done.stderr
+        assert trap.requests == [], "nothing went through the proxy"
