@@ -151,8 +151,8 @@ def many_turns(path: Path, turns: int) -> None:
 def test_a_copy_killed_half_way_leaves_the_target_empty_and_can_start_again(store_target: str, isolated: Path) -> None:
     many_turns(isolated / "laptop.sqlite", 60_000)
     copying = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "db", "copy", "--from", "laptop.sqlite", "--to", store_target],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, str(ROOT / "main.py"), "db", "copy", "--from", "laptop.sqlite", "--to", "env:TARGET"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "TARGET": store_target},
     )  # fmt: skip
     assert copying.stderr is not None
     line = copying.stderr.readline()
@@ -162,7 +162,9 @@ def test_a_copy_killed_half_way_leaves_the_target_empty_and_can_start_again(stor
     target = ChatHistoryDB(store_target)
     assert target.list_chats() == [] and raw_rows(store_target, "SELECT COUNT(*) FROM history") == [(0,)]
     target.close()
-    again = db_command("copy", "--from", "laptop.sqlite", "--to", store_target, timeout=600)
+    again = db_command(
+        "copy", "--from", "laptop.sqlite", "--to", "env:TARGET", env={"TARGET": store_target}, timeout=600
+    )
     assert again.returncode == 0, again.stderr
     assert "Copied 1 workspace, 60,000 turns" in again.stdout
     assert ChatHistoryDB(store_target).count_turns(1) == 60_000
