@@ -153,7 +153,7 @@ class LeaseStore(TurnStore):
     def _renew(self) -> None:
         """Renew what this store holds every RENEW_SECONDS (every RETRY_SECONDS while a turn waits to be stored),
         until it holds nothing or closes."""
-        renewed = time.monotonic()
+        renewed, away = time.monotonic(), False
         while not self._closing.wait(RETRY_SECONDS):
             with self._lock:
                 if self._closing.is_set() or not (self._held_claims or self._running_turns or self._unsaved):
@@ -165,8 +165,14 @@ class LeaseStore(TurnStore):
                         self._renew_once()
                         renewed = time.monotonic()
                     self._store_unsaved()
-                except HistoryError as error:  # the database is away: the next round tries again
-                    logger.warning("could not renew the store's claims: %s", error)
+                except HistoryError as error:  # the database is away: the next round tries again, said once
+                    if not away:
+                        logger.warning("could not renew the store's claims: %s", error)
+                    away = True
+                    continue
+                if away and due:
+                    logger.warning("the store's claims are renewed again")
+                    away = False
 
     def _store_unsaved(self) -> None:
         """Store the turns the database was away for, oldest first (HistoryError stops at the first that fails)."""
