@@ -1,0 +1,104 @@
+"""The concrete tools' drawings wherever a calculation is shown: the web card draws a column's interaction diagram
+(the applied load where the result puts it, and whether it lies inside the curve) and the section with its bars
+where the record has them; the package draws both as vectors on the calculation's sheet, a signed one too; the
+Markdown report lists the curve's key points and the bars; the terminal keeps to its check lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.presentation import present
+from domain.calculations import SectionDrawing
+from tools.concrete import concrete_beam_check, concrete_column_check
+
+COLUMN_QUESTION = "Check a 16 x 16 in column with 8 #9, 5000 psi, for Pu = 271 kips and Mu = 200 kip-ft."
+COLUMN = (
+    "concrete_column_check",
+    {
+        "width": "16 in",
+        "height": "16 in",
+        "bars": "8 #9",
+        "concrete": "5000 psi",
+        "steel": "Grade 60",
+        "axial_load": "271 kip",
+        "moment": "200 kip*ft",
+        "effective_depth": "13.5 in",
+    },
+)
+BEAM_QUESTION = "Is a 12 x 24 in beam with 4 #8 bars OK for Mu = 250 kip-ft, 4000 psi, Grade 60?"
+BEAM = (
+    "concrete_beam_check",
+    {
+        "width": "12 in",
+        "height": "24 in",
+        "tension_bars": "4 #8",
+        "concrete": "4000 psi",
+        "steel": "Grade 60",
+        "moment": "250 kip*ft",
+        "shear": "40 kip",
+        "stirrups": "#3 @ 10 in",
+    },
+)
+OVERLOADED = {  # a column the load lies outside of (EN 1992, interaction ratio 1.088)
+    "width": "300 mm",
+    "height": "500 mm",
+    "bars": "12H25",
+    "concrete": "C30/37",
+    "steel": "B500B",
+    "axial_load": "3000 kN",
+    "moment": "450 kN*m",
+    "code": "EN1992",
+    "layout": "four faces",
+}
+INSIDE_TITLE = "the applied load lies inside the design curve (ratio 0.832 at its eccentricity)"
+COLUMN_SECTION = "Section 16 × 16 in: 8 bars Ø 1.128 in, ties or stirrups Ø 0.375 in, clear cover 1.5 in"
+BEAM_SECTION = "Section 12 × 24 in: 4 bars Ø 1 in, ties or stirrups Ø 0.375 in, clear cover 1.5 in"
+
+
+def ask_web(at: AppTest, text: str) -> AppTest:
+    return at.chat_input(key="question").set_value(text).run()
+
+
+def layer(spec: dict[str, Any], mark: str, index: int = 0) -> dict[str, Any]:
+    return [item for item in spec["layer"] if item["mark"]["type"] == mark][index]
+
+
+def check_section_spec(spec: dict[str, Any], section: SectionDrawing) -> None:
+    """Bars where the drawing puts them, to scale, one scale on both axes, dimensions in the axis titles."""
+    bars = layer(spec, "point")
+    drawn = bars["data"]["values"]
+    assert len(drawn) == len(section.bars)
+    assert [(b["x"], b["y"], b["diameter"]) for b in drawn] == [(b.x, b.y, b.diameter) for b in section.bars]
+    pixels = spec["width"] / section.width
+    assert spec["height"] / section.height == pytest.approx(pixels), "one scale on both axes"
+    assert all(b["size"] == pytest.approx((b["diameter"] * pixels) ** 2) for b in drawn), "bars to scale"
+    assert bars["encoding"]["size"]["scale"] is None
+    x, y = bars["encoding"]["x"], bars["encoding"]["y"]
+    assert x["scale"]["domain"] == [0, section.width] and y["scale"]["domain"] == [0, section.height]
+    assert y["scale"]["reverse"], "y down from the top face"
+    assert x["title"] == f"width b = {section.width:g} {section.unit} (x from the left face, {section.unit})"
+    assert y["title"].startswith(f"height h = {section.height:g} {section.unit}")
+    outline, stirrup = layer(spec, "rect", 0)["data"]["values"][0], layer(spec, "rect", 1)["data"]["values"][0]
+    assert outline == {"x": 0, "x2": section.width, "y": 0, "y2": section.height}
+    inset = section.cover + section.stirrup_diameter / 2
+    assert stirrup == {"x": inset, "x2": section.width - inset, "y": inset, "y2": section.height - inset}
+
+
+@pytest.mark.parametrize(("arguments", "inside"), [(COLUMN[1], True), (OVERLOADED, False)])
+def test_the_presentation_carries_the_drawings_and_measures_the_load_as_the_tool_does(
+    arguments: dict[str, str], inside: bool
+) -> None:
+    result = concrete_column_check(**arguments)
+    shown = present(result)
+    assert shown.interaction is not None and shown.interaction.curve == result.interaction
+    assert shown.section == result.section and shown.diagram is None
+    ratio = next(check.ratio for check in result.checks if "eccentricity" in check.name)
+    assert ratio is not None and (ratio <= 1) is inside
+    assert shown.interaction.inside is inside and shown.interaction.ratio == pytest.approx(ratio, abs=5e-4)
+    where = "inside" if inside else "outside"
+    assert shown.interaction.standing == f"lies {where} the design curve (ratio {ratio:.3f} at its eccentricity)"
+    beam = present(concrete_beam_check(**BEAM[1]))
+    assert beam.interaction is None and beam.section is not None and len(beam.section.bars) == 4
