@@ -5,6 +5,7 @@ Markdown report lists the curve's key points and the bars; the terminal keeps to
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -12,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from app.presentation import present
 from domain.calculations import SectionDrawing
+from faces.web.concrete_charts import INSIDE, OUTSIDE, interaction_spec
+from fakes.ollama import FakeOllama, Reply
 from tools.concrete import concrete_beam_check, concrete_column_check
 
 COLUMN_QUESTION = "Check a 16 x 16 in column with 8 #9, 5000 psi, for Pu = 271 kips and Mu = 200 kip-ft."
@@ -87,6 +90,49 @@ def check_section_spec(spec: dict[str, Any], section: SectionDrawing) -> None:
     assert stirrup == {"x": inset, "x2": section.width - inset, "y": inset, "y2": section.height - inset}
 
 
+def test_a_column_card_plots_the_applied_load_on_its_curve_and_draws_its_bars(
+    app: AppTest, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.script(Reply.tool_calls(COLUMN), Reply.text("It works."))
+    app.run()
+    ask_web(app, COLUMN_QUESTION)
+    assert not app.exception
+    result = concrete_column_check(**COLUMN[1])
+    assert result.interaction is not None and result.section is not None
+    curve, drawn = (json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart"))
+    (applied,) = layer(curve, "point")["data"]["values"]
+    assert (applied["moment"], applied["axial"]) == (
+        result.interaction.applied_moment,
+        result.interaction.applied_axial,
+    )
+    line = layer(curve, "line")
+    assert [(p["moment"], p["axial"]) for p in line["data"]["values"]] == list(
+        zip(result.interaction.moment, result.interaction.axial, strict=True)
+    )
+    assert line["encoding"]["x"]["title"] == "moment M (kip·ft)"
+    assert line["encoding"]["y"]["title"] == "axial load P, compression positive (kip)"
+    assert curve["title"]["text"] == f"Interaction diagram: {INSIDE_TITLE}"
+    assert layer(curve, "text")["data"]["values"][0]["label"] == "(200 kip·ft, 271 kip)"
+    assert line["encoding"]["color"]["scale"] == {
+        "domain": ["design curve", "applied load, inside"],
+        "range": ["#1f3a5f", INSIDE],
+    }
+    assert drawn["title"]["text"] == COLUMN_SECTION
+    check_section_spec(drawn, result.section)
+
+
+def test_a_beam_card_draws_its_section_to_scale_and_no_curve(app: AppTest, fake_ollama: FakeOllama) -> None:
+    fake_ollama.script(Reply.tool_calls(BEAM), Reply.text("Yes."))
+    app.run()
+    ask_web(app, BEAM_QUESTION)
+    assert not app.exception
+    (spec,) = (json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart"))
+    section = concrete_beam_check(**BEAM[1]).section
+    assert section is not None and spec["title"]["text"] == BEAM_SECTION
+    assert spec["height"] == pytest.approx(2 * spec["width"]), "12 × 24 in keeps its proportions"
+    check_section_spec(spec, section)
+
+
 @pytest.mark.parametrize(("arguments", "inside"), [(COLUMN[1], True), (OVERLOADED, False)])
 def test_the_presentation_carries_the_drawings_and_measures_the_load_as_the_tool_does(
     arguments: dict[str, str], inside: bool
@@ -102,3 +148,14 @@ def test_the_presentation_carries_the_drawings_and_measures_the_load_as_the_tool
     assert shown.interaction.standing == f"lies {where} the design curve (ratio {ratio:.3f} at its eccentricity)"
     beam = present(concrete_beam_check(**BEAM[1]))
     assert beam.interaction is None and beam.section is not None and len(beam.section.bars) == 4
+
+
+def test_a_load_outside_the_curve_is_said_in_red() -> None:
+    shown = present(concrete_column_check(**OVERLOADED)).interaction
+    assert shown is not None
+    spec = interaction_spec(shown)
+    assert spec["title"]["text"] == (
+        "Interaction diagram: the applied load lies outside the design curve (ratio 1.088 at its eccentricity)"
+    )
+    assert layer(spec, "point")["encoding"]["color"]["scale"]["range"][1] == OUTSIDE
+    assert layer(spec, "line")["encoding"]["x"]["title"] == "moment M (kN·m)"
