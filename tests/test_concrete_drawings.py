@@ -6,15 +6,24 @@ Markdown report lists the curve's key points and the bars; the terminal keeps to
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from statistics import mean
 from typing import Any
 
+import pypdfium2.raw as pdfium
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.packages.content import sheet
+from app.packages.records import package_calculations
 from app.presentation import present
-from domain.calculations import SectionDrawing
+from domain.calculations import CalcResult, SectionDrawing
+from domain.packages import Signer
+from domain.records import ToolCall
 from faces.web.concrete_charts import INSIDE, OUTSIDE, interaction_spec
 from fakes.ollama import FakeOllama, Reply
+from history import ChatHistoryDB
+from tests.package_helpers import ask, object_kinds, pages, service, text_of
 from tools.concrete import concrete_beam_check, concrete_column_check
 
 COLUMN_QUESTION = "Check a 16 x 16 in column with 8 #9, 5000 psi, for Pu = 271 kips and Mu = 200 kip-ft."
@@ -159,3 +168,86 @@ def test_a_load_outside_the_curve_is_said_in_red() -> None:
     )
     assert layer(spec, "point")["encoding"]["color"]["scale"]["range"][1] == OUTSIDE
     assert layer(spec, "line")["encoding"]["x"]["title"] == "moment M (kN·m)"
+
+
+async def test_a_signed_package_draws_the_curve_and_the_sections_on_their_sheets(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    spaces = service(fake_ollama, isolated)
+    chat = spaces.workspaces.create("Level 2 concrete")
+    fake_ollama.script(Reply.tool_calls(COLUMN, BEAM), Reply.text("Both work."))
+    await ask(spaces, COLUMN_QUESTION)
+    spaces.packages.sign_off(chat.chat_id, "checked", Signer(name="Ben Checker"))
+    spaces.packages.sign_off(chat.chat_id, "approved", Signer(name="Cara Approver"))
+    signed = spaces.packages.pdf(chat.chat_id)
+    assert signed.issued
+    texts = pages(signed.data)
+    first = next(i for i, text in enumerate(texts) if "1. concrete_column_check Asked" in text)
+    second = next(i for i, text in enumerate(texts) if "2. concrete_beam_check Asked" in text)
+    column, beam = " ".join(texts[first:second]), " ".join(texts[second:])
+    assert f"Interaction diagram P–M: {INSIDE_TITLE}" in column
+    assert "◆ applied: M = 200 kip·ft, P = 271 kip" in column
+    assert "M (kip·ft)" in column and "P (kip), compression positive" in column
+    assert COLUMN_SECTION in column and "b = 16 in" in column and "h = 16 in" in column
+    assert BEAM_SECTION in beam and "b = 12 in" in beam and "h = 24 in" in beam and "Interaction" not in beam
+    assert pdfium.FPDF_PAGEOBJ_PATH in object_kinds(signed.data)
+
+
+async def test_the_package_s_drawings_put_the_bars_and_the_load_where_the_record_does(
+    fake_ollama: FakeOllama, isolated: Path
+) -> None:
+    spaces = service(fake_ollama, isolated)
+    chat = spaces.workspaces.create("Level 2 concrete")
+    fake_ollama.script(Reply.tool_calls(COLUMN), Reply.text("It works."))
+    await ask(spaces, COLUMN_QUESTION)
+    (found,), _ = package_calculations(spaces.turns.of(chat.chat_id))
+    record = found.record
+    assert record is not None and record.section is not None and record.interaction is not None
+    curve, section = sheet(1, found).drawings
+    assert not curve.problem and not section.problem
+    scale = section.width / record.section.width
+    assert section.height / record.section.height == pytest.approx(scale), "one scale on both axes"
+    discs = [shape.points for shape in section.shapes if shape.kind == "polygon" and shape.style == "mark"]
+    assert len(discs) == len(record.section.bars) == 8
+    for disc, bar in zip(discs, record.section.bars, strict=True):
+        centre = (mean(x for x, _ in disc), mean(y for _, y in disc))
+        assert centre == pytest.approx((bar.x * scale, bar.y * scale), abs=0.01)
+        assert max(x for x, _ in disc) - min(x for x, _ in disc) == pytest.approx(bar.diameter * scale, abs=0.01)
+    (diamond,) = [shape.points for shape in curve.shapes if shape.kind == "polygon" and shape.style == "mark"]
+    line = next(shape.points for shape in curve.shapes if shape.style == "curve")
+    tension, cap = line[0], line[-1]  # (0, -432 kip) and (0, 797.68 kip)
+    centre = (mean(x for x, _ in diamond), mean(y for _, y in diamond))
+    per_kip = (tension[1] - cap[1]) / (record.interaction.axial[-1] - record.interaction.axial[0])
+    assert centre[1] == pytest.approx(cap[1] + (797.68 - 271) * per_kip, abs=0.01)
+    assert tension[0] == cap[0] == 0
+
+
+async def test_a_drawing_that_cannot_be_made_says_why_and_the_sheet_is_there(
+    fake_ollama: FakeOllama, isolated: Path, app: AppTest
+) -> None:
+    store = ChatHistoryDB(isolated / "chat_history.sqlite")
+    chat = store.create_chat("Odd record")
+    curve = {"axial": [1.0], "moment": [0.0], "axial_unit": "kN", "moment_unit": "kN*m"}
+    section = {"width": 300, "height": 500, "unit": "mm", "bars": [{"x": 400, "y": 50, "diameter": 20}]}
+    data = {
+        "results": {"pure_bending": "120 kN * m"},
+        "interaction": {**curve, "applied_axial": 900.0, "applied_moment": 40.0},
+        "section": section,
+    }
+    call = ToolCall(
+        id="call_1",
+        name="concrete_column_check",
+        arguments={"width": "300 mm"},
+        output="{}",
+        calculation=CalcResult.model_validate(data),
+    )
+    store.add_to_history(chat, "Column?", "Done.", tool_calls=[call], asked_by="Ana")
+    text = text_of(service(fake_ollama, isolated).packages.pdf(chat).data)
+    assert "The interaction diagram is not drawn: its record has fewer than two points." in text
+    assert "The section is not drawn: a bar lies outside it." in text
+    assert "pure_bending 120 kN·m" in text
+    app.run()
+    assert not app.exception and not app.get("vega_lite_chart")
+    captions = [caption.value.replace("\\", "") for caption in app.caption]
+    assert "The interaction diagram is not drawn: its record has fewer than two points." in captions
+    assert "The section is not drawn: a bar lies outside it." in captions
