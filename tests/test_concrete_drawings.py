@@ -6,6 +6,7 @@ Markdown report lists the curve's key points and the bars; the terminal keeps to
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -17,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from app.packages.content import sheet
 from app.packages.records import package_calculations
 from app.presentation import present
+from app.reports.exports import calculation_report
 from domain.calculations import CalcResult, SectionDrawing
 from domain.packages import Signer
 from domain.records import ToolCall
@@ -251,3 +253,30 @@ async def test_a_drawing_that_cannot_be_made_says_why_and_the_sheet_is_there(
     captions = [caption.value.replace("\\", "") for caption in app.caption]
     assert "The interaction diagram is not drawn: its record has fewer than two points." in captions
     assert "The section is not drawn: a bar lies outside it." in captions
+
+
+async def test_the_report_lists_the_curve_s_key_points_and_the_bars(fake_ollama: FakeOllama, isolated: Path) -> None:
+    spaces = service(fake_ollama, isolated)
+    chat = spaces.workspaces.create("Level 2 concrete")
+    fake_ollama.script(Reply.tool_calls(COLUMN, BEAM), Reply.text("Both work."))
+    await ask(spaces, COLUMN_QUESTION)
+    report = calculation_report(chat, spaces.turns.of(chat.chat_id), generated=datetime(2026, 11, 23, tzinfo=UTC))
+    column, beam = report.split("## 2. `concrete_beam_check`")
+    assert (
+        "**Interaction diagram** (design values, compression positive)\n\n"
+        "| point | moment | axial load |\n|---|---|---|\n"
+        "| pure tension | 0 kip·ft | -432 kip |\n"
+        "| pure bending | 213.9 kip·ft | 0 kip |\n"
+        "| balance | 250.8 kip·ft | 270.9 kip |\n"
+        "| compression cap | 0 kip·ft | 797.7 kip |\n"
+        "| applied load | 200 kip·ft | 271 kip |\n\n"
+        f"The applied load {INSIDE_TITLE.removeprefix('the applied load ')}.\n" in column
+    )
+    assert (
+        f"**{COLUMN_SECTION}**\n\n"
+        "| bars | depth from the top face | from the left face |\n|---|---|---|\n"
+        "| 4 Ø 1.128 in | 2.5 in | 2.439, 6.146, 9.854, 13.56 in |\n"
+        "| 4 Ø 1.128 in | 13.5 in | 2.439, 6.146, 9.854, 13.56 in |\n" in column
+    )
+    assert f"**{BEAM_SECTION}**" in beam and "| 4 Ø 1 in | 21.62 in | 2.375, 4.792, 7.208, 9.625 in |" in beam
+    assert "Interaction diagram" not in beam
