@@ -22,6 +22,7 @@ from app.reports.exports import calculation_report
 from domain.calculations import CalcResult, SectionDrawing
 from domain.packages import Signer
 from domain.records import ToolCall
+from faces.cli.calculations import calculation_lines
 from faces.web.concrete_charts import INSIDE, OUTSIDE, interaction_spec
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
@@ -280,3 +281,13 @@ async def test_the_report_lists_the_curve_s_key_points_and_the_bars(fake_ollama:
     )
     assert f"**{BEAM_SECTION}**" in beam and "| 4 Ø 1 in | 21.62 in | 2.375, 4.792, 7.208, 9.625 in |" in beam
     assert "Interaction diagram" not in beam
+
+
+def test_the_terminal_keeps_to_its_check_lines_governing_first_then_the_verdict() -> None:
+    lines = [line for _, line in calculation_lines(concrete_column_check(**COLUMN[1]))]
+    checks = [line for line in lines if line.startswith(("OK: ", "NG: "))]
+    assert checks[0].startswith("OK: (Pu, Mu) inside (φPn, φMn) at the same eccentricity (0.8317 ≤ 1) · ratio 0.832")
+    assert "· governs" in checks[0] and not any("governs" in line for line in checks[1:])
+    verdict = lines.index("Verdict: OK for axial load with uniaxial bending of the section, and its longitudinal steel")
+    assert verdict == lines.index(checks[-1]) + 1
+    assert not any(word in line for line in lines for word in ("Interaction diagram", "Section ", "applied load"))
