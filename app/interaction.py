@@ -81,11 +81,12 @@ def presented_interaction(result: CalcResult) -> PresentedInteraction | None:
     applied = point("applied load", curve.applied_moment, curve.applied_axial)
     ratio = radial_ratio(curve)
     if ratio is None:
-        inside, standing = None, "is not measured against the design curve: the record's curve cannot be read"
+        inside, standing = None, "is not measured against the design curve: the record's curve does not surround it"
     else:
         inside = ratio <= 1.0
         where = "inside" if inside else "outside"
-        standing = f"lies {where} the design curve (ratio {ratio:.3f} at its eccentricity)"
+        shown = f"{ratio:.3f}" if math.isfinite(ratio) else "∞"
+        standing = f"lies {where} the design curve (ratio {shown} at its eccentricity)"
     return PresentedInteraction(curve, applied, inside, ratio, standing, _key_points(result, curve, point))
 
 
