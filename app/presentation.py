@@ -4,7 +4,8 @@
 (`kN·m`, `m³`), each check with its relation to its limit, one precision of ratio, the governing check first and
 marked, the verdict with what it covers and the limit states not checked, full-precision values without
 floating-point artefacts. The terminal's lines, the web card, the Markdown report and the package's sheet only lay
-it out, so they say the same thing in the same figures.
+it out, so they say the same thing in the same figures. The drawings go with it: a beam's diagram, a column's
+interaction diagram with where the applied load stands (`app.interaction`), a concrete section with its bars.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import re
 from dataclasses import dataclass
 
 from app.formatting import pretty_units
-from domain.calculations import Bound, CalcResult, Check, Diagram, Status
+from app.interaction import PresentedInteraction, presented_interaction
+from domain.calculations import Bound, CalcResult, Check, Diagram, SectionDrawing, Status
 
 RATIO_DECIMALS = 3
 PRECISE_FIGURES = 12  # a float's repr gives 17; past 12, what differs is the arithmetic's noise ("1.7400000000000004")
@@ -59,7 +61,9 @@ class PresentedCalculation:
     not_checked: tuple[str, ...]
     reference: str
     notes: tuple[str, ...]
-    diagram: Diagram | None
+    diagram: Diagram | None  # a beam's shear and moment along it
+    interaction: PresentedInteraction | None  # a column's design curve, the applied load and where it stands
+    section: SectionDrawing | None  # a concrete section with its bars
 
 
 # Results a tool also writes as text for the model, which the verdict line and the list of what was not checked say
@@ -86,6 +90,8 @@ def present(result: CalcResult) -> PresentedCalculation:
         reference=result.reference or "",
         notes=tuple(result.notes),
         diagram=result.diagram,
+        interaction=presented_interaction(result),
+        section=result.section,
     )
 
 

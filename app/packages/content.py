@@ -11,9 +11,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.packages.concrete_drawings import interaction_drawing, section_drawing
 from app.packages.diagrams import Drawing, beam_drawings
 from app.packages.records import Calculation
-from app.presentation import PresentedCheck, present
+from app.presentation import PresentedCalculation, PresentedCheck, present
 from domain.packages import ProjectDetails, RevisionStatus, SheetEntry
 
 LONGEST_TEXT = 2_000  # characters of a question or an input shown; the record keeps the rest
@@ -115,7 +116,7 @@ def sheet(number: int, item: Calculation, people: Mapping[str, str] | None = Non
             "checks": [_check(check) for check in shown.checks],
             "reference": shown.reference,
             "notes": list(shown.notes),
-            "drawings": beam_drawings(shown.diagram) if shown.diagram else [],
+            "drawings": drawings(shown),
             "verdict": shown.verdict or "",
             "verdict_line": shown.verdict_line,
             "not_checked": list(shown.not_checked),
@@ -131,6 +132,16 @@ def sheet(number: int, item: Calculation, people: Mapping[str, str] | None = Non
         inputs=[(name, clipped(_argument(value))) for name, value in call.arguments.items()],
         **fields,
     )
+
+
+def drawings(shown: PresentedCalculation) -> list[Drawing]:
+    """A beam's shear and moment, a column's interaction diagram and a concrete section, those the record has."""
+    found = beam_drawings(shown.diagram) if shown.diagram else []
+    if shown.interaction:
+        found.append(interaction_drawing(shown.interaction))
+    if shown.section:
+        found.append(section_drawing(shown.section))
+    return found
 
 
 def _argument(value: Any) -> str:

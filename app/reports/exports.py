@@ -16,8 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.formatting import usage_caption
+from app.interaction import PresentedInteraction, number_text
 from app.presentation import present
-from domain.calculations import CalcResult
+from app.sections import bar_rows, length, section_title
+from domain.calculations import CalcResult, SectionDrawing
 from domain.records import ToolCall, Turn, Workspace
 from tools import is_calculation
 
@@ -61,7 +63,8 @@ def _calculation(number: int, turn: Turn, call: ToolCall) -> list[str]:
 
 def calculation_markdown(result: CalcResult) -> list[str]:
     """The report's layout of a calculation: warnings, formula, substitution, results, checks (the governing one
-    first), the verdict with what it covers, what was not checked, reference, notes."""
+    first), the verdict with what it covers, what was not checked, reference, notes, and in words what a drawing
+    shows elsewhere (a column's interaction diagram, a concrete section)."""
     shown = present(result)
     lines = []
     for warning in shown.warnings:
@@ -86,7 +89,39 @@ def calculation_markdown(result: CalcResult) -> list[str]:
     if shown.reference:
         lines += [f"**Reference:** {shown.reference}", ""]
     lines += [f"- {note}" for note in shown.notes]
-    return [*lines, ""] if shown.notes else lines
+    lines = [*lines, ""] if shown.notes else lines
+    if shown.interaction:
+        lines += interaction_markdown(shown.interaction)
+    if shown.section:
+        lines += section_markdown(shown.section)
+    return lines
+
+
+def interaction_markdown(shown: PresentedInteraction) -> list[str]:
+    """The interaction diagram where no chart can go: the curve's key points and where the applied load stands."""
+    rows = [[point.name, point.moment_text, point.axial_text] for point in (*shown.key_points, shown.applied)]
+    return [
+        "**Interaction diagram** (design values, compression positive)",
+        "",
+        *_table(["point", "moment", "axial load"], rows),
+        f"The applied load {shown.standing}.",
+        "",
+    ]
+
+
+def section_markdown(section: SectionDrawing) -> list[str]:
+    """The section where no drawing can go: its size, stirrups and cover, and its bars row by row."""
+    unit = section.unit
+    rows = [
+        [
+            f"{len(row.positions)} Ø {length(row.diameter, unit)}",
+            length(row.depth, unit),
+            ", ".join(number_text(x) for x in row.positions) + f" {unit}",
+        ]
+        for row in bar_rows(section)
+    ]
+    heading = f"**{section_title(section)}**"
+    return [heading, "", *_table(["bars", "depth from the top face", "from the left face"], rows)]
 
 
 def _document(chunks: Iterable[list[str]]) -> Iterator[str]:

@@ -1,8 +1,10 @@
-"""Calculation cards: formula, results, design checks with their ratios, and a beam's diagrams.
+"""Calculation cards: formula, results, design checks with their ratios, and the drawings: a beam's diagrams, a
+column's interaction diagram, a concrete section with its bars.
 
 A failed check is red and says by how much it fails; the governing check (the highest ratio
 of value to limit) comes first; the text is `app.presentation`'s, as every face's is. Diagrams are Vega-Lite
-specs drawn over exactly the span, with the peak of each labelled.
+specs drawn over exactly the span, with the peak of each labelled; the concrete charts are
+`faces.web.concrete_charts`'.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from typing import Any
 import streamlit as st
 
 from app.formatting import pretty_units
+from app.interaction import PresentedInteraction, curve_problem
 from app.presentation import PresentedCheck, present
-from domain.calculations import CalcResult, Diagram
+from app.sections import section_problem
+from domain.calculations import CalcResult, Diagram, SectionDrawing
+from faces.web.concrete_charts import interaction_spec, section_spec
 from faces.web.markdown import escape_markdown
 
 DIAGRAM_HEIGHT = 180
@@ -23,7 +28,7 @@ LABEL_ROOM = 18  # pixels above and below the curve, for the peak's label
 
 def calculation_card(result: CalcResult) -> None:
     """Warnings first, formula with the numbers in, results with units, checks (the governing one first), the
-    verdict with what it covers, what was not checked, reference, and a beam's diagrams."""
+    verdict with what it covers, what was not checked, reference, and the drawings."""
     shown = present(result)
     for warning in shown.warnings:
         st.warning(escape_markdown(warning))
@@ -43,6 +48,10 @@ def calculation_card(result: CalcResult) -> None:
         st.caption(escape_markdown(line))
     if shown.diagram:
         diagrams(shown.diagram)
+    if shown.interaction:
+        interaction_chart(shown.interaction)
+    if shown.section:
+        section_chart(shown.section)
 
 
 def check_line(check: PresentedCheck) -> str:
@@ -68,6 +77,24 @@ def diagrams(diagram: Diagram) -> None:
     for values, symbol, unit in ((diagram.shear, "V", diagram.shear_unit), (diagram.moment, "M", diagram.moment_unit)):
         spec = diagram_spec(diagram.x, values, diagram.x_unit, symbol, pretty_units(unit.replace("*", " * ")))
         st.vega_lite_chart(spec=spec, width="stretch")
+
+
+def interaction_chart(interaction: PresentedInteraction) -> None:
+    """A column's design curve with the applied load, or the sentence saying why it is not drawn."""
+    problem = curve_problem(interaction.curve)
+    if problem:
+        st.caption(escape_markdown(f"The interaction diagram is not drawn: {problem}."))
+    else:
+        st.vega_lite_chart(spec=interaction_spec(interaction), width="stretch")
+
+
+def section_chart(section: SectionDrawing) -> None:
+    """A concrete section to scale with its bars, or the sentence saying why it is not drawn."""
+    problem = section_problem(section)
+    if problem:
+        st.caption(escape_markdown(f"The section is not drawn: {problem}."))
+    else:
+        st.vega_lite_chart(spec=section_spec(section), width="content")
 
 
 def span_ticks(span: float) -> list[float]:
