@@ -60,11 +60,13 @@ def spread(folder: Path, env: dict[str, str], label: str) -> list[Result]:
     alone, _, failed_alone = _asked(folder, env, 1)
     seconds, counts, failed = _asked(folder, env, 2)
     even = min(counts) >= TURNS * 2 // 5 and failed == failed_alone == 0  # neither server left with under 40 %
+    each = f"≥ {TURNS * 2 // 5} each (got {counts[0]} / {counts[1]}, {failed + failed_alone} failed)"
+    ratio = seconds / alone
     return [
-        single(f"{TURNS} turns from {PROCESSES} processes: answered by each of 2 servers ({label})", min(counts),
-               "turns", f"≥ {TURNS * 2 // 5} each (got {counts[0]} / {counts[1]}, {failed + failed_alone} failed)", even),
-        single(f"{TURNS} turns from {PROCESSES} processes: 2 servers' time over 1 server's ({label})", seconds / alone,
-               "×", f"≤ 0.8 ({seconds:.2f} s against {alone:.2f} s)", seconds / alone <= 0.8),
+        single(f"{TURNS} turns from {PROCESSES} processes: answered by each of 2 servers ({label})",
+               min(counts), "turns", each, even),
+        single(f"{TURNS} turns from {PROCESSES} processes: 2 servers' time over 1 server's ({label})",
+               ratio, "×", f"≤ 0.8 ({seconds:.2f} s against {alone:.2f} s)", ratio <= 0.8),
     ]  # fmt: skip
 
 
