@@ -22,6 +22,7 @@ from store.documents import DocumentStore
 from store.file_edits import FileEditStore
 from store.leases import LeaseStore
 from store.memories import MemoryStore
+from store.notifications import NotificationStore
 from store.packages import PackageStore
 from store.postgres_connection import PostgresConnection
 from store.postgres_url import is_postgres_url
@@ -60,6 +61,7 @@ class ChatHistoryDB(
     SessionStore,
     SignInFailureStore,
     AuditStore,
+    NotificationStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
     packages. `ChatHistoryDB(target)` opens the backend `target` names."""

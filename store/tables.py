@@ -124,7 +124,8 @@ TABLES: tuple[Table, ...] = (
     Table("running_turns", (
         _id(), _chat(), _text("user", True), _text("model"), _text("asked_by"), _text("created_at", True),
         _text("owner", True), Column("expires_at", "real", True), _text("server"),
-    ), key="id", indexes=(Index("running_turns_by_expiry", "expires_at"),), copied=False),
+    ), key="id", indexes=(Index("running_turns_by_expiry", "expires_at"),
+                          Index("running_turns_one_per_workspace", "chat_id", unique=True)), copied=False),
     Table("users", (
         _id(), _text("name", True), Column("role", "text", True, check="role IN ('admin', 'engineer', 'viewer')"),
         _text("email"), _text("password_hash", True, _NOTE), _text("created_at", True), _text("display_name"),
@@ -161,6 +162,11 @@ TABLES: tuple[Table, ...] = (
         Column("id", "integer", True, primary=True, check="id = 1"), Column("last_id", "integer", True),
         _text("hash", True),
     ), key="id", copied=False),
+    Table("notifications", (
+        _id(), Column("user_id", "integer", True, references="users(id)"),
+        Column("chat_id", "integer", references="chats(chat_id)"), _text("text", True), _text("about"),
+        _text("created_at", True),
+    ), key="id", indexes=(Index("notifications_by_user", "user_id, id"), Index("notifications_by_chat", "chat_id"))),
 )  # fmt: skip
 
 BY_NAME = {table.name: table for table in TABLES}
