@@ -1,7 +1,8 @@
 """Running one turn in a workspace and storing it, however it ends.
 
 The turn's workspace is fixed before the model is asked, so an answer that
-finishes after the user moved on still lands where the question was asked. The
+finishes after the user moved on still lands where the question was asked. One
+turn runs in a workspace at a time, whichever process asks (`app.workspace_line`). The
 question is stored as it is asked, as a running turn of this process's store; the
 turn is finished when the agent completes it, or, if the stream is cut off part
 way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as
@@ -15,9 +16,10 @@ trail in the same transaction as the turn itself.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -30,6 +32,7 @@ from app.memory import MemoryBook
 from app.models import Models
 from app.outside_tools.hub import McpHub
 from app.ports import TurnRecords
+from app.workspace_line import STOPPED_WAITING, WorkspaceLine
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
 from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
@@ -47,6 +50,20 @@ _TURN_STATUS: dict[StopReason, TurnStatus] = {
     "stopped": "stopped",
     "error": "error",
 }
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A question as it was asked: its workspace, the turn it replaces (Regenerate), the user's consent for outside
+    tools, the workspace's agent and model, and its Stop."""
+
+    chat: Workspace
+    question: str
+    replaced: int | None
+    consent: Consent | None
+    profile: AgentProfile
+    model: str
+    stop: StopSignal = field(default_factory=StopSignal)
 
 
 class Turns:
@@ -91,12 +108,16 @@ class Turns:
         stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
         however it ends, in the workspace it was asked in even if the user has moved on.
 
-        When `regenerate`, the workspace's last turn is marked superseded first: it stays in the record, but the
-        model no longer sees it. `consent` asks the user before an outside tool runs (None: nobody can be asked).
+        One turn at a time in a workspace: while another is answered there (in any process), this one waits for
+        it, told by `WaitingForServer`. When `regenerate`, the workspace's last turn as it is now is marked
+        superseded when the turn begins: it stays in the record, but the model no longer sees it. `consent` asks the
+        user before an outside tool runs (None: nobody can be asked).
         """
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
         chat = self._access.change(target, "ask")
-        return self._in_line(self._run(chat, self._request(chat, question, regenerate, consent)))
+        self._store.check_writable()  # a history file gone from under the app is said before the model is asked
+        last = self._store.get_turns(chat.chat_id, limit=1) if regenerate else []
+        return self._in_line(self._run(chat, question, last[-1].turn_id if last else None, consent))
 
     def stop(self) -> None:
         """Stop the turn in progress (safe from a signal handler or another thread)."""
@@ -145,44 +166,74 @@ class Turns:
         finally:
             self._user_turns.release(user)
 
-    async def _run(self, chat: Workspace, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
-        self._running = request.stop
-        chat_id = chat.chat_id
+    async def _run(
+        self, chat: Workspace, question: str, replaced: int | None, consent: Consent | None
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """The turn, once no other runs in its workspace (told by `WaitingForServer` meanwhile); `replaced` is the
+        turn Regenerate replaces, marked superseded once the turn begins."""
+        profile = self._agents.get(chat.agent)
+        asked = _Asked(chat, question, replaced, consent, profile, profile.model or self._models.current)
+        self._running = asked.stop
+        line = WorkspaceLine(
+            partial(self._begin, asked), partial(self._store.running_turn, chat.chat_id), asked.stop, self._asked_by
+        )
+        try:
+            async with aclosing(line.waits()) as waits:
+                async for waiting in waits:
+                    yield waiting
+        except asyncio.CancelledError as error:
+            if not asked.stop.was_this(error):
+                raise
+            yield TurnCompleted(content="", stop_reason="stopped", model=asked.model, error=STOPPED_WAITING)
+            return
+        assert line.running_id is not None
+        async with aclosing(self._answer(asked, line.running_id)) as events:
+            async for event in events:
+                yield event
+
+    def _begin(self, asked: _Asked) -> int | None:
+        """The question stored as the workspace's running turn, with its audit record; None while another runs."""
+        chat = asked.chat
         with self._store.unit_of_work():
-            running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
-            self._audit.record("ask", chat_id, request.question, chat.chat_name)
-        request = replace(request, on_server=partial(self._store.set_running_server, running))
+            running = self._store.begin_turn(chat.chat_id, asked.question, asked.model, self._asked_by or None)
+            if running is not None:
+                self._audit.record("ask", chat.chat_id, asked.question, chat.chat_name)
+        return running
+
+    async def _answer(self, asked: _Asked, running: int) -> AsyncGenerator[AgentEvent, None]:
+        """The begun turn (`running`), asked of the agent and stored however it ends."""
+        chat_id = asked.chat.chat_id
         turn = TurnState()
         stored = False
         try:
+            if asked.replaced is not None:
+                self._store.supersede_turn(asked.replaced)
+            request = replace(self._request(asked), on_server=partial(self._store.set_running_server, running))
             async with aclosing(self._agent.stream(request, turn)) as events:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         stored = True
-                        turn_id = self.record(chat_id, request.question, event, running)
+                        turn_id = self.record(chat_id, asked.question, event, running)
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished: keep what arrived
-                self.record(chat_id, request.question, turn.completed(request.model, "stopped"), running)
+                self.record(chat_id, asked.question, turn.completed(asked.model, "stopped"), running)
 
-    def _request(self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
-        """The turn as the workspace stands now in the store (another window may have added turns): its summary,
-        recent turns and agent, the user's memory, the tools and their approvers."""
-        self._store.check_writable()  # a history file gone from under the app is said before the model is asked
-        chat_id = chat.chat_id
-        if regenerate and (turns := self._store.get_turns(chat_id, limit=1)):
-            self._store.supersede_turn(turns[-1].turn_id)
+    def _request(self, asked: _Asked) -> TurnRequest:
+        """The turn as the workspace stands now in the store (the answer before it may have just been stored): its
+        summary, recent turns and agent, the user's memory, the tools and their approvers."""
+        chat_id, question, profile = asked.chat.chat_id, asked.question, asked.profile
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
-        profile = self._agents.get(chat.agent)
-        external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
+        hub = self._context.external
+        external = hub.asking(asked.consent) if isinstance(hub, McpHub) else None
         context = replace(self._context, edits=self._approvals.for_workspace(chat_id), external=external)
         settings = self._agent.settings
         return TurnRequest(
             question=question,
-            model=profile.model or self._models.current,
+            model=asked.model,
             system_prompt=f"{settings.system_prompt}\n\n{profile.prompt}" if profile.prompt else settings.system_prompt,
-            summary=chat.context_summary,
+            summary=asked.chat.context_summary,
             history=tuple(self._store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY)),
             memory=tuple(self._memory.for_prompt(question)),
             tools=self._offer(question, profile, recent, external),
@@ -191,6 +242,7 @@ class Turns:
             think=settings.think,
             workspace_key=chat_id,
             busy_elsewhere=tuple(self._store.busy_servers().items()) if self._agent.pool.several else (),
+            stop=asked.stop,
         )
 
     def _offer(self, question: str, profile: AgentProfile, recent: list[Turn], external: McpHub | None) -> ToolOffer:
