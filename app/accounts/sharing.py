@@ -1,4 +1,5 @@
-"""Sharing workspaces: with a user as viewer or editor, or with everyone in the office as viewer.
+"""Sharing workspaces: with a user as viewer or editor (who is told, `app.notifications`), or with everyone in the
+office as viewer.
 
 Only a workspace's owner (an engineer) or an admin shares it. A workspace made before accounts were on
 has no owner: only admins see it, and an admin (or `python main.py share` on the server) shares it or
@@ -11,6 +12,7 @@ from typing import Protocol
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
+from app.notifications import Notifications
 from app.ports import AccountRecords, WorkspaceRecords
 from domain.accounts import EVERYONE, SHARE_ROLES, Share, ShareRole, User
 from domain.records import Workspace
@@ -23,10 +25,13 @@ class SharingRecords(AccountRecords, WorkspaceRecords, Protocol):
 class Sharing:
     """Who owns a workspace and with whom it is shared, for one user's view."""
 
-    def __init__(self, store: SharingRecords, access: Access, audit: AuditTrail) -> None:
+    def __init__(
+        self, store: SharingRecords, access: Access, audit: AuditTrail, notifications: Notifications | None = None
+    ) -> None:
         self._store = store
         self._access = access
         self._audit = audit
+        self._notifications = notifications
 
     def workspace(self, name_or_id: str) -> Workspace:
         """A workspace the user may see, by name or id; the missing sentence otherwise."""
@@ -46,6 +51,8 @@ class Sharing:
         with self._store.unit_of_work():
             self._store.share(chat_id, user.user_id, shared)
             self._audit.record("share", chat_id, f"with {user.name} as {role}", chat.chat_name)
+            if self._notifications is not None:
+                self._notifications.shared(chat, user, role)
         return Share(chat_id=chat_id, user_id=user.user_id, user_name=user.name, role=shared)
 
     def share_with_everyone(self, chat_id: int) -> Share:
