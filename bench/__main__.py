@@ -29,6 +29,7 @@ from bench import (
     server_bench,
     steel_bench,
     store_bench,
+    together_bench,
     watch_bench,
 )
 from bench.harness import HEADER, Result
@@ -51,6 +52,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "web": app_bench.web_rerun,
     "browser": browser_bench.run,
     "accounts": accounts_bench.run,
+    "together": together_bench.run,
 }
 
 
