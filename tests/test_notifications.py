@@ -51,9 +51,7 @@ async def test_a_revision_checked_or_approved_tells_the_owner_and_editors(
         view.notifications.dismiss(view.notifications.mine()[0].notification_id)
     bob.packages.sign_off(chat_id, "checked", Signer(name="bob"))
     assert said(ann) == [f"Revision A checked by bob — ready to approve ({WORKSPACE})."]
-    assert said(bob) == said(vic) == said(ada) == [], (
-        "not the checker, a viewer or an admin it is not shared with"
-    )
+    assert said(bob) == said(vic) == said(ada) == [], "not the checker, a viewer or an admin it is not shared with"
     ada.packages.sign_off(chat_id, "approved", Signer(name="ada"))
     approved = f"Revision A approved by ada ({WORKSPACE})."
     assert said(ann) == [approved], "the check's note went with the approval"
