@@ -90,6 +90,28 @@ def test_questions_sent_at_once_from_three_processes_never_interleave(
     assert ("is asking in this workspace" in terminal.stderr) == (cara in waited), terminal.stderr  # its one line
 
 
+def test_a_dispatch_waits_for_a_turn_another_process_runs_and_a_cancel_ends_it_unasked(
+    slow_model: FakeOllama, isolated: Path
+) -> None:
+    target = str(isolated / "chat_history.sqlite")
+    store = ChatHistoryDB(target)
+    chat_id = store.create_chat("Footbridge")
+    store.begin_turn(chat_id, "Span?", "qwen3:4b", "Ann")  # Ann's question, being answered in a web process
+    try:
+        with running_server(slow_model.url, isolated, env=store_env(target)) as server:
+            client = server.connect()
+            dispatch(client, "b", chat_id, "Load?")
+            started, waiting = client.read(), client.read()
+            assert (started["type"], waiting["type"], waiting["position"]) == ("turn-started", "turn-waiting", 1)
+            assert waiting["message"].startswith("Ann is asking in this workspace")
+            client.send({"id": "c", "type": "cancel", "requestID": "b"})
+            ended = client.until_done("b")[-1]
+    finally:
+        store.close()
+    assert (ended["type"], ended["stopReason"], ended["storedTurnID"]) == ("turn-completed", "cancelled", None)
+    assert slow_model.chat_requests == [] and ChatHistoryDB(target).get_turns(chat_id) == [], "never asked"
+
+
 @pytest.fixture
 def two_views(slow_model: FakeOllama, tmp_path: Path) -> Iterator[tuple[Application, Application]]:
     """Two applications on one SQLite file, each with its own store, as two processes have: Ann's and Bob's."""
