@@ -34,8 +34,10 @@ from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents.library import DocumentLibrary
 from app.documents.user_documents import Documents
+from app.live import Live
 from app.memory import MemoryBook
 from app.models import Models
+from app.notifications import Notifications
 from app.outside_tools.consent import OutsideTools
 from app.outside_tools.hub import McpHub
 from app.packages import PackageDesk
@@ -119,7 +121,9 @@ class Application:
             office=self._accounts.office,
         )  # fmt: skip
         self.webhooks = Webhooks(store, webhooks, user, self.access)
-        self.sharing = Sharing(store, self.access, self.audit, self.webhooks)
+        self.notifications = Notifications(store, self.access)
+        self.live = Live(store, self.access)
+        self.sharing = Sharing(store, self.access, self.audit, self.webhooks, self.notifications)
         used = written if user is not None else AuditTrail(store, SERVER_OWNER, kept=False)  # what the parts record
         context = agent.settings.tool_context
         if documents is None:
@@ -129,7 +133,7 @@ class Application:
         self.documents = Documents(documents, self.access, used)
         self.memory = MemoryBook(store, off=user is not None)
         context = replace(context, protected=store.files(), edits=None, documents=documents, memory=self.memory)
-        self.approvals = EditApprovals(store, context, file_edits, can_ask, self.access, used)
+        self.approvals = EditApprovals(store, context, file_edits, can_ask, self.access, used, self.notifications)
         catalog = agents if agents is not None else load_agents()
         tool_names = [
             name
@@ -156,14 +160,15 @@ class Application:
         self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)
 
     def _signed_off(self, record: SignoffRecord) -> None:
-        """`PackageDesk.audit`: each sign-off step into the audit trail (with accounts) and to the webhooks, in the
-        sign-off's own transaction."""
+        """`PackageDesk.audit`: each sign-off step into the audit trail (with accounts), a notification for those it
+        concerns, and to the webhooks, in the sign-off's own transaction."""
         self.webhooks.signed_off(record)
         if not self._accounts.on:
             return
         issued = f", issued with SHA-256 {record.sha256}" if record.sha256 else ""
         detail = f"revision {record.letter} {record.step} by {record.who.name}{issued}"
         self.audit.record(f"package {record.step}", record.chat_id, detail)
+        self.notifications.signed_off(record.chat_id, record.letter, record.step, record.who.name)
 
     @property
     def user(self) -> User | None:

@@ -19,6 +19,7 @@ from typing import Literal
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access, ForbiddenError
 from app.formatting import shown_name
+from app.notifications import Notifications
 from app.ports import EditRecords
 from domain.records import FileEdit, FileEditStatus
 from tools.files import MAX_EDIT_BYTES, unified_diff
@@ -68,6 +69,7 @@ class EditApprovals:
         can_ask: bool = True,
         access: Access | None = None,
         audit: AuditTrail | None = None,
+        notifications: Notifications | None = None,
     ) -> None:
         self.store = store
         self.context = context
@@ -75,6 +77,7 @@ class EditApprovals:
         self.can_ask = can_ask  # False: nobody can be asked (the protocol server), so FILE_EDITS=confirm refuses
         self._access = access
         self._audit = audit
+        self._notifications = notifications  # the user whose question proposed an edit is told it waits for them
 
     def for_workspace(self, chat_id: int) -> WorkspaceApprover | None:
         """What to put in the tools' context for a turn in `chat_id` (None when edits are off)."""
@@ -92,6 +95,8 @@ class EditApprovals:
         with self.store.unit_of_work():  # the turn that proposes it was checked when it was asked
             edit_id = self.store.add_file_edit(chat_id, name, before, after, "proposed", self._proposer)
             self._record("file edit proposed", chat_id, name)
+            if self.mode == "confirm" and self._notifications is not None:
+                self._notifications.edit_waiting(chat_id, edit_id, name, self._proposer)
         diff = unified_diff(_text(before), _text(after), name)
         if self.mode == "auto":
             self.approve(chat_id, edit_id)
@@ -118,13 +123,17 @@ class EditApprovals:
         edit = self._edit(chat_id, edit_id, "proposed")
         target = resolve_in_workspace(self.context, edit.path)
         if _digest(_current_bytes(self.context, edit.path)) != _digest(edit.before):
-            self.store.set_file_edit_status(edit_id, "rejected", "proposed")
+            with self.store.unit_of_work():
+                self.store.set_file_edit_status(edit_id, "rejected", "proposed")
+                self._decided(chat_id, edit_id)
             raise ValueError(
                 f"{shown_name(edit.path)} changed after the edit was proposed, so it was not applied; ask again."
             )
         self._record("file edit approved", chat_id, f"edit {edit_id}: {edit.path}")  # before the file is written
         write_in_workspace(self.context, target, edit.after, edit.path)
-        self.store.set_file_edit_status(edit_id, "applied", "proposed")
+        with self.store.unit_of_work():
+            self.store.set_file_edit_status(edit_id, "applied", "proposed")
+            self._decided(chat_id, edit_id)
         return f"Applied the edit to {shown_name(edit.path)}."
 
     def reject(self, chat_id: int, edit_id: int) -> str:
@@ -133,6 +142,7 @@ class EditApprovals:
         with self.store.unit_of_work():
             self.store.set_file_edit_status(edit_id, "rejected", "proposed")
             self._record("file edit rejected", chat_id, f"edit {edit_id}: {edit.path}")
+            self._decided(chat_id, edit_id)
         return f"Rejected the edit to {shown_name(edit.path)}; the file was not changed."
 
     def undo_last(self, chat_id: int) -> str:
@@ -167,6 +177,10 @@ class EditApprovals:
     def _may_change(self, chat_id: int, what: str) -> None:
         if self._access is not None:
             self._access.change(chat_id, what)
+
+    def _decided(self, chat_id: int, edit_id: int) -> None:
+        if self._notifications is not None:
+            self._notifications.edit_decided(chat_id, edit_id)
 
     def _record(self, action: str, chat_id: int, detail: str) -> None:
         if self._audit is not None:

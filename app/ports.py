@@ -20,8 +20,11 @@ from domain.records import (
     FileEditStatus,
     FinishedTurn,
     Memory,
+    Notification,
+    PageActivity,
     Passage,
     PastTurn,
+    RunningTurn,
     SearchHit,
     Turn,
     Workspace,
@@ -77,14 +80,17 @@ class Leases(Protocol):
 
 
 class TurnRecords(UnitOfWork, Protocol):
-    """A workspace's turns: stored from the moment they are asked (`begin_turn`), finished however they end (with
-    the pictures asked with them), read back in windows or in batches, each picture's bytes through its
-    workspace."""
+    """A workspace's turns: stored from the moment they are asked (`begin_turn`, one at a time in a workspace),
+    finished however they end (with the pictures asked with them), read back in windows or in batches, each
+    picture's bytes through its workspace."""
 
     def get_chat(self, chat_id: int) -> Workspace | None: ...
     def rename_chat(self, chat_id: int, new_name: str) -> None: ...
     def check_writable(self) -> None: ...
-    def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int: ...
+    def begin_turn(
+        self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None
+    ) -> int | None: ...
+    def running_turn(self, chat_id: int) -> RunningTurn | None: ...
     def set_running_server(self, running_id: int, server: str) -> None: ...
     def busy_servers(self) -> dict[str, int]: ...
     def store_turn(self, finished: FinishedTurn) -> int: ...
@@ -222,6 +228,19 @@ class AccountRecords(UnitOfWork, Protocol):
     def count_for_audit(self, key: str, now: float, every: float) -> int: ...
 
 
+class NotificationRecords(UnitOfWork, Protocol):
+    """Each user's notifications, kept until they dismiss them, and what an open page watches (one statement)."""
+
+    def notify(
+        self, user_ids: Iterable[int], text: str, chat_id: int | None = None, about: str | None = None
+    ) -> None: ...
+    def notifications(self, user_id: int, limit: int = 20) -> list[Notification]: ...
+    def dismiss_notification(self, notification_id: int, user_id: int) -> bool: ...
+    def clear_notifications(self, chat_id: int, about: str) -> int: ...
+    def page_activity(self, chat_id: int | None, viewer: int | None) -> PageActivity: ...
+    def running_turn(self, chat_id: int) -> RunningTurn | None: ...
+
+
 class AuditRecords(UnitOfWork, Protocol):
     """The audit trail: appended to, read filtered, its chain checked."""
 
@@ -269,6 +288,7 @@ class Store(
     AccountRecords,
     AuditRecords,
     WebhookRecords,
+    NotificationRecords,
     Protocol,
 ):
     """Everything the application keeps: what `open_application` opens and hands each part its share of."""

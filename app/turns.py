@@ -1,7 +1,8 @@
 """Running one turn in a workspace and storing it, however it ends.
 
 The turn's workspace is fixed before the model is asked, so an answer that
-finishes after the user moved on still lands where the question was asked. The
+finishes after the user moved on still lands where the question was asked. One
+turn runs in a workspace at a time, whichever process asks (`app.workspace_line`). The
 question is stored as it is asked, as a running turn of this process's store; the
 turn is finished when the agent completes it, or, if the stream is cut off part
 way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as
@@ -19,9 +20,10 @@ go into the audit trail in the same transaction as the turn itself.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -39,6 +41,7 @@ from app.past_work import PastWork
 from app.ports import TurnRecords
 from app.summaries import Summaries
 from app.webhooks import Webhooks
+from app.workspace_line import STOPPED_WAITING, WorkspaceLine
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentError, AgentEvent, StopReason, TurnCompleted
 from domain.records import CleanImage, FinishedTurn, Turn, TurnStatus, Workspace
@@ -58,6 +61,22 @@ _TURN_STATUS: dict[StopReason, TurnStatus] = {
     "stopped": "stopped",
     "error": "error",
 }
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A question as it was asked: its workspace, the turn it replaces (Regenerate), the user's consent for outside
+    tools, the workspace's agent and model, its pictures, a program's own conversation, and its Stop."""
+
+    chat: Workspace
+    question: str
+    replaced: int | None
+    consent: Consent | None
+    profile: AgentProfile
+    model: str
+    images: tuple[CleanImage, ...] = ()
+    conversation: Conversation | None = None
+    stop: StopSignal = field(default_factory=StopSignal)
 
 
 class Turns:
@@ -114,8 +133,10 @@ class Turns:
         stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
         however it ends, in the workspace it was asked in even if the user has moved on.
 
-        When `regenerate`, the workspace's last turn is marked superseded first: it stays in the record, but the
-        model no longer sees it (its pictures are asked again, unless others are given). `consent` asks the user
+        One turn at a time in a workspace: while another is answered there (in any process), this one waits for
+        it, told by `WaitingForServer`. When `regenerate`, the workspace's last turn as it is now is marked
+        superseded when the turn begins: it stays in the record, but the model no longer sees it (its pictures are
+        asked again, unless others are given). `consent` asks the user
         before an outside tool runs (None: nobody can be asked). `conversation`: a program's own (its model, earlier
         turns and instructions) instead of the workspace's. `images`, cleaned by `app.images`, go with the question
         to a model that can see them; for one that cannot, ImageRefusedError comes before any event and nothing is
@@ -124,9 +145,14 @@ class Turns:
         check_count(len(images))
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
         chat = self._access.change(target, "ask")
-        request, pictures = self._request(chat, question, regenerate, consent, tuple(images))
-        request = conversation.applied(request) if conversation else request
-        return self._in_line(self._run(chat, request, pictures))
+        self._store.check_writable()  # a history file gone from under the app is said before the model is asked
+        last = self._store.get_turns(chat.chat_id, limit=1) if regenerate else []
+        pictures = tuple(images) or (self._pictures_of(last[-1]) if last else ())
+        profile = self._agents.get(chat.agent)
+        model = conversation.model if conversation else profile.model or self._models.current
+        replaced = last[-1].turn_id if last else None
+        asked = _Asked(chat, question, replaced, consent, profile, model, pictures, conversation)
+        return self._in_line(self._run(asked))
 
     async def check_images(self, chat_id: int | None = None) -> None:
         """ImageRefusedError, naming the model, when the model a question in `chat_id` (None: a new workspace)
@@ -196,38 +222,69 @@ class Turns:
         finally:
             self._user_turns.release(user)
 
-    async def _run(
-        self, chat: Workspace, request: TurnRequest, images: tuple[CleanImage, ...]
-    ) -> AsyncGenerator[AgentEvent, None]:
-        if images:
-            await self.check_images(chat.chat_id)  # nothing is stored or sent for a model that cannot see them
-        self._running = request.stop
-        chat_id = chat.chat_id
+    async def _run(self, asked: _Asked) -> AsyncGenerator[AgentEvent, None]:
+        """The turn, once no other runs in its workspace (told by `WaitingForServer` meanwhile); the turn
+        Regenerate replaces is marked superseded once it begins."""
+        if asked.images:
+            await self.check_images(asked.chat.chat_id)  # nothing is stored or sent for a model that cannot see them
+        self._running = asked.stop
+        line = WorkspaceLine(
+            partial(self._begin, asked), partial(self._store.running_turn, asked.chat.chat_id), asked.stop,
+            self._asked_by,
+        )  # fmt: skip
+        try:
+            async with aclosing(line.waits()) as waits:
+                async for waiting in waits:
+                    yield waiting
+        except asyncio.CancelledError as error:
+            if not asked.stop.was_this(error):
+                raise
+            yield TurnCompleted(content="", stop_reason="stopped", model=asked.model, error=STOPPED_WAITING)
+            return
+        assert line.running_id is not None
+        async with aclosing(self._answer(asked, line.running_id)) as events:
+            async for event in events:
+                yield event
+        if self._summaries is not None:  # after the turn's last event: nothing of it waits for the summary
+            self._summaries.after_turn(asked.chat.chat_id)
+
+    def _begin(self, asked: _Asked) -> int | None:
+        """The question stored as the workspace's running turn, with its audit records (the question, each
+        picture's SHA-256); None while another runs."""
+        chat = asked.chat
         with self._store.unit_of_work():
-            running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
-            self._audit.record("ask", chat_id, request.question, chat.chat_name)
-            for number, image in enumerate(images, 1):
-                detail = f"picture {number}: {image.width} × {image.height} {image.media_type}, sha256 {image.sha256}"
-                self._audit.record("picture", chat_id, detail, chat.chat_name)
-        request = replace(request, on_server=partial(self._store.set_running_server, running))
+            running = self._store.begin_turn(chat.chat_id, asked.question, asked.model, self._asked_by or None)
+            if running is not None:
+                self._audit.record("ask", chat.chat_id, asked.question, chat.chat_name)
+                for number, image in enumerate(asked.images, 1):
+                    detail = (
+                        f"picture {number}: {image.width} × {image.height} {image.media_type}, sha256 {image.sha256}"
+                    )
+                    self._audit.record("picture", chat.chat_id, detail, chat.chat_name)
+        return running
+
+    async def _answer(self, asked: _Asked, running: int) -> AsyncGenerator[AgentEvent, None]:
+        """The begun turn (`running`), asked of the agent and stored however it ends."""
+        chat_id, question, images = asked.chat.chat_id, asked.question, asked.images
         turn = TurnState()
         ended: TurnCompleted | None = None
         stored = False
         try:
+            if asked.replaced is not None:
+                self._store.supersede_turn(asked.replaced)
+            request = replace(self._request(asked), on_server=partial(self._store.set_running_server, running))
             async with aclosing(self._agent.stream(request, turn)) as events:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         ended = event
-                        turn_id = self.record(chat_id, request.question, event, running, images)
+                        turn_id = self.record(chat_id, question, event, running, images)
                         stored = True
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished, or the store was away: keep what arrived
-                completed = ended or turn.completed(request.model, "stopped")
-                self._kept(chat_id, request.question, completed, running, images)
-        if self._summaries is not None:  # after the turn's last event: nothing of it waits for the summary
-            self._summaries.after_turn(chat_id)
+                completed = ended or turn.completed(asked.model, "stopped")
+                self._kept(chat_id, question, completed, running, images)
 
     def _kept(
         self, chat_id: int, question: str, completed: TurnCompleted, running: int, images: tuple[CleanImage, ...]
@@ -245,20 +302,14 @@ class Turns:
         profile = self._agents.get(chat.agent if chat is not None else None)
         return profile.model or self._models.current
 
-    def _request(
-        self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None, images: tuple[CleanImage, ...]
-    ) -> tuple[TurnRequest, tuple[CleanImage, ...]]:
-        """The turn as the workspace stands now in the store (another window may have added turns): its summary,
-        recent turns and agent, the user's memory, the tools and their approvers; and its pictures (a regenerated
-        turn's, unless others are given)."""
-        self._store.check_writable()  # a history file gone from under the app is said before the model is asked
-        chat_id = chat.chat_id
-        if regenerate and (turns := self._store.get_turns(chat_id, limit=1)):
-            self._store.supersede_turn(turns[-1].turn_id)
-            images = images or self._pictures_of(turns[-1])
+    def _request(self, asked: _Asked) -> TurnRequest:
+        """The turn as the workspace stands now in the store (the answer before it may have just been stored): its
+        summary, recent turns and agent, the user's memory, the tools and their approvers, its pictures; as a
+        program's own conversation asks it, if it has one."""
+        chat_id, question, profile = asked.chat.chat_id, asked.question, asked.profile
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
-        profile = self._agents.get(chat.agent)
-        external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
+        hub = self._context.external
+        external = hub.asking(asked.consent) if isinstance(hub, McpHub) else None
         context = replace(
             self._context,
             edits=self._approvals.for_workspace(chat_id),
@@ -269,9 +320,9 @@ class Turns:
         settings = self._agent.settings
         request = TurnRequest(
             question=question,
-            model=self._model_of(chat),
+            model=asked.model,
             system_prompt=f"{settings.system_prompt}\n\n{profile.prompt}" if profile.prompt else settings.system_prompt,
-            summary=chat.context_summary,
+            summary=asked.chat.context_summary,
             history=tuple(self._store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY)),
             memory=tuple(self._memory.for_prompt(question)),
             tools=self._offer(question, profile, recent, external),
@@ -280,9 +331,10 @@ class Turns:
             think=settings.think,
             workspace_key=chat_id,
             busy_elsewhere=tuple(self._store.busy_servers().items()) if self._agent.pool.several else (),
-            images=tuple(image.data for image in images),
+            images=tuple(image.data for image in asked.images),
+            stop=asked.stop,
         )
-        return request, images
+        return asked.conversation.applied(request) if asked.conversation else request
 
     def _pictures_of(self, turn: Turn) -> tuple[CleanImage, ...]:
         """A stored turn's pictures, to be asked again."""

@@ -34,6 +34,7 @@ from bench import (
     spread_bench,
     steel_bench,
     store_bench,
+    together_bench,
     watch_bench,
 )
 from bench.harness import HEADER, Result
@@ -61,6 +62,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "spread": spread_bench.run,
     "images": images_bench.run,
     "past-work": past_work_bench.run,
+    "together": together_bench.run,
 }
 
 

@@ -172,3 +172,38 @@ class Passage(BaseModel):
     page: int | None = None
     location: str
     text: str
+
+
+class RunningTurn(BaseModel, frozen=True):
+    """The question being answered in a workspace now (one at a time), stored as it was asked: who asks it
+    (None: nobody signed in, as without accounts) and since when."""
+
+    running_id: int
+    chat_id: int
+    question: str
+    asked_by: str | None = None
+    started_at: str
+
+
+class Notification(BaseModel, frozen=True):
+    """Something that happened for one user while they may not have been looking, kept until they dismiss it: a
+    revision checked or approved, a workspace shared with them, a file edit waiting for their approval."""
+
+    notification_id: int
+    chat_id: int | None  # the workspace it is about (None: none, or it was deleted)
+    text: str
+    created_at: str
+
+
+class PageActivity(BaseModel, frozen=True):
+    """What an open page watches, read in one statement: the open workspace's turns, its running turn and the file
+    edits waiting in it, and the user's notifications. Two readings are equal when nothing the page shows of them
+    changed; a workspace the user may no longer see reads as one that does not exist."""
+
+    seen: bool = False  # the workspace exists and the user may see it
+    activity: int = 0  # the workspace's latest turn's place in the order of activity
+    turns: int = 0
+    running_id: int | None = None
+    proposed_edits: int = 0
+    latest_notification: int = 0
+    notifications: int = 0

@@ -22,6 +22,7 @@ from store.documents import DocumentStore
 from store.file_edits import FileEditStore
 from store.leases import LeaseStore
 from store.memories import MemoryStore
+from store.notifications import NotificationStore
 from store.packages import PackageStore
 from store.past_work import PastWorkStore
 from store.postgres_connection import PostgresConnection
@@ -64,6 +65,7 @@ class ChatHistoryDB(
     SignInFailureStore,
     AuditStore,
     WebhookStore,
+    NotificationStore,
 ):
     """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
     packages. `ChatHistoryDB(target)` opens the backend `target` names."""

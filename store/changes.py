@@ -22,12 +22,13 @@ class Change:
     columns: tuple[tuple[str, str], ...] = ()  # (table, column): new columns of tables made earlier
     indexes: tuple[tuple[str, str], ...] = ()  # (table, index): new indexes of tables made earlier
     then: tuple[str, ...] = ()  # statements that both backends run after the declared ones
+    first: tuple[str, ...] = ()  # statements that both backends run before them (rows a new unique index refuses)
 
     def statements(self, backend: Backend) -> list[str]:
         made = [statement for name in self.tables for statement in create_table(BY_NAME[name], backend)]
         made += [add_column(BY_NAME[table], BY_NAME[table].column(column), backend) for table, column in self.columns]
         made += [create_index(BY_NAME[table], _index(table, index)) for table, index in self.indexes]
-        return [*made, *self.then]
+        return [*self.first, *made, *self.then]
 
 
 def _index(table: str, name: str) -> Index:
@@ -76,6 +77,19 @@ CHANGES: tuple[Change, ...] = (
         "The pictures asked with a question (cleaned, with their SHA-256), and each turn's embedding for the search "
         "of past work across workspaces",
         tables=("turn_images", "turn_embeddings"),
+    ),
+    Change(
+        "One turn at a time in a workspace, whichever process asks: a question asked while another is answered there "
+        "waits for it, so that two turns never interleave in the workspace's history. A second turn a process of "
+        "an earlier version left running in a workspace loses only its guard against that process's end.",
+        indexes=(("running_turns", "running_turns_one_per_workspace"),),
+        first=("DELETE FROM running_turns WHERE id NOT IN (SELECT MIN(id) FROM running_turns GROUP BY chat_id)",),
+    ),
+    Change(
+        "Notifications for the people a change concerns (a package revision checked or approved, a workspace shared "
+        "with them, a file edit waiting for their approval), kept until they dismiss them, so that none is lost "
+        "with a closed tab.",
+        tables=("notifications",),
     ),
 )
 

@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any
 
-from domain.records import FinishedTurn
+from domain.records import FinishedTurn, RunningTurn
 from store.base import HistoryError
 from store.holders import holder_gone
 from store.sql import Database, timestamp
@@ -80,22 +80,38 @@ class LeaseStore(TurnStore):
             ).fetchall()
         return {str(server): int(count) for server, count in rows}
 
-    def begin_turn(self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None) -> int:
-        """Store a question as it is asked; `add_to_history(…, running_id=…)` finishes it. Turns other stores
-        left running when they stopped are stored as stopped first."""
+    def begin_turn(
+        self, chat_id: int, question: str, model: str | None = None, asked_by: str | None = None
+    ) -> int | None:
+        """Store a question as it is asked; `add_to_history(…, running_id=…)` finishes it. None, and nothing
+        stored, while another turn runs in the workspace (of any store: one at a time, `running_turn` says whose).
+        Turns other stores left running when they stopped are stored as stopped first."""
         now = self._dialect.now_seconds
         with self._write() as db:
             self._store_cut_off_turns(db)
-            running_id = int(
-                db.execute(
-                    f"""INSERT INTO running_turns (chat_id, "user", model, asked_by, created_at, owner, expires_at)
-                        VALUES (?, ?, ?, ?, ?, ?, {now} + ?) RETURNING id""",  # noqa: S608 - the dialect's clock
-                    (chat_id, question, model, asked_by or None, timestamp(), self.holder, LEASE_SECONDS),
-                ).fetchone()[0]
-            )
+            row = db.execute(
+                f"""INSERT INTO running_turns (chat_id, "user", model, asked_by, created_at, owner, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, {now} + ?)
+                    ON CONFLICT (chat_id) DO NOTHING RETURNING id""",  # noqa: S608 - the dialect's clock
+                (chat_id, question, model, asked_by or None, timestamp(), self.holder, LEASE_SECONDS),
+            ).fetchone()
+        if row is None:
+            return None
+        running_id = int(row[0])
         self._running_turns.add(running_id)
         self._keep_renewing()
         return running_id
+
+    def running_turn(self, chat_id: int) -> RunningTurn | None:
+        """The turn being answered in the workspace now, if any (as it was asked, with who asks it)."""
+        with self._query() as db:
+            row = db.execute(
+                """SELECT id, chat_id, "user", asked_by, created_at FROM running_turns WHERE chat_id = ?""",
+                (chat_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        return RunningTurn(running_id=row[0], chat_id=row[1], question=row[2], asked_by=row[3], started_at=row[4])
 
     def store_cut_off_turns(self) -> int:
         """Store as stopped the running turns whose holders stopped renewing them (or ended); how many there were."""

@@ -134,7 +134,8 @@ TABLES: tuple[Table, ...] = (
     Table("running_turns", (
         _id(), _chat(), _text("user", True), _text("model"), _text("asked_by"), _text("created_at", True),
         _text("owner", True), Column("expires_at", "real", True), _text("server"),
-    ), key="id", indexes=(Index("running_turns_by_expiry", "expires_at"),), copied=False),
+    ), key="id", indexes=(Index("running_turns_by_expiry", "expires_at"),
+                          Index("running_turns_one_per_workspace", "chat_id", unique=True)), copied=False),
     Table("users", (
         _id(), _text("name", True), Column("role", "text", True, check="role IN ('admin', 'engineer', 'viewer')"),
         _text("email"), _text("password_hash", True, _NOTE), _text("created_at", True), _text("display_name"),
@@ -181,6 +182,11 @@ TABLES: tuple[Table, ...] = (
     ), key="id", unique=("event_id, url",),
        indexes=(Index("webhook_deliveries_pending", "next_attempt_at", "delivered_at IS NULL AND gave_up_at IS NULL"),),
        copied=False),
+    Table("notifications", (
+        _id(), Column("user_id", "integer", True, references="users(id)"),
+        Column("chat_id", "integer", references="chats(chat_id)"), _text("text", True), _text("about"),
+        _text("created_at", True),
+    ), key="id", indexes=(Index("notifications_by_user", "user_id, id"), Index("notifications_by_chat", "chat_id"))),
 )  # fmt: skip
 
 BY_NAME = {table.name: table for table in TABLES}

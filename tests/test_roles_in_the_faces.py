@@ -16,12 +16,13 @@ from history import ChatHistoryDB
 from tests.test_web_accounts import PASSWORD, made, page_text, signed_in
 from tools.steel import steel_beam_check
 
-# What each role is offered in the ⋮ menu of ann's workspace "Ann tower" (bob as editor, vic as viewer)
+# What each role is offered in the ⋮ menu of ann's workspace "Ann tower" (bob as editor, vic as viewer), and in the
+# sidebar: bob and vic are told it was shared with them, and may dismiss that (tests/test_web_live.py dismisses it)
 OFFERED = {
     "ann": {"rename", "delete", "package", "share", "sign off", "project details", "upload", "memory"},
     "ada": {"rename", "delete", "package", "share", "sign off", "project details", "upload", "memory"},
-    "bob": {"rename", "package", "sign off", "project details", "upload"},
-    "vic": {"package"},
+    "bob": {"rename", "package", "sign off", "project details", "upload", "dismiss"},
+    "vic": {"package", "dismiss"},
 }
 
 
@@ -69,6 +70,7 @@ def offered(app: AppTest, chat_id: int) -> set[str]:
         "project details": any("project-form" in str(key) for key in forms | keys),
         "upload": bool(app.get("file_uploader")),
         "memory": "memory-panel" in {e.key for e in app.get("expandable") if hasattr(e, "key")},
+        "dismiss": any(key.startswith("dismiss-note-") for key in keys if key),
     }
     return {name for name, shown in found.items() if shown}
 
@@ -115,3 +117,28 @@ def test_a_sign_off_refused_after_a_role_change_signs_out_with_a_sentence_and_is
     finally:
         base.close()
     assert "denied" in actions
+
+
+@pytest.mark.parametrize("user", sorted(OFFERED))
+def test_each_role_dismisses_its_own_notifications_and_no_one_elses(
+    app: AppTest, tower: int, isolated: Path, user: str
+) -> None:
+    base = start(isolated / ".env", {})
+    try:
+        bob = base.for_user(base.accounts.user("bob"))
+        bridge = bob.workspaces.create("Bob bridge").chat_id
+        for other in ("ann", "ada"):  # bob and vic were told of ann's share already
+            bob.sharing.share(bridge, other, "editor")
+    finally:
+        base.close()
+    opened(app, user, tower)
+    for _ in range(3):  # each has one or two
+        if dismiss := [b for b in app.button if b.key and b.key.startswith("dismiss-note-")]:
+            dismiss[0].click().run()
+        assert not app.exception and "dismissed already" not in page_text(app)
+    base = start(isolated / ".env", {})
+    try:
+        left = {name: len(base.for_user(base.accounts.user(name)).notifications.mine()) for name in OFFERED}
+    finally:
+        base.close()
+    assert left == {name: 0 if name == user else 1 for name in OFFERED}

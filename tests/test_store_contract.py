@@ -66,6 +66,7 @@ def test_turns(db: ChatHistoryDB) -> None:
     chat = db.create_chat("Bridge")
     db.check_writable()
     running = db.begin_turn(chat, "Span?", "qwen3:4b", "ann")
+    assert running is not None
     db.set_running_server(running, "http://gpu1:11434")
     assert db.busy_servers() == {}, "this store's own running turns are not another process's"
     call = ToolCall(id="c1", name="evaluate_quantity", arguments={"expression": "2 m"}, output="2 m")
@@ -90,6 +91,48 @@ def test_turns(db: ChatHistoryDB) -> None:
     assert db.get_turns(chat)[-1].assistant == "Half" and db.busy_servers() == {}
 
 
+def test_one_turn_at_a_time_in_a_workspace(db: ChatHistoryDB, store_target: str) -> None:
+    chat, other_chat = db.create_chat("Bridge"), db.create_chat("Tower")
+    running = db.begin_turn(chat, "Span?", "qwen3:4b", "ann")
+    assert running is not None
+    found = db.running_turn(chat)
+    assert found is not None and (found.running_id, found.question, found.asked_by) == (running, "Span?", "ann")
+    other = ChatHistoryDB(store_target)  # another process on the same store
+    try:
+        assert other.begin_turn(chat, "Load?", "qwen3:4b", "bob") is None, "one turn at a time in a workspace"
+        assert db.begin_turn(chat, "Again?") is None, "even of the same store"
+        assert other.begin_turn(other_chat, "Height?") is not None, "turns in other workspaces run at once"
+        _turn(db, chat, "Span?", "12 m.", running_id=running)
+        assert db.running_turn(chat) is None
+        assert other.begin_turn(chat, "Load?", "qwen3:4b", "bob") is not None, "free once the answer is stored"
+    finally:
+        other.close()
+
+
+def test_notifications_and_what_a_page_watches(db: ChatHistoryDB) -> None:
+    ann, bob = db.add_user("ann", "engineer", "h"), db.add_user("bob", "engineer", "h")
+    chat = db.create_chat("Bridge", owner=ann)
+    seen = db.page_activity(chat, ann)
+    assert seen.seen and seen.turns == 0 and seen.running_id is None
+    assert not db.page_activity(chat, bob).seen, "a workspace bob may not see reads as none"
+    assert db.page_activity(chat, None).seen, "without accounts every workspace is seen"
+    db.notify([bob, bob], "Ann shared Bridge with you.", chat, "share")
+    (note,) = db.notifications(bob)
+    assert note.text == "Ann shared Bridge with you." and note.chat_id == chat and db.notifications(ann) == []
+    assert db.page_activity(None, bob).notifications == 1 and db.page_activity(None, bob).latest_notification
+    running = db.begin_turn(chat, "Span?", asked_by="ann")
+    assert db.page_activity(chat, ann) != seen and db.page_activity(chat, ann).running_id == running
+    _turn(db, chat, "Span?", running_id=running)
+    after = db.page_activity(chat, ann)
+    assert after.running_id is None and after.turns == 1 and after.activity > seen.activity
+    db.add_file_edit(chat, "notes.txt", None, b"new", "proposed")
+    assert db.page_activity(chat, ann).proposed_edits == 1
+    assert not db.dismiss_notification(note.notification_id, ann), "only one's own"
+    assert db.dismiss_notification(note.notification_id, bob) and db.notifications(bob) == []
+    db.notify([ann], "An edit waits for your approval.", chat, "file edit 1")
+    assert db.clear_notifications(chat, "file edit 1") == 1 and db.notifications(ann) == []
+
+
 def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
     chat = db.create_chat("Bridge")
     _turn(db, chat, "Span?")
@@ -103,7 +146,7 @@ def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
     other = ChatHistoryDB(store_target)
     try:
         assert not other.claim("summary 1")
-        other.set_running_server(other.begin_turn(chat, "Load?"), "http://gpu2:11434")
+        other.set_running_server(other.begin_turn(chat, "Load?") or 0, "http://gpu2:11434")
         assert db.busy_servers() == {"http://gpu2:11434": 1}, "another process's turn on gpu2"
         db.release("summary 1")
         assert other.claim("summary 1")

@@ -1,4 +1,5 @@
-"""Sharing workspaces: with a user as viewer or editor, or with everyone in the office as viewer.
+"""Sharing workspaces: with a user as viewer or editor (who is told, `app.notifications`), or with everyone in the
+office as viewer.
 
 Only a workspace's owner (an engineer) or an admin shares it. A workspace made before accounts were on
 has no owner: only admins see it, and an admin (or `python main.py share` on the server) shares it or
@@ -13,6 +14,7 @@ from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
 from app.formatting import shown_name
 from app.naming import By, the_one
+from app.notifications import Notifications
 from app.ports import AccountRecords, WorkspaceRecords
 from app.webhooks import Webhooks
 from domain.accounts import EVERYONE, SHARE_ROLES, Share, ShareRole, User
@@ -27,12 +29,18 @@ class Sharing:
     """Who owns a workspace and with whom it is shared, for one user's view."""
 
     def __init__(
-        self, store: SharingRecords, access: Access, audit: AuditTrail, webhooks: Webhooks | None = None
+        self,
+        store: SharingRecords,
+        access: Access,
+        audit: AuditTrail,
+        webhooks: Webhooks | None = None,
+        notifications: Notifications | None = None,
     ) -> None:
         self._store = store
         self._webhooks = webhooks  # told of each share, in its transaction
         self._access = access
         self._audit = audit
+        self._notifications = notifications
 
     def workspace(self, name_or_id: str, by: By | None = None) -> Workspace:
         """A workspace the user may see, by name or id (`by`: only by one); the missing sentence otherwise, and
@@ -54,6 +62,8 @@ class Sharing:
             self._store.share(chat_id, user.user_id, shared)
             self._audit.record("share", chat_id, f"with {user.name} as {role}", chat.chat_name)
             made = self._told(Share(chat_id=chat_id, user_id=user.user_id, user_name=user.name, role=shared))
+            if self._notifications is not None:
+                self._notifications.shared(chat, user, role)
         return made
 
     def share_with_everyone(self, chat_id: int) -> Share:

@@ -9,7 +9,7 @@ from app.formatting import shown_name
 from faces.web.state import loop, notify, reset_window, state
 from faces.web.sync_bridge import run_sync
 
-ActionKind = Literal["switch", "new", "delete", "approve", "reject", "undo"]
+ActionKind = Literal["switch", "new", "delete", "approve", "reject", "undo", "dismiss"]
 
 
 def ask(kind: ActionKind, target: int | None = None) -> None:
@@ -77,8 +77,11 @@ def workspace_for_question(service: Application, shown: int | None) -> int | Non
 
 
 def run_action(service: Application) -> None:
-    """Carry out what a button asked for: switch, new, delete, or decide a file edit."""
+    """Carry out what a button asked for: switch, new, delete, decide a file edit, or dismiss a notification."""
     kind, target = state.pop("action", (None, None))
+    if kind == "dismiss" and target is not None:
+        dismiss(service, target)
+        return
     try:
         if kind == "delete" and target is not None:
             delete(service, target)
@@ -91,6 +94,13 @@ def run_action(service: Application) -> None:
         service.workspaces.open_latest()
     except PermissionError as refused:  # the user may not (a role changed meanwhile): said on the intact page
         notify("warning", str(refused))
+
+
+def dismiss(service: Application, notification_id: int) -> None:
+    try:
+        service.notifications.dismiss(notification_id)
+    except LookupError as gone:  # dismissed in another tab meanwhile
+        notify("info", str(gone))
 
 
 def delete(service: Application, chat_id: int) -> None:

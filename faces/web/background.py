@@ -5,8 +5,8 @@ Streamlit stops a tab's script run when the tab goes away (its next element rais
 `StopException`). A reply streaming then is handed to a thread that runs it to the end on the
 tab's own event loop, so the turn is stored whole, as the protocol server finishes a turn
 whose client hung up; Stop and the other clicks (a rerun, not a stop) still end a reply at
-once. Every tab of the process sees which workspaces have a reply being written, so a page
-opened meanwhile says so and shows the answer as soon as it is stored; at exit, a reply still
+once. A page opened meanwhile says an answer is being written, as for any turn running in
+its workspace (`faces.web.live`), and shows it as soon as it is stored; at exit, a reply still
 running is stopped and stored with what had arrived.
 """
 
@@ -16,7 +16,6 @@ import atexit
 import logging
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -31,21 +30,19 @@ EXIT_WAIT_SECONDS = 5.0
 
 
 class LiveReply:
-    """A reply streaming in a tab: its workspace counts as being written in until the reply ends."""
+    """A reply streaming in a tab, which the tab hands over to a thread of its own if it goes away."""
 
     def __init__(
         self,
         events: Generator[Any, None, None],
-        chat_id: int,
         stop: Callable[[], None],
         finished: threading.Event,
         replies: LiveReplies,
     ) -> None:
-        self.events, self.chat_id, self.stop = events, chat_id, stop
+        self.events, self.stop = events, stop
         self._finished, self._replies = finished, replies
         self._handed_over = False
         finished.clear()
-        replies.started(chat_id)
 
     def end(self) -> None:
         """The tab is done with the reply: close its stream (a cut-off turn is stored with what arrived)."""
@@ -70,32 +67,15 @@ class LiveReply:
         try:
             self.events.close()
         finally:
-            self._replies.ended(self.chat_id)
             self._finished.set()
 
 
 class LiveReplies:
-    """The replies being written in this process, by workspace; shared by every tab (thread-safe)."""
+    """The replies this process finishes for tabs that went away; shared by every tab (thread-safe)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._writing: Counter[int] = Counter()
         self._without_tab: dict[threading.Thread, LiveReply] = {}
-
-    def started(self, chat_id: int) -> None:
-        with self._lock:
-            self._writing[chat_id] += 1
-
-    def ended(self, chat_id: int) -> None:
-        with self._lock:
-            self._writing[chat_id] -= 1
-            if self._writing[chat_id] <= 0:
-                del self._writing[chat_id]
-
-    def writing(self, chat_id: int) -> bool:
-        """Whether a reply is being written in `chat_id` (in any tab, or for a tab that was closed)."""
-        with self._lock:
-            return self._writing[chat_id] > 0
 
     def run_to_the_end(self, reply: LiveReply) -> None:
         thread = threading.Thread(target=self._run, args=(reply,), name="reply-without-its-tab", daemon=True)
@@ -127,20 +107,6 @@ def live_replies() -> LiveReplies:
     replies = LiveReplies()
     atexit.register(replies.stop_all)
     return replies
-
-
-def watch_answer(chat_id: int) -> None:
-    """While a reply is written in `chat_id` elsewhere (another tab, or one that was closed), say so, and draw
-    the page again once it is stored."""
-
-    redraw_when(
-        lambda: not live_replies().writing(chat_id),
-        WATCH_SECONDS,
-        lambda: st.caption(
-            "An answer is being written in this workspace (in another tab, or one that was closed); "
-            "it appears here when it is done."
-        ),
-    )
 
 
 def watch_summaries(service: Application) -> None:

@@ -12,7 +12,7 @@ from app import Application, edit_diff
 from app.formatting import visible_bidi_controls
 from domain.records import CleanImage, FileEdit, Turn
 from faces.web import actions
-from faces.web.background import LiveReply, live_replies, watch_answer
+from faces.web.background import LiveReply, live_replies
 from faces.web.markdown import escape_markdown, escape_name
 from faces.web.pictures import show_pictures
 from faces.web.state import loop, show_earlier, state, sync_url
@@ -39,11 +39,8 @@ def conversation(service: Application, can_change: bool = True) -> None:
     state.shown_chat_id = chat.chat_id if chat else None
     st.subheader(escape_name(chat.chat_name) if chat else "New workspace", anchor=False)
     turns = service.turns.of(chat.chat_id, limit=state.turn_window) if chat else []
-    writing = chat is not None and live_replies().writing(chat.chat_id)
     if not turns:
-        if chat is not None and writing:
-            watch_answer(chat.chat_id)
-        elif can_change:
+        if can_change:
             empty_workspace()
         else:
             st.caption("No turns here yet.")
@@ -56,8 +53,6 @@ def conversation(service: Application, can_change: bool = True) -> None:
         last_turn(turns[-1])
         for edit in service.approvals.pending(turns[-1].chat_id):
             proposed_edit(edit, service.approvals.may_decide(edit))
-    if writing:
-        watch_answer(turns[-1].chat_id)
 
 
 def empty_workspace() -> None:
@@ -141,7 +136,7 @@ def live_turn(
         heartbeat=WAIT_TICK_SECONDS,
         loop=loop(),
     )
-    reply = LiveReply(events, chat.chat_id, service.turns.stop, turn_finished(), live_replies())
+    reply = LiveReply(events, service.turns.stop, turn_finished(), live_replies())
     state.reply_without_tab = False
     try:
         show_reply(question, reply, service.documents.index_wait, [picture.data for picture in pictures])

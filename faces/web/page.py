@@ -9,9 +9,11 @@ from contextlib import contextmanager
 import streamlit as st
 
 from app import DEFAULT_IMAGE_QUESTION, Application, ForbiddenError, HistoryError, SignInError
+from domain.records import PageActivity
 from faces.web import actions
 from faces.web.background import watch_summaries
 from faces.web.conversation import conversation, live_turn, replying, wait_for_interrupted_turn
+from faces.web.live import watch_page
 from faces.web.markdown import escape_markdown, sentence_markdown
 from faces.web.pictures import IMAGE_TYPES, cleaned
 from faces.web.sidebar import sidebar
@@ -74,6 +76,7 @@ def main() -> None:
     with one_sentence_errors():
         actions.run_action(spaces)
         sync_url(spaces)
+        drawn = spaces.live.activity(spaces.workspaces.current_id)  # what others change, as the page is drawn
         with st.container():
             report_summaries(spaces)
             show_notices()
@@ -81,28 +84,37 @@ def main() -> None:
         sidebar(spaces)
         if (page := side_page(spaces)) is not None:  # My account, Users, the audit trail: in place of the talk
             draw_side_page(spaces, page)
+            watch_page(spaces, drawn, asking=False)  # a notification comes without a click
             return
         if (reading_only := read_only(spaces)) is not None:  # a viewer: the conversation, and no input
             conversation(spaces, can_change=False)
+            watch_page(spaces, drawn)  # who is asking, their answer, a notification: without a click
             st.info(sentence_markdown(reading_only), icon=":material/visibility:")
             return
-        prompt = st.chat_input(
-            "Ask about your project, or attach photos and sketches…",
-            key="question",
-            disabled=replying(),  # one reply at a time
-            accept_file="multiple",
-            file_type=IMAGE_TYPES,
-        )
-        files = list(prompt.files) if prompt else []
-        typed = (prompt.text if prompt else None) or (DEFAULT_IMAGE_QUESTION if files else None)
-        question, regenerating = actions.next_question(spaces, typed) if not replying() else (None, False)
-        history = st.container()
-        if question:
-            target = spaces.workspaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
-            pictures = cleaned(spaces, files, target) if files else ()
-        if not question or pictures is None:  # a refused picture: its sentence is shown and nothing is sent
-            with history:
-                conversation(spaces)
-            return
-        live_turn(spaces, question, target, regenerating, pictures)
-        st.rerun()
+        talk(spaces, drawn, shown)
+
+
+def talk(spaces: Application, drawn: PageActivity, shown: int | None) -> None:
+    """The conversation and the question box (with photos and sketches); a question sent is answered below the
+    conversation, live."""
+    prompt = st.chat_input(
+        "Ask about your project, or attach photos and sketches…",
+        key="question",
+        disabled=replying(),  # one reply at a time
+        accept_file="multiple",
+        file_type=IMAGE_TYPES,
+    )
+    files = list(prompt.files) if prompt else []
+    typed = (prompt.text if prompt else None) or (DEFAULT_IMAGE_QUESTION if files else None)
+    question, regenerating = actions.next_question(spaces, typed) if not replying() else (None, False)
+    history = st.container()
+    if question:
+        target = spaces.workspaces.current_id if regenerating else actions.workspace_for_question(spaces, shown)
+        pictures = cleaned(spaces, files, target) if files else ()
+    if not question or pictures is None:  # a refused picture: its sentence is shown and nothing is sent
+        with history:
+            conversation(spaces)
+            watch_page(spaces, drawn, asking=not replying())  # who is asking, their answer: without a click
+        return
+    live_turn(spaces, question, target, regenerating, pictures)
+    st.rerun()

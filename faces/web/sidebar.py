@@ -15,6 +15,7 @@ from faces.web.documents import documents_panel
 from faces.web.labels import row_label
 from faces.web.markdown import escape_markdown, keep_line_breaks, safe_markdown, sentence_markdown
 from faces.web.memory_panel import memory_panel
+from faces.web.notifications import notifications_panel
 from faces.web.outside_tools import outside_tools_panel
 from faces.web.signing_in import signed_in_bar
 from faces.web.snippets import highlighted, hit_snippet
@@ -29,6 +30,7 @@ STATUS_SECONDS = 15
 def sidebar(service: Application) -> None:
     with st.sidebar:
         signed_in_bar(service)
+        notifications_panel(service)
         if service.user is None or service.access.role != "viewer":  # a viewer makes no workspace
             st.button(
                 "New workspace",
