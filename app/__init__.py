@@ -2,36 +2,69 @@
 
 Faces import from here (and the records and events of `domain`) and nothing
 lower: they never touch the store, the model server or the tools directly.
+Each name is imported where it lives when a face first asks for it, so that a
+command pays only for what it uses (`python main.py verify` never loads the
+agent, the tools or the document index).
 """
 
 from __future__ import annotations
 
-from app.accounts.audit_trail import record_as_json
-from app.accounts.policy import ForbiddenError, SignInError
-from app.application import Application
-from app.approvals import edit_diff
-from app.assembly import open_application, start
-from app.outside_tools.servers import McpPool
-from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
-from app.settings import Settings, SettingsError, configure_logging, load_settings, store_choice
-from app.summaries import SwitchOutcome
-from app.turns import Consent
-from domain.accounts import User
-from engine.ollama_server import ServerStatus
-from engine.server_pool import ServerPools
-from store import HistoryError
-from tools import tool_kind
-from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.accounts.audit_trail import record_as_json
+    from app.accounts.policy import ForbiddenError, SignInError
+    from app.application import Application
+    from app.approvals import edit_diff
+    from app.assembly import open_application, start
+    from app.outside_tools.servers import McpPool
+    from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
+    from app.settings import Settings, SettingsError, configure_logging, load_settings, store_choice
+    from app.summaries import SwitchOutcome
+    from app.turns import Consent
+    from domain.accounts import User
+    from engine.ollama_server import ServerStatus
+    from engine.server_pool import ServerPools
+    from store import HistoryError
+    from tools import tool_kind
+    from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
+
+_WHERE = {
+    "Application": "app.application",
+    "ForbiddenError": "app.accounts.policy",
+    "SignInError": "app.accounts.policy",
+    "User": "domain.accounts",
+    "record_as_json": "app.accounts.audit_trail",
+    "Consent": "app.turns",
+    "DOCUMENT_SUFFIXES": "tools.documents.readers",
+    "DOCUMENT_TYPES_NAMED": "tools.documents.readers",
+    "HistoryError": "store",
+    "McpPool": "app.outside_tools.servers",
+    "PackageError": "app.packages",
+    "PackagePdf": "app.packages",
+    "PackageStatus": "app.packages",
+    "ServerPools": "engine.server_pool",
+    "ServerStatus": "engine.ollama_server",
+    "Settings": "app.settings",
+    "SettingsError": "app.settings",
+    "SignoffError": "app.packages",
+    "SwitchOutcome": "app.summaries",
+    "configure_logging": "app.settings",
+    "edit_diff": "app.approvals",
+    "load_settings": "app.settings",
+    "open_application": "app.assembly",
+    "start": "app.assembly",
+    "store_choice": "app.settings",
+    "tool_kind": "tools",
+}
 
 __all__ = [
     "Application",
-    "ForbiddenError",
-    "SignInError",
-    "User",
-    "record_as_json",
     "Consent",
     "DOCUMENT_SUFFIXES",
     "DOCUMENT_TYPES_NAMED",
+    "ForbiddenError",
     "HistoryError",
     "McpPool",
     "PackageError",
@@ -41,13 +74,26 @@ __all__ = [
     "ServerStatus",
     "Settings",
     "SettingsError",
+    "SignInError",
     "SignoffError",
     "SwitchOutcome",
+    "User",
     "configure_logging",
     "edit_diff",
     "load_settings",
     "open_application",
+    "record_as_json",
     "start",
     "store_choice",
     "tool_kind",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`from app import X`: X from the module it lives in, imported now (and kept here for the next time)."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'app' has no attribute {name!r}")
+    found = getattr(import_module(where), name)
+    globals()[name] = found
+    return found

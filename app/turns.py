@@ -19,7 +19,7 @@ from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.accounts.audit_trail import AuditTrail, tool_call_detail
 from app.accounts.policy import Access
@@ -28,11 +28,13 @@ from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
 from app.memory import MemoryBook
 from app.models import Models
-from app.outside_tools.hub import McpHub
 from app.ports import TurnRecords
 from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
 from domain.events import AgentEvent, StopReason, TurnCompleted
 from domain.records import FinishedTurn, Turn, TurnStatus, Workspace
+
+if TYPE_CHECKING:
+    from app.outside_tools.hub import McpHub
 from engine.agent import AIAgent, StopSignal, TurnRequest
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
@@ -175,7 +177,7 @@ class Turns:
             self._store.supersede_turn(turns[-1].turn_id)
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
         profile = self._agents.get(chat.agent)
-        external = self._context.external.asking(consent) if isinstance(self._context.external, McpHub) else None
+        external = _asking(self._context.external, consent)
         context = replace(self._context, edits=self._approvals.for_workspace(chat_id), external=external)
         settings = self._agent.settings
         return TurnRequest(
@@ -245,3 +247,13 @@ class Turns:
                 running_id=running_id,
             )
         )
+
+
+def _asking(external: object, consent: Consent | None) -> McpHub | None:
+    """The MCP servers' tools as this turn's consent lets the model use them (none when no server is set up: their
+    module is not even loaded)."""
+    if external is None:
+        return None
+    from app.outside_tools.hub import McpHub
+
+    return external.asking(consent) if isinstance(external, McpHub) else None

@@ -19,7 +19,6 @@ from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports htt
 from app import Application, HistoryError
 from domain.events import TurnCompleted
 from faces.cli.renderer import Renderer, answer_view, is_empty, load_markdown_in_background, markdown_wanted
-from faces.cli.repl import Repl
 from faces.cli.running import EventLoop, Terminated, ask, sigterm_ends_the_run
 from faces.cli.signing_in import for_the_user
 from faces.cli.waiting import Waiting
@@ -128,7 +127,6 @@ def open_application(args: argparse.Namespace, stderr: TextIO) -> Application | 
             service.close()
             stderr.write(f"{error}\n")
             return EXIT_USAGE
-    service.documents.follow()  # new and changed documents are read in the background, and as they change
     return service
 
 
@@ -166,8 +164,11 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return service
     loop = EventLoop()
     try:
-        if args.once is not None:
+        if args.once is not None:  # one question: the documents are read only if it searches them
             return run_once(service, args.once, stdout, stderr, loop, args.plain)
+        from faces.cli.repl import Repl  # the prompt and its /commands: not loaded for one question
+
+        service.documents.follow()  # new and changed documents are read in the background, and as they change
         return Repl(service, stdout, stderr, loop, args.plain).run()
     finally:
         loop.close(service)
