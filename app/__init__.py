@@ -20,10 +20,13 @@ if TYPE_CHECKING:
     from app.assembly import open_application, start
     from app.outside_tools.servers import McpPool
     from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
-    from app.settings import Settings, SettingsError, configure_logging, load_settings, store_choice
+    from app.settings import Settings, configure_logging, load_settings, store_choice
+    from app.store_place import HistoryPlace, SettingsError, check_history_file, history_place
     from app.summaries import SwitchOutcome
     from app.turns import Consent
+    from app.verification import issued_revision
     from domain.accounts import User
+    from domain.issued import IssuedMatch
     from engine.ollama_server import ServerStatus
     from engine.server_pool import ServerPools
     from store import HistoryError
@@ -47,7 +50,12 @@ _WHERE = {
     "ServerPools": "engine.server_pool",
     "ServerStatus": "engine.ollama_server",
     "Settings": "app.settings",
-    "SettingsError": "app.settings",
+    "SettingsError": "app.store_place",
+    "HistoryPlace": "app.store_place",
+    "IssuedMatch": "domain.issued",
+    "check_history_file": "app.store_place",
+    "history_place": "app.store_place",
+    "issued_revision": "app.verification",
     "SignoffError": "app.packages",
     "SwitchOutcome": "app.summaries",
     "configure_logging": "app.settings",
@@ -66,6 +74,8 @@ __all__ = [
     "DOCUMENT_TYPES_NAMED",
     "ForbiddenError",
     "HistoryError",
+    "HistoryPlace",
+    "IssuedMatch",
     "McpPool",
     "PackageError",
     "PackagePdf",
@@ -78,8 +88,11 @@ __all__ = [
     "SignoffError",
     "SwitchOutcome",
     "User",
+    "check_history_file",
     "configure_logging",
     "edit_diff",
+    "history_place",
+    "issued_revision",
     "load_settings",
     "open_application",
     "record_as_json",

@@ -32,10 +32,10 @@ LOADING = (
 ONCE_LOADS = {
     "app": """accounts accounts.audit_trail accounts.policy accounts.throttle accounts.user_turns accounts.users agents
         application approvals assembly config_files documents documents.library documents.ranking
-        documents.user_documents formatting leases memory models ports presentation settings summaries turns
-        workspaces""",
-    "faces": "cli cli.calculations cli.renderer cli.running cli.signing_in cli.terminal cli.waiting exit_codes opening "
-    "skip_httpx_cli text",
+        documents.user_documents formatting leases memory models ports presentation settings store_place summaries
+        turns workspaces""",
+    "faces": """cli cli.chat cli.calculations cli.renderer cli.running cli.signing_in cli.terminal cli.waiting
+        exit_codes opening skip_httpx_cli text""",
     "tools": """atomic_files catalogue documents documents.readers documents.reading documents.search files registry
         sandbox spec_cache units units.names units.reading units.showing workspace_paths""",
 }
@@ -82,6 +82,20 @@ def test_one_question_loads_only_what_it_uses_and_leaves_the_folder_alone(
     assert [name for name in NEVER if name in modules] == []
     assert ChatHistoryDB(isolated / "chat_history.sqlite").document_files() == [], "the folder was walked"
     assert "tools.listing" in first and "tools.steel" in first, "the first run derived the specs from the tools"
+
+
+# `verify` opens the chat history for one lookup: none of the application, the records' validation or the agent.
+VERIFY_LOADS = {"app": "store_place verification", "faces": "cli cli.verify exit_codes opening skip_httpx_cli",
+                "tools": ""}  # fmt: skip
+
+
+def test_verify_loads_the_store_s_opening_and_its_lookup_alone(isolated: Path) -> None:
+    ChatHistoryDB(isolated / "chat_history.sqlite").close()
+    (isolated / "notes.pdf").write_bytes(b"%PDF-1.7 not issued here")
+    modules, done = loaded(isolated, "verify", "notes.pdf", env=user_environment(isolated))
+    assert done.returncode == 1 and "matches no calculation package issued here" in done.stdout, done.stderr
+    assert ours_beyond(modules, VERIFY_LOADS) == []
+    assert [name for name in ("pydantic", "engine", "ollama", "httpx", *NEVER) if name in modules] == []
 
 
 @pytest.mark.parametrize("command", [["verify", "notes.pdf"], ["users", "list"], ["audit"]])
