@@ -15,6 +15,7 @@ trail in the same transaction as the turn itself.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import replace
@@ -148,12 +149,13 @@ class Turns:
             self._user_turns.release(user)
 
     async def _run(self, chat: Workspace, request: TurnRequest) -> AsyncGenerator[AgentEvent, None]:
+        """The turn, stored as it starts and as it ends. Both writes run on a worker thread: a commit waits for the
+        disk (or the database server), and the event loop meanwhile streams the other turns it serves."""
         self._running = request.stop
         chat_id = chat.chat_id
-        with self._store.unit_of_work():
-            running = self._store.begin_turn(chat_id, request.question, request.model, self._asked_by or None)
-            self._audit.record("ask", chat_id, request.question, chat.chat_name)
-        request = replace(request, on_server=partial(self._store.set_running_server, running))
+        running = await asyncio.to_thread(self._begin, chat, request.question, request.model)
+        if self._agent.pool.several:  # where it runs, for the other processes choosing among the servers
+            request = replace(request, on_server=partial(self._store.set_running_server, running))
         turn = TurnState()
         stored = False
         try:
@@ -161,12 +163,19 @@ class Turns:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         stored = True
-                        turn_id = self.record(chat_id, request.question, event, running)
+                        turn_id = await asyncio.to_thread(self.record, chat_id, request.question, event, running)
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
             if not stored:  # cut off before the agent finished: keep what arrived
                 self.record(chat_id, request.question, turn.completed(request.model, "stopped"), running)
+
+    def _begin(self, chat: Workspace, question: str, model: str) -> int:
+        """The question stored as a running turn, and its audit record, in one transaction."""
+        with self._store.unit_of_work():
+            running = self._store.begin_turn(chat.chat_id, question, model, self._asked_by or None)
+            self._audit.record("ask", chat.chat_id, question, chat.chat_name)
+        return running
 
     def _request(self, chat: Workspace, question: str, regenerate: bool, consent: Consent | None) -> TurnRequest:
         """The turn as the workspace stands now in the store (another window may have added turns): its summary,

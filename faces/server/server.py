@@ -85,8 +85,7 @@ class ProtocolServer:
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=SHUTDOWN_SECONDS)
         for connection in list(self._connections):  # every turn has ended and been sent: hang up
-            connection.closed = True
-            connection.writer.close()
+            connection.close()
         for service in self._services.values():  # a summary not yet begun is written next time
             service.summaries.skip()
         for service in [*self._services.values(), *self._views.values()]:
@@ -118,6 +117,7 @@ class ProtocolServer:
         finally:
             self.guard.release(connection)
             self._connections.discard(connection)
+            connection.flush()
             connection.closed = True
             for chat_id in connection.sessions:  # the client is done with them: refresh their digital twins
                 self._leave(chat_id)
@@ -186,13 +186,8 @@ class ProtocolServer:
         if key in self._flights:
             message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
             raise RequestError(request.id, "INVALID_REQUEST", message)
-        chat_id = request.session_id(required=False)
-        if chat_id is None:
-            chat_id = view.workspaces.create().chat_id  # named by its first answered question, as in the faces
-        else:
-            _seen(request, lambda: view.access.change(chat_id, "ask"))  # FORBIDDEN before the turn starts
+        chat_id = await asyncio.to_thread(_session_for, request, view)  # the store's work off the event loop
         sink.sessions.add(chat_id)
-        view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         current = asyncio.current_task()
         assert current is not None
         flight = self._flights[key] = Flight(current)
@@ -276,6 +271,19 @@ class ProtocolServer:
         async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
             view.workspaces.delete(chat_id)
         await sink.send(event("session-deleted", request.id, sessionID=str(chat_id)))
+
+
+def _session_for(request: Request, view: Application) -> int:
+    """The dispatch's session, made when it names none (named by its first answered question, as in the faces),
+    checked when it does (FORBIDDEN before the turn starts), with the agent it asks for (the workspace remembers
+    it)."""
+    chat_id = request.session_id(required=False)
+    if chat_id is None:
+        chat_id = view.workspaces.create().chat_id
+    else:
+        _seen(request, lambda: view.access.change(chat_id, "ask"))
+    view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)
+    return chat_id
 
 
 def _seen(request: Request, check: Callable[[], Workspace]) -> Workspace:
