@@ -3,7 +3,9 @@ limits), against their floors, on SQLite and on PostgreSQL:
 
 - 50 sessions at once shared out over two server processes on one store, against the raw client sending the
   request a served turn sends (recorded first) 50 times at once: the share of the raw fan-out's rate reached,
-  every failed dispatch counted (as in `bench/server_bench.py`), the 99th percentile of the dispatches shown;
+  every failed dispatch counted (as in `bench/server_bench.py`), the 99th percentile of the dispatches shown.
+  Each client disconnects after its turn, so the servers then write the 50 sessions' summaries in the background
+  (docs/protocol.md); each phase starts once the servers are idle again, and the time that took is shown;
 - one turn at a time over the protocol with AUTH=accounts (an engineer's API key) against the same with AUTH=none,
   each on a store of its own: what accounts add to a turn.
 
@@ -14,16 +16,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench.agent_bench import fake_server_process
 from bench.floors import Figure
-from bench.harness import single
+from bench.harness import single, summarise
 from bench.server_bench import QUESTION, Outcome, concurrent, dispatch, fan_out, percentile
 from bench.shipped import environment, main_py, timed_run
 from fakes.ollama import FakeOllama
@@ -38,9 +42,17 @@ def store_settings(target: str, folder: Path) -> tuple[list[str], dict[str, str]
     return ["--db", str(folder / target)], {}
 
 
+@dataclass(frozen=True)
+class Served:
+    """A protocol server's port, and its process (whose CPU time tells when it is idle)."""
+
+    port: int
+    pid: int
+
+
 @contextmanager
-def server(ollama: str, target: str, folder: Path, settings: Mapping[str, str] | None = None) -> Iterator[int]:
-    """`python main.py serve --port 0` in `folder` on the store `target`; yields its port."""
+def server(ollama: str, target: str, folder: Path, settings: Mapping[str, str] | None = None) -> Iterator[Served]:
+    """`python main.py serve --port 0` in `folder` on the store `target`."""
     flags, env = store_settings(target, folder)
     process = subprocess.Popen(
         main_py(["serve", "--port", "0", "--server", ollama, *flags]), cwd=folder, stdout=subprocess.PIPE,
@@ -50,7 +62,7 @@ def server(ollama: str, target: str, folder: Path, settings: Mapping[str, str] |
         assert process.stdout is not None
         line = process.stdout.readline()
         assert line.startswith("Listening on "), line
-        yield int(line.split()[-1].rsplit(":", 1)[1])
+        yield Served(int(line.split()[-1].rsplit(":", 1)[1]), process.pid)
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -62,8 +74,8 @@ def served_request(target: str, folder: Path) -> dict[str, Any]:
 
     with FakeOllama() as fake:
         fake.responder = reply
-        with server(fake.url, target, folder) as port:
-            outcome = asyncio.run(_one_dispatch(port, {"content": QUESTION}))
+        with server(fake.url, target, folder) as served:
+            outcome = asyncio.run(_one_dispatch(served.port, {"content": QUESTION}))
         assert outcome.failure is None, outcome.failure
         return fake.chat_requests[-1]
 
@@ -87,12 +99,16 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
                     f"the raw client's fan-out of the same {SESSIONS} requests", "turns/s", "share", 0.5)  # fmt: skip
     body = served_request(target, folder)
     dispatches: list[float] = []
+    settling: list[float] = []
     with fake_server_process() as ollama, ExitStack() as stack:
-        ports = [stack.enter_context(server(ollama, target, folder)) for _ in range(2)]
+        servers = [stack.enter_context(server(ollama, target, folder)) for _ in range(2)]
+        ports = [served.port for served in servers]
         asyncio.run(spread(ports, 4))  # warm both servers
         asyncio.run(fan_out(ollama, body, 4))
+        idle([served.pid for served in servers])
         for _ in range(rounds):
             wall, outcomes = asyncio.run(spread(ports, SESSIONS))
+            settling.append(idle([served.pid for served in servers]))
             raw_wall, raw_failed = asyncio.run(fan_out(ollama, body, SESSIONS))
             answered = [outcome.ms for outcome in outcomes if outcome.failure is None]
             figure.failures += [outcome.failure for outcome in outcomes if outcome.failure is not None]
@@ -104,8 +120,29 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
     figure.extra = [
         single(f"{figure.name}: turns failed", len(figure.failures), "", f"0 (now: {shown})", not figure.failures),
         single(f"{figure.name}: p99 of the dispatches", p99, "ms", "(reported)", None),
-    ]
+        summarise(f"{figure.name}: until the servers were idle after a round (the sessions' summaries)", settling,
+                  "ms", "(reference)", None),
+    ]  # fmt: skip
     return figure
+
+
+def idle(pids: list[int], quiet: float = 0.3, longest: float = 60.0) -> float:
+    """Milliseconds until the processes `pids` use no CPU for `quiet` seconds (at most `longest`)."""
+    started = time.perf_counter()
+    before = [_cpu_seconds(pid) for pid in pids]
+    while time.perf_counter() - started < longest:
+        time.sleep(quiet)
+        now = [_cpu_seconds(pid) for pid in pids]
+        if all(after - earlier < 0.005 for after, earlier in zip(now, before, strict=True)):
+            return (time.perf_counter() - started - quiet) * 1000
+        before = now
+    return longest * 1000
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def api_key(target: str, folder: Path) -> str:
@@ -127,8 +164,8 @@ def accounts_figure(label: str, targets: tuple[str, str], folder: Path, rounds: 
     key = api_key(targets[0], folder)
     with fake_server_process() as ollama, ExitStack() as stack:
         ports = {
-            "accounts": stack.enter_context(server(ollama, targets[0], folder, {"AUTH": "accounts"})),
-            "none": stack.enter_context(server(ollama, targets[1], folder)),
+            "accounts": stack.enter_context(server(ollama, targets[0], folder, {"AUTH": "accounts"})).port,
+            "none": stack.enter_context(server(ollama, targets[1], folder)).port,
         }
         tokens = {"accounts": {"token": key}, "none": {}}
         asyncio.run(_turns(ports, tokens, rounds, each, figure))
