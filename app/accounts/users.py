@@ -149,13 +149,14 @@ class Accounts:
 
     def sign_in_with_key(self, key: str, address: str = "") -> User:
         """The user whose API key this is; SignInError for a missing, malformed, wrong or revoked key. A key's use
-        is recorded a minute at a time, and wrong keys per address likewise: never one record a request."""
+        is recorded a minute at a time (counted in this process, so a request writes nothing), and wrong keys per
+        address likewise (counted in the store): never one record a request."""
         match = _KEY.fullmatch(key.strip())
         found = self._store.api_key(int(match.group(1))) if match else None
         if match is None or found is None or not hmac.compare_digest(found[1], _key_hash(match.group(2))):
             self._failed(None, address, "API key")
             raise SignInError(WRONG_KEY)
-        if used := self._throttle.to_record(self._store, f"key {match.group(1)} from {address or 'here'}"):
+        if used := self._throttle.uses_to_record(f"key {match.group(1)} from {address or 'here'}"):
             detail = f"API key {match.group(1)} from {address or 'here'}, {used} request{'s' * (used != 1)}"
             self._audit.acting_as(found[0].name).record("sign-in", detail=detail)
         return found[0]
