@@ -16,9 +16,9 @@ The faces themselves live in `faces/cli` and `faces/server`.
 
 import sys
 
-from faces.cli import main
+from faces import skip_httpx_cli  # noqa: F401 - first, before anything imports httpx
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # each command imports its own face, and so only what it uses
     if sys.argv[1:2] == ["serve"]:
         from faces.server import main as serve
 
@@ -39,4 +39,6 @@ if __name__ == "__main__":
         from faces.cli.accounts import main as accounts
 
         sys.exit(accounts(sys.argv[1:]))
+    from faces.cli.chat import main
+
     sys.exit(main())

@@ -22,14 +22,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.accounts.audit_trail import SERVER_OWNER, AuditTrail
 from app.accounts.policy import MOST_WORKSPACES, Access
-from app.accounts.sharing import Sharing
 from app.accounts.throttle import SignInThrottle
 from app.accounts.user_turns import UserTurns
-from app.accounts.users import Accounts, OfficeSignOn
+from app.accounts.users import OfficeSignOn
 from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents.library import DocumentLibrary
@@ -38,14 +39,8 @@ from app.live import Live
 from app.memory import MemoryBook
 from app.models import Models
 from app.notifications import Notifications
-from app.outside_tools.consent import OutsideTools
-from app.outside_tools.hub import McpHub
-from app.packages import PackageDesk
-from app.packages.desk import SignoffRecord
-from app.packages.packages import Packages
 from app.past_work import PastWork
 from app.ports import Store
-from app.reports.reports import Reports
 from app.summaries import Summaries
 from app.turns import Turns
 from app.webhooks import Deliverer, Webhooks
@@ -54,6 +49,14 @@ from domain.accounts import User
 from engine.agent import AIAgent
 from engine.embeddings import Embedder
 from tools import edits_files, tool_kind
+
+if TYPE_CHECKING:  # the parts a turn does not use are made when first asked for (see `Application`)
+    from app.accounts.sharing import Sharing
+    from app.accounts.users import Accounts
+    from app.outside_tools.consent import OutsideTools
+    from app.packages.desk import SignoffRecord
+    from app.packages.packages import Packages
+    from app.reports.reports import Reports
 
 __all__ = ["Application"]
 
@@ -116,15 +119,11 @@ class Application:
         written = AuditTrail(store, user.name if user is not None else SERVER_OWNER)
         self.access = Access(store, user, written, self._accounts.most_workspaces)
         self.audit = AuditTrail(store, written.actor, self.access.admin)  # read by admins only
-        self.accounts = Accounts(
-            store, self.access, self.audit, self._accounts.throttle, self._accounts.session_hours,
-            office=self._accounts.office,
-        )  # fmt: skip
         self.webhooks = Webhooks(store, webhooks, user, self.access)
         self.notifications = Notifications(store, self.access)
         self.live = Live(store, self.access)
-        self.sharing = Sharing(store, self.access, self.audit, self.webhooks, self.notifications)
         used = written if user is not None else AuditTrail(store, SERVER_OWNER, kept=False)  # what the parts record
+        self._used = used
         context = agent.settings.tool_context
         if documents is None:
             embedder = Embedder(agent.pool, embed_model) if embed_model else None
@@ -152,12 +151,48 @@ class Application:
             self.access, used, user_turns, asked_by=asked_by, webhooks=self.webhooks, past_work=self.past_work,
             summaries=self.summaries,
         )  # fmt: skip
-        exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
-        self.reports = Reports(store, exports, self.access, used)
-        desk = PackageDesk(store, self._signed_off)
-        self.packages = Packages(desk, self.reports, asked_by, self.access, used)
-        hub = context.external
-        self.outside_tools = OutsideTools(hub if isinstance(hub, McpHub) else None)
+        self._exports = exports_dir if exports_dir is not None else _beside_history(store) / "exports"
+        self._asked_by = asked_by
+        self._hub = context.external
+
+    # The parts a turn does not use, made (and their modules imported) when first asked for, so that a command pays
+    # only for what it uses: `--once` never loads the packages' typesetting, `verify` never the accounts' hashing.
+
+    @cached_property
+    def accounts(self) -> Accounts:
+        from app.accounts.users import Accounts
+
+        settings = self._accounts
+        return Accounts(
+            self._store, self.access, self.audit, settings.throttle, settings.session_hours, office=settings.office
+        )
+
+    @cached_property
+    def sharing(self) -> Sharing:
+        from app.accounts.sharing import Sharing
+
+        return Sharing(self._store, self.access, self.audit, self.webhooks, self.notifications)
+
+    @cached_property
+    def reports(self) -> Reports:
+        from app.reports.reports import Reports
+
+        return Reports(self._store, self._exports, self.access, self._used)
+
+    @cached_property
+    def packages(self) -> Packages:
+        from app.packages import PackageDesk
+        from app.packages.packages import Packages
+
+        desk = PackageDesk(self._store, self._signed_off)
+        return Packages(desk, self.reports, self._asked_by, self.access, self._used)
+
+    @cached_property
+    def outside_tools(self) -> OutsideTools:
+        from app.outside_tools.consent import OutsideTools
+        from app.outside_tools.hub import McpHub
+
+        return OutsideTools(self._hub if isinstance(self._hub, McpHub) else None)
 
     def _signed_off(self, record: SignoffRecord) -> None:
         """`PackageDesk.audit`: each sign-off step into the audit trail (with accounts), a notification for those it
@@ -209,7 +244,7 @@ class Application:
             documents=self._library,
             can_ask=can_ask,
             agents=self.agents.catalog,
-            exports_dir=self.reports.exports_dir,
+            exports_dir=self._exports,
             engineer=self._engineer,
             accounts=self._accounts,
             user=user,
@@ -224,7 +259,8 @@ class Application:
 
     def close(self) -> None:
         """Close the store; a summary still being written is given up (call `summaries.wait` first to keep it)."""
-        self.outside_tools.close()
+        if "outside_tools" in self.__dict__:  # made: its servers may be running
+            self.outside_tools.close()
         self.documents.close()
         self.summaries.skip()
         self.summaries.wait(CLOSE_WAIT_SECONDS)

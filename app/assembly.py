@@ -6,21 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.accounts.user_turns import UserTurns
 from app.accounts.users import OfficeSignOn
 from app.agents import load_agents
 from app.application import AccountSettings, Application
-from app.outside_tools.hooks import load_hooks
-from app.outside_tools.hub import load_mcp
-from app.outside_tools.servers import McpPool
 from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
 from app.webhooks import Deliverer, load_webhooks
 from engine.agent import AIAgent
 from engine.server_pool import ServerPools
 from store import ChatHistoryDB
 from tools import ToolContext
+from tools.registry import ExternalTools, ToolHooksRunner
+
+if TYPE_CHECKING:
+    from app.outside_tools.servers import McpPool
 
 
 def agent_from_settings(
@@ -62,8 +63,7 @@ def open_application(
         ) from None
     agents = load_agents(settings.agents_dir, history=settings.chat_history_db_path)
     try:
-        hooks = load_hooks(settings.hooks_config)
-        external = load_mcp(settings.mcp_config, settings.mcp_idle_seconds, mcp_pool)
+        hooks, external = outside_tools(settings, mcp_pool)
         webhooks = load_webhooks(settings.webhooks_config)
     except ValueError as error:
         store.close()
@@ -87,6 +87,22 @@ def open_application(
         ),
         webhooks=Deliverer(store, webhooks) if webhooks else None,
     )
+
+
+def outside_tools(settings: Settings, mcp_pool: McpPool | None) -> tuple[ToolHooksRunner | None, ExternalTools | None]:
+    """The hooks and the MCP servers the settings name (their modules loaded only when a file is named);
+    ValueError says in one sentence what is wrong with a file."""
+    hooks: ToolHooksRunner | None = None
+    external: ExternalTools | None = None
+    if settings.hooks_config is not None:
+        from app.outside_tools.hooks import load_hooks
+
+        hooks = load_hooks(settings.hooks_config)
+    if settings.mcp_config is not None:
+        from app.outside_tools.hub import load_mcp
+
+        external = load_mcp(settings.mcp_config, settings.mcp_idle_seconds, mcp_pool)
+    return hooks, external
 
 
 def start(

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from domain.accounts import AuditRecord, ChainCheck, Role, Share, ShareRole, User, UserOverview, WorkspaceAccess
-from domain.packages import IssuedMatch, PackageRevision, ProjectDetails
+from domain.issued import IssuedMatch
+from domain.packages import PackageRevision, ProjectDetails
 from domain.records import (
     DocumentFile,
     FileEdit,

@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from app.store_place import DATABASE_URL_ALLOWED, check_history_file, read_env_file
+from app.store_place import SettingsError as SettingsError  # where it was always imported from, too
 from store import is_store_file
 from store.postgres_url import parse_postgres_url, redact_url
 
@@ -40,10 +42,6 @@ ThinkSetting = Literal["true", "false", "low", "medium", "high"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
-class SettingsError(ValueError):
-    """A setting has a value the application cannot use."""
-
-
 class Settings(BaseModel):
     """Every configurable value, validated. Field names are the `.env` keys in lower case."""
 
@@ -59,7 +57,7 @@ class Settings(BaseModel):
     chat_history_db_path: Path = Field(Path("chat_history.sqlite"), description="a file path")
     database_url: str = Field(
         "",
-        description="empty (SQLite at CHAT_HISTORY_DB_PATH) or postgresql://USER:PASSWORD@HOST:PORT/DB",
+        description=DATABASE_URL_ALLOWED,
         repr=False,  # it holds a password
     )
     workspace_root: Path = Field(Path("workspace"), description="a folder path")
@@ -206,14 +204,6 @@ def _env_key(field_name: str) -> str:
     return field_name.upper()
 
 
-def _read_env_file(env_file: Path | None) -> dict[str, str]:
-    if env_file is None or not env_file.is_file():
-        return {}
-    from dotenv import dotenv_values  # only paid for when a .env exists
-
-    return {key: value for key, value in dotenv_values(env_file).items() if value is not None}
-
-
 def _explain(error: ValidationError, raw: Mapping[str, Any]) -> str:
     first = error.errors()[0]
     if not first["loc"]:  # a rule between settings: its own sentence says which and why
@@ -239,7 +229,7 @@ def load_settings(
     `overrides` uses field names (`model`, `endpoint`, …) and ignores `None`s.
     """
     environ = os.environ if environ is None else environ
-    sources = [_read_env_file(env_file), environ]
+    sources = [read_env_file(env_file), environ]
     raw: dict[str, Any] = {}
     for source in sources:
         for name in Settings.model_fields:
@@ -268,7 +258,7 @@ def store_choice(
     """The chat history `load_settings` would open with these, without opening anything."""
     environ = os.environ if environ is None else environ
     named = {key for key in ("CHAT_HISTORY_DB_PATH", "DATABASE_URL") if environ.get(key)}
-    from_file = {key for key in ("CHAT_HISTORY_DB_PATH", "DATABASE_URL") if _read_env_file(env_file).get(key)}
+    from_file = {key for key in ("CHAT_HISTORY_DB_PATH", "DATABASE_URL") if read_env_file(env_file).get(key)}
     flagged = any(overrides.get(name) for name in ("chat_history_db_path", "database_url"))
     settings = load_settings(env_file=env_file, environ=environ, overrides=overrides)
     if settings.database_url:
@@ -301,16 +291,6 @@ def _nearest_existing(path: Path) -> Path:
     return current
 
 
-def _check_history_file(history: Path) -> None:
-    if history.is_dir():
-        raise SettingsError(f"CHAT_HISTORY_DB_PATH {history} is a folder; name a file in it.")
-    if not history.absolute().parent.is_dir():  # a mistyped path would make folders and an empty history
-        raise SettingsError(
-            f"CHAT_HISTORY_DB_PATH (or --db) {history} is in a folder that does not exist; "
-            "check the path, or create the folder first."
-        )
-
-
 def check_paths(settings: Settings) -> None:
     """Refuse, before anything is created, a chat history whose folder does not exist (a mistyped path) and
     a workspace folder that cannot be made.
@@ -318,7 +298,7 @@ def check_paths(settings: Settings) -> None:
     One sentence names the setting; nothing is left half-created.
     """
     if not settings.database_url:  # on a database server, the history has no file here
-        _check_history_file(settings.chat_history_db_path)
+        check_history_file(settings.chat_history_db_path)
     folder = settings.workspace_root
     existing = _nearest_existing(folder)
     if not existing.is_dir():

@@ -25,7 +25,7 @@ from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.accounts.audit_trail import AuditTrail, tool_call_detail
 from app.accounts.policy import Access
@@ -36,7 +36,6 @@ from app.conversation import Conversation
 from app.images import ImageRefusedError, check_count
 from app.memory import MemoryBook
 from app.models import Models
-from app.outside_tools.hub import McpHub
 from app.past_work import PastWork
 from app.ports import TurnRecords
 from app.summaries import Summaries
@@ -51,6 +50,9 @@ from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
 from store import HistoryError
 from tools import ToolContext
+
+if TYPE_CHECKING:
+    from app.outside_tools.hub import McpHub
 
 Consent = Callable[[str, dict[str, Any]], bool]  # (tool, arguments) -> may it run?
 
@@ -272,13 +274,23 @@ class Turns:
         try:
             if asked.replaced is not None:
                 self._store.supersede_turn(asked.replaced)
-            request = replace(self._request(asked), on_server=partial(self._store.set_running_server, running))
+            request = self._request(asked)
+            if self._agent.pool.several:  # where it runs, for the other processes choosing among the servers
+                request = replace(request, on_server=partial(self._store.set_running_server, running))
             async with aclosing(self._agent.stream(request, turn)) as events:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         ended = event
-                        turn_id = self.record(chat_id, question, event, running, images)
-                        stored = True
+                        # On a worker thread: a commit waits for the disk (or the database server), and the event
+                        # loop meanwhile streams the other turns it serves. Cut off meanwhile, the commit still ends.
+                        recording = asyncio.ensure_future(
+                            asyncio.to_thread(self.record, chat_id, question, event, running, images)
+                        )
+                        try:
+                            turn_id = await asyncio.shield(recording)
+                        finally:
+                            await asyncio.wait([recording])
+                            stored = not recording.cancelled() and recording.exception() is None
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:
@@ -308,8 +320,7 @@ class Turns:
         program's own conversation asks it, if it has one."""
         chat_id, question, profile = asked.chat.chat_id, asked.question, asked.profile
         recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
-        hub = self._context.external
-        external = hub.asking(asked.consent) if isinstance(hub, McpHub) else None
+        external = _asking(self._context.external, asked.consent)
         context = replace(
             self._context,
             edits=self._approvals.for_workspace(chat_id),
@@ -420,3 +431,13 @@ class Turns:
             running_id=running_id,
             images=images,
         )
+
+
+def _asking(external: object, consent: Consent | None) -> McpHub | None:
+    """The MCP servers' tools as this turn's consent lets the model use them (none when no server is set up: their
+    module is not even loaded)."""
+    if external is None:
+        return None
+    from app.outside_tools.hub import McpHub
+
+    return external.asking(consent) if isinstance(external, McpHub) else None

@@ -3,7 +3,9 @@
 --quick runs every benchmark with few repetitions and small histories (a smoke
 pass for CI, a few seconds); without it, the full run takes a few minutes.
 The exit status is 0 unless a benchmark fails to run; missed targets are shown
-in the table (and make the exit status 1 with --strict).
+in the table (and make the exit status 1 with --strict). Each line shows the
+machine's load average while it was measured: its own where the suite took it,
+else its suite's from start to end.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from bench import (
     concrete_bench,
     documents_bench,
     drawings_bench,
+    floors_bench,
     images_bench,
     packages_bench,
     past_work_bench,
@@ -37,7 +40,7 @@ from bench import (
     together_bench,
     watch_bench,
 )
-from bench.harness import HEADER, Result
+from bench.harness import HEADER, Result, measuring_load
 
 SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "agent": agent_bench.run,
@@ -63,6 +66,7 @@ SUITES: dict[str, Callable[[bool], list[Result]]] = {
     "images": images_bench.run,
     "past-work": past_work_bench.run,
     "together": together_bench.run,
+    "floors": floors_bench.run,
 }
 
 
@@ -75,17 +79,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repetitions, small histories (CI smoke pass)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"only these suites: {', '.join(SUITES)}")
+    parser.add_argument(
+        "suites",
+        nargs="*",
+        metavar="SUITE",
+        help=f"only these suites: {', '.join(SUITES)}; "
+        f"or some of floors' groups: {', '.join('floors:' + group for group in floors_bench.GROUPS)}",
+    )
     args = parser.parse_args()
-    unknown = set(args.suites) - set(SUITES)
+    unknown = set(args.suites) - set(SUITES) - {f"floors:{group}" for group in floors_bench.GROUPS}
     if unknown:
         parser.error(f"unknown suite {', '.join(sorted(unknown))}; choose from {', '.join(SUITES)}")
     started = time.perf_counter()
     results: list[Result] = []
     for name in args.suites or SUITES:
-        results += SUITES[name](args.quick)
+        with measuring_load() as load:
+            group = name.removeprefix("floors:")
+            found = SUITES[name](args.quick) if group == name else floors_bench.run(args.quick, [group])
+        results += [result.under(load.shown()) for result in found]
         print(f"  {name}: done", file=sys.stderr, flush=True)
-    print(f"Machine: {machine()}; {'quick' if args.quick else 'full'} run, {time.perf_counter() - started:.0f} s.\n")
+    print(f"Machine: {machine()}; {'quick' if args.quick else 'full'} run, {time.perf_counter() - started:.0f} s.")
+    print(f"Command: {' '.join(['python -m bench', *sys.argv[1:]])}\n")
     print(HEADER)
     for result in results:
         print(result.row())

@@ -24,6 +24,7 @@ from typing import Any
 import ollama
 
 from agent import AIAgent
+from bench.floors import Figure
 from bench.harness import Result, single, summarise
 from engine.ollama_server import ClientPerLoop
 from engine.server_pool import ServerPool
@@ -189,3 +190,30 @@ def run_routing(quick: bool) -> list[Result]:
         summarise("routing: hold and give back a server, 1 server", samples["hold 1"], "ms", "(reference)", None),
         summarise("routing: hold and give back a server, 3 servers", samples["hold 3"], "ms", "(reference)", None),
     ]
+
+
+def plain_turn_figure(quick: bool) -> list[Figure]:
+    """What the agent adds to the raw client's same request, plain turns, in rounds of interleaved pairs."""
+    rounds, each = (2, 5) if quick else (5, 40)
+    figure = Figure("agent, plain turn", "AIAgent.stream", "raw ollama.AsyncClient.chat, the same request", "ms",
+                    "added", 0.5)  # fmt: skip
+    plain = captured_requests(PLAIN_QUESTION)[0]
+
+    async def measure(url: str) -> None:
+        agent = AIAgent("qwen3:4b", url, "You are an engineering assistant.")
+        client = ollama.AsyncClient(host=url)
+        for _ in range(5):  # warm up both (the agent asks /api/show once per model)
+            await agent_turn(agent, PLAIN_QUESTION)
+            await raw_request(client, plain)
+        for _ in range(rounds):
+            ours: list[float] = []
+            floor: list[float] = []
+            for _ in range(each):
+                floor.append((await raw_request(client, plain))[0])
+                ours.append((await agent_turn(agent, PLAIN_QUESTION))[0])
+            figure.round(ours, floor)
+        await agent.aclose()
+
+    with fake_server_process() as url:
+        asyncio.run(measure(url))
+    return [figure]

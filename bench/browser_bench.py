@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bench.floors import Figure
 from bench.harness import Result, single, summarise
 from bench.store_bench import workspace_of
 from fakes.ollama import FakeOllama, Hang, Pause, Reply, free_port, is_summary_request
@@ -228,3 +229,45 @@ def run(quick: bool) -> list[Result]:
                 return measure(page, url, ids, 2 if quick else 7, (trivial, trivial_url))
             finally:
                 browser.close()
+
+
+def page_load_figure(quick: bool) -> list[Figure]:
+    """A page load of a 300-turn workspace against the trivial page's click, in interleaved rounds, in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    rounds, each = (2, 1) if quick else (5, 3)
+    figure = Figure("web page load with 300 turns", "`streamlit run streamlit_app.py`, the page loaded until its "
+                    "newest question shows", "a trivial Streamlit page's click (bench/trivial_page.py)", "ms",
+                    "ratio", 5.0)  # fmt: skip
+    with FakeOllama() as fake, tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        fake.responder = respond
+        chat_id = workspace_of(folder / "web.sqlite", "Tower 300", 300)
+        (folder / "trivial").mkdir()
+        with (
+            web_app(folder, fake) as url,
+            web_app(folder / "trivial", fake, ROOT / "bench" / "trivial_page.py") as trivial_url,
+            sync_playwright() as playwright,
+        ):
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page, trivial = (browser.new_context(viewport={"width": 1280, "height": 900}).new_page() for _ in "ab")
+            try:
+                for step in range(rounds * each + 1):  # the first of each, unmeasured, warms the servers
+                    samples: dict[str, list[float]] = {"floor load": [], "floor click": []}
+                    floor(trivial, trivial_url, samples)
+                    page.goto("about:blank")
+                    load = loaded(page, f"{url}/?chat={chat_id}", "Question 299 about")
+                    idle(page)
+                    if step:
+                        figure.round([load], samples["floor click"])
+            finally:
+                browser.close()
+    return [_in_rounds(figure, each)]
+
+
+def _in_rounds(figure: Figure, each: int) -> Figure:
+    """The samples taken one by one, grouped `each` to a round."""
+    ours, floors = [s for r in figure.ours_rounds for s in r], [s for r in figure.floor_rounds for s in r]
+    figure.ours_rounds = [ours[i : i + each] for i in range(0, len(ours), each)]
+    figure.floor_rounds = [floors[i : i + each] for i in range(0, len(floors), each)]
+    return figure

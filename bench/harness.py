@@ -1,11 +1,14 @@
-"""Timing and reporting: medians with min–max over repeated runs, checked against targets."""
+"""Timing and reporting: medians with min–max over repeated runs, checked against targets, each beside the
+machine's load while it was measured."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -20,15 +23,50 @@ class Result:
     target: str
     met: bool | None  # None: shown for information, no target
     runs: int = 0
+    load: str = ""  # the machine's load average (1 minute) as the figure was measured: "3.1–4.2"
 
     def row(self) -> str:
         verdict = {True: "met", False: "MISSED", None: "—"}[self.met]
         spread = f"{_number(self.low)}–{_number(self.high)}" if self.runs > 1 else "—"
         value = f"{_number(self.median)} {self.unit}".rstrip()
-        return f"| {self.name} | {value} | {spread} | {self.runs} | {self.target} | {verdict} |"
+        return f"| {self.name} | {value} | {spread} | {self.runs} | {self.target} | {verdict} | {self.load or '—'} |"
+
+    def under(self, load: str) -> Result:
+        """This result with the load it was measured under, unless it already has its own."""
+        return self if self.load else replace(self, load=load)
 
 
-HEADER = "| benchmark | median | min–max | runs | target | |\n|---|---|---|---|---|---|"
+HEADER = "| benchmark | median | min–max | runs | target | | load |\n|---|---|---|---|---|---|---|"
+
+
+def load_now() -> float:
+    """The machine's load average over the last minute (runnable processes; this machine has os.cpu_count())."""
+    return os.getloadavg()[0]
+
+
+class Load:
+    """The load average's lowest and highest value seen while something was measured (sampled at its start, its
+    end and wherever `sample` is called in between)."""
+
+    def __init__(self) -> None:
+        self.seen = [load_now()]
+
+    def sample(self) -> None:
+        self.seen.append(load_now())
+
+    def shown(self) -> str:
+        low, high = min(self.seen), max(self.seen)
+        return f"{low:.1f}" if f"{low:.1f}" == f"{high:.1f}" else f"{low:.1f}–{high:.1f}"
+
+
+@contextmanager
+def measuring_load() -> Iterator[Load]:
+    """`with measuring_load() as load: …`, then `load.shown()`: the load from the start to the end of the block."""
+    load = Load()
+    try:
+        yield load
+    finally:
+        load.sample()
 
 
 def _number(value: float) -> str:

@@ -4,7 +4,8 @@ The tools build a `CalcResult`; the model is sent `for_model()`; the store keeps
 `stored()` as JSON beside the tool call and reads it back into the model; the faces,
 the report and the package read its fields. Each quantity keeps its number and unit
 (`Amount`) beside the text it is shown as, and each check its ratio, so nothing
-downstream reads a number back out of "31.25 mm".
+downstream reads a number back out of "31.25 mm". Each model's validator is built when it is first used
+(`defer_build`): most turns carry no calculation, and a process that reads none never pays for them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ Bound = Literal["maximum", "minimum"]  # the limit is the most the value may be 
 class Amount(BaseModel):
     """A quantity as a number in a unit: 31.25 and "mm" (as pint reads it, "kN * m"; "" for a plain number)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     value: float
     unit: str = ""
@@ -35,7 +36,7 @@ class Check(BaseModel):
     "≥"); that ratio is shown, not written into the record (`stored()` gives the record as it was kept).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str
     value: str
@@ -96,7 +97,7 @@ def _ratio_of_texts(name: str, value: str, limit: str) -> float | None:
 class Diagram(BaseModel):
     """A beam's shear and bending moment (sagging positive) at positions along it, in the units named."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     x: list[float]
     shear: list[float]
@@ -114,7 +115,7 @@ class InteractionDiagram(BaseModel):
     and `applied_moment` are the load checked against it (the moment as the check took it, with any minimum
     eccentricity)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     axial: list[float]
     moment: list[float]
@@ -127,7 +128,7 @@ class InteractionDiagram(BaseModel):
 class SectionBar(BaseModel):
     """One reinforcing bar of a drawn section: its centre from the section's top left corner and its diameter."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     x: float
     y: float
@@ -138,7 +139,7 @@ class SectionDrawing(BaseModel):
     """A rectangular concrete section with its bars, in `unit` (y measured down from the top face), and the
     stirrup or tie's diameter and clear cover where they were given or assumed (0 when there is none)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     width: float
     height: float
@@ -154,7 +155,7 @@ Shown = dict[str, str | list[str]]
 class CalcResult(BaseModel):
     """A calculation an engineer can check by hand and sign."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     results: Shown
     precise: Shown = Field(default_factory=dict)

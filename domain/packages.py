@@ -61,14 +61,3 @@ class PackageRevision(BaseModel):
     approved_at: str | None = None
     approved_note: str = ""
     sha256: str | None = None  # of the approved PDF's bytes
-
-
-class IssuedMatch(BaseModel):
-    """The issued revision a file's SHA-256 matches."""
-
-    chat_id: int
-    workspace_name: str
-    letter: str
-    approved_by: str
-    approved_at: str
-    sha256: str

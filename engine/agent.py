@@ -335,7 +335,7 @@ class AIAgent:
         avoid: set[str] = set()
         failed: ServerFailedError | None = None
         while True:
-            claim = self._pool.claim(model, self._knowledge.clients, avoid)
+            claim = self._pool.claim(model, self._knowledge.clients, avoid, background=True)  # turns go first
             try:
                 async with aclosing(self._hold(claim, failed)) as waits:
                     async for _ in waits:

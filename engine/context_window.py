@@ -16,6 +16,8 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from json.encoder import encode_basestring as _encode_text
 from typing import Any
 
 CHARS_PER_TOKEN = 3.0  # the documented estimate before the first measurement
@@ -31,8 +33,30 @@ MIN_MEASURED_TOKENS = 16
 
 
 def json_chars(value: Any) -> int:
-    """Characters of `value` written as JSON, the unit every estimate here is made in."""
+    """Characters of `value` written as JSON, the unit every estimate here is made in. A message of a role and its
+    text (nearly every one) is measured without writing it out: its text's JSON, counted by the C encoder, and
+    the fixed rest; anything else is written out."""
+    if type(value) is dict and len(value) == 2 and type(value.get("role")) is str and type(value.get("content")) is str:
+        if next(iter(value)) == "role":  # `{"role": …, "content": …}`, in that order, as json.dumps writes it
+            return _MESSAGE_CHARS + _text_chars(value["role"]) + _text_chars(value["content"])
     return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+_MESSAGE_CHARS = len(json.dumps({"role": "", "content": ""})) - 4  # the braces, keys and separators
+
+
+def _text_chars(text: str) -> int:
+    """Characters of `text` as a JSON string (quotes and escapes), as json.dumps with ensure_ascii=False writes it;
+    the texts measured again every turn (the system prompt, the history's turns) are counted once."""
+    return _remembered_text_chars(text) if len(text) <= REMEMBERED_TEXT_CHARS else len(_encode_text(text))
+
+
+REMEMBERED_TEXT_CHARS = 16_384  # longer texts are rare, and not worth keeping in memory
+
+
+@lru_cache(maxsize=512)
+def _remembered_text_chars(text: str) -> int:
+    return len(_encode_text(text))
 
 
 def request_chars(messages: Sequence[dict[str, Any]], tools_size: int) -> int:

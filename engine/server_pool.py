@@ -5,7 +5,8 @@ A turn goes to a server that has its model and the fewest turns in flight. The c
 another app process, or another program, using the same server is not seen. A server that fails (its connection
 refused, no answer in time, a 5xx of its own) is marked down and left alone for DOWN_SECONDS; then its models are
 read again (the probe), and if it answers it takes turns again. With MAX_TURNS_PER_SERVER turns on every server
-that has the model, a turn waits in line, first come first served, and says so.
+that has the model, a turn waits in line, first come first served, and says so; a summary (which nobody waits
+for) lets every turn in line go first.
 
 A pool serves every event loop of its process (the web app's tabs, the summary writer's thread, the document
 index's worker threads): its state is behind a lock, and a turn in line is woken on its own loop.
@@ -81,10 +82,11 @@ class ServerHealth:
 class _Waiter(LoopWaiter):
     """A turn in line: the servers that have its model, and how to wake it on its own event loop."""
 
-    def __init__(self, servers: Sequence[str], elsewhere: Mapping[str, int]) -> None:
+    def __init__(self, servers: Sequence[str], elsewhere: Mapping[str, int], background: bool = False) -> None:
         super().__init__()
         self.servers = frozenset(servers)
         self.elsewhere = elsewhere  # the turns other processes ran on each server as this one started
+        self.background = background  # a summary: nobody waits for it, so the turns in line go first
 
 
 class ServerPool:
@@ -216,15 +218,23 @@ class ServerPool:
         clients: ClientPerLoop,
         avoid: Collection[str] = (),
         elsewhere: Mapping[str, int] | None = None,
+        background: bool = False,
     ) -> Claim:
         """A turn's hold on a server that has `model` (none of `avoid`): `waits`, then `release`. `elsewhere`:
-        the turns other processes run on each server now, counted when servers are compared."""
-        return Claim(self, model, clients, frozenset(avoid), dict(elsewhere or {}))
+        the turns other processes run on each server now, counted when servers are compared. `background`: work
+        nobody waits for (a summary), which lets every turn in line, or joining it later, go first."""
+        return Claim(self, model, clients, frozenset(avoid), dict(elsewhere or {}), background)
 
-    def join(self, servers: Sequence[str], elsewhere: Mapping[str, int] | None = None) -> _Waiter:
-        waiter = _Waiter(servers, elsewhere or {})
+    def join(
+        self, servers: Sequence[str], elsewhere: Mapping[str, int] | None = None, background: bool = False
+    ) -> _Waiter:
+        waiter = _Waiter(servers, elsewhere or {}, background)
         with self._lock:
-            self._line.append(waiter)
+            if background:
+                self._line.append(waiter)
+            else:  # ahead of the background work in line, behind the turns
+                at = next((i for i, other in enumerate(self._line) if other.background), len(self._line))
+                self._line.insert(at, waiter)
         return waiter
 
     def take(self, waiter: _Waiter) -> str | None:
@@ -253,7 +263,8 @@ class ServerPool:
         return self.cap is None or self._servers[url].in_flight < self.cap
 
     def position(self, waiter: _Waiter) -> int:
-        """1 when `waiter` is next for its servers; each turn before it in line wanting one of them adds one."""
+        """1 when `waiter` is next for its servers; each turn before it in line wanting one of them adds one (a turn
+        never has background work before it)."""
         with self._lock:
             before = self._line[: self._line.index(waiter)] if waiter in self._line else []
             return 1 + sum(1 for other in before if other.servers & waiter.servers)
@@ -287,9 +298,11 @@ class Claim:
         clients: ClientPerLoop,
         avoid: frozenset[str],
         elsewhere: dict[str, int] | None = None,
+        background: bool = False,
     ) -> None:
         self._pool, self.model, self._clients, self._avoid = pool, model, clients, avoid
         self._elsewhere = elsewhere or {}
+        self._background = background
         self.server: str | None = None
         self._waiter: _Waiter | None = None
 
@@ -298,7 +311,7 @@ class Claim:
         `WaitingForServer` whenever the turn's place changes and once more when the wait is over. Raises
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
-        self._waiter = waiter = self._pool.join(servers, self._elsewhere)
+        self._waiter = waiter = self._pool.join(servers, self._elsewhere, self._background)
         shown = 0
         while (server := self._pool.take(waiter)) is None:
             if (position := self._pool.position(waiter)) != shown:

@@ -55,9 +55,9 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
     if _DESIGNATION.search(question):
         words.add("sectio")  # "W18x50", "IPE 300": a steel section is named
     chosen = {name for name in allowed if name in used or name in ALWAYS or "__" in name}  # MCP: the office's own
-    ranked = sorted((name for name in allowed if name not in chosen), key=lambda name: -score(name, words))
-    for name in ranked:
-        if len(chosen) >= MAX_OFFERED or score(name, words) < 2:
+    scores = {name: score(name, words) for name in allowed if name not in chosen}
+    for name in sorted(scores, key=lambda name: -scores[name]):
+        if len(chosen) >= MAX_OFFERED or scores[name] < 2:
             break
         chosen.add(name)
     return [name for name in allowed if name in chosen]

@@ -49,6 +49,9 @@ class StopSignal:
     def follow(self) -> None:
         """Note the task the turn runs in now; raise CancelledError if Stop was pressed and missed this task."""
         task = asyncio.current_task()
+        running = self._running
+        if running is not None and running[1] is task and not self._requested:
+            return  # still the task noted (as for every piece of an answer): a Stop cancels it, as noted
         with self._lock:
             self._running = (asyncio.get_running_loop(), task) if task else None
             missed = self._requested and self._cancelled is not task

@@ -11,97 +11,53 @@ a SQLite file (a path, or `sqlite:///path`) or a PostgreSQL database
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from store.accounts import AccountStore
-from store.audit import AuditStore
-from store.base import HistoryError
-from store.chats import ChatStore
-from store.copying import Progress, copy_history
-from store.documents import DocumentStore
-from store.file_edits import FileEditStore
-from store.leases import LeaseStore
-from store.memories import MemoryStore
-from store.notifications import NotificationStore
-from store.packages import PackageStore
-from store.past_work import PastWorkStore
-from store.postgres_connection import PostgresConnection
-from store.postgres_url import is_postgres_url
-from store.search import SearchStore
-from store.sessions import SessionStore
-from store.sign_in_failures import SignInFailureStore
-from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, SqliteConnection, is_store_file, sqlite_path, store_files
-from store.summaries import SummaryStore
-from store.webhooks import WebhookStore
+if TYPE_CHECKING:
+    from store.base import HistoryError
+    from store.copying import Progress, copy_history
+    from store.history import ChatHistoryDB, PostgresHistoryDB, SqliteHistoryDB, copy_into_new_file
+    from store.postgres_url import is_postgres_url
+    from store.sqlite_connection import BUSY_TIMEOUT_SECONDS, is_store_file, sqlite_path, store_files
+
+# Each name is imported where it lives when first asked for: opening the store for one lookup
+# (`store.issued`) loads none of the parts and none of the records.
+_WHERE = {
+    "BUSY_TIMEOUT_SECONDS": "store.sqlite_connection",
+    "ChatHistoryDB": "store.history",
+    "HistoryError": "store.base",
+    "PostgresHistoryDB": "store.history",
+    "Progress": "store.copying",
+    "SqliteHistoryDB": "store.history",
+    "copy_history": "store.copying",
+    "copy_into_new_file": "store.history",
+    "is_postgres_url": "store.postgres_url",
+    "is_store_file": "store.sqlite_connection",
+    "sqlite_path": "store.sqlite_connection",
+    "store_files": "store.sqlite_connection",
+}
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "ChatHistoryDB",
     "HistoryError",
     "PostgresHistoryDB",
+    "Progress",
     "SqliteHistoryDB",
+    "copy_history",
+    "copy_into_new_file",
     "is_postgres_url",
     "is_store_file",
-    "Progress",
-    "copy_into_new_file",
-    "copy_history",
     "sqlite_path",
     "store_files",
 ]
 
 
-class ChatHistoryDB(
-    ChatStore,
-    SummaryStore,
-    SearchStore,
-    PastWorkStore,
-    FileEditStore,
-    DocumentStore,
-    MemoryStore,
-    PackageStore,
-    LeaseStore,
-    AccountStore,
-    SessionStore,
-    SignInFailureStore,
-    AuditStore,
-    WebhookStore,
-    NotificationStore,
-):
-    """Workspaces ("chats"), their turns, digital-twin summaries, file edits, the document index and calculation
-    packages. `ChatHistoryDB(target)` opens the backend `target` names."""
-
-    def __new__(cls, target: str | Path = "chat_history.sqlite") -> ChatHistoryDB:
-        if cls is ChatHistoryDB:
-            chosen: type[ChatHistoryDB] = PostgresHistoryDB if is_postgres_url(str(target)) else SqliteHistoryDB
-            return super().__new__(chosen)
-        return super().__new__(cls)
-
-
-class SqliteHistoryDB(SqliteConnection, ChatHistoryDB):
-    """The chat history in one SQLite file: the embedded default."""
-
-
-class PostgresHistoryDB(PostgresConnection, ChatHistoryDB):
-    """The chat history in a PostgreSQL database shared by the office's processes (psycopg is imported only
-    when one is opened)."""
-
-    def backup(self, target: Path) -> None:
-        """Copy every workspace, consistent at one moment, into a new SQLite file at `target` (for the whole
-        database, `pg_dump` is the server's own backup)."""
-        copy_into_new_file(self, target)
-
-
-def copy_into_new_file(source: ChatHistoryDB, target: Path, progress: Progress | None = None) -> dict[str, int]:
-    """Copy `source` into a new SQLite file at `target`; on failure the file is removed again."""
-    if target.exists():
-        raise FileExistsError(f"{target} already exists; choose a new file name for the copy")
-    copy = SqliteHistoryDB(target)
-    try:
-        return copy_history(source, copy, progress)
-    except BaseException:
-        copy.close()
-        for part in store_files(target):
-            part.unlink(missing_ok=True)
-        raise
-    finally:
-        copy.close()
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'store' has no attribute {name!r}")
+    found = getattr(import_module(where), name)
+    globals()[name] = found
+    return found

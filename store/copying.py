@@ -72,15 +72,16 @@ def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None
         counts = _counts(reading)
         dialect = target._dialect  # noqa: SLF001
         dialect.before_copy(writing)
-        for table in TABLES:
-            done = 0
-            for rows in _batches(reading, table):
-                dialect.insert_rows(writing, table.name, table.copied_columns, rows)
-                if table.name == "history":
-                    dialect.index_turns(writing, [(row[0], row[1], row[2], row[3]) for row in rows])
-                done += len(rows)
-                if progress is not None:
-                    progress(table.name, done, counts[table.name])
+        with dialect.indexing_turns(writing, counts["history"]) as index_turns:
+            for table in TABLES:
+                done = 0
+                for rows in _batches(reading, table):
+                    dialect.insert_rows(writing, table.name, table.copied_columns, rows)
+                    if table.name == "history":
+                        index_turns([(row[0], row[1], row[2], row[3]) for row in rows])
+                    done += len(rows)
+                    if progress is not None:
+                        progress(table.name, done, counts[table.name])
         head = reading.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
         writing.execute("UPDATE audit_head SET last_id = ?, hash = ? WHERE id = 1", (head[0], head[1]))
         dialect.after_copy(writing)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from domain.packages import IssuedMatch, PackageRevision, ProjectDetails, SheetEntry
-from store.base import StoreBase
+from domain.packages import PackageRevision, ProjectDetails, SheetEntry
+from store.issued import IssuedRevisions
 from store.sql import timestamp
-from store.visibility import visible_to
 
 _REVISION_COLUMNS = """id AS revision_id, chat_id, letter, status, workspace_name, records_digest, details, sheets,
     checked_by, checked_at, checked_note, approved_by, approved_at, approved_note, sha256"""
@@ -26,7 +25,7 @@ def _revision(row: Any) -> PackageRevision:
     return PackageRevision.model_validate(fields)
 
 
-class PackageStore(StoreBase):
+class PackageStore(IssuedRevisions):
     """Project details and package revisions, per workspace."""
 
     def project_details(self, chat_id: int) -> ProjectDetails:
@@ -106,18 +105,6 @@ class PackageStore(StoreBase):
                 (chat_id, letter),
             ).fetchone()
         return bytes(row[0]) if row is not None else None
-
-    def find_issued(self, sha256: str, viewer: int | None = None) -> IssuedMatch | None:
-        """The approved revision whose PDF has this SHA-256, if any, in a workspace user `viewer` may see (None:
-        any)."""
-        seen, parameters = visible_to(viewer, "package_revisions.chat_id")
-        with self._query() as db:
-            row = db.execute(
-                f"""SELECT chat_id, workspace_name, letter, approved_by, approved_at, sha256 FROM package_revisions
-                   WHERE sha256 = :sha256 AND status = 'approved' AND {seen} ORDER BY id LIMIT 1""",  # noqa: S608
-                {**parameters, "sha256": sha256},
-            ).fetchone()
-        return IssuedMatch.model_validate(dict(row)) if row is not None else None
 
     def calculation_fingerprint(self, chat_id: int) -> tuple[int, int, int]:
         """What changes whenever the workspace's turns do (one added, replaced or cleared): the newest turn's id,

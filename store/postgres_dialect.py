@@ -11,10 +11,18 @@ stemmed by PostgreSQL's `english` configuration (SQLite's are by Porter's stemme
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import multiprocessing
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
-from store.sql import Database, TurnQuery
+from store.postgres_schema import TURN_SEARCH_INDEXES
+from store.sql import Database, TurnQuery, TurnRows
 from store.words import TOKEN, fold
 
 if TYPE_CHECKING:
@@ -25,6 +33,8 @@ MAX_POSITIONS = 256
 MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for one)
 MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
 PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
+_TURN_TABLES = "('history', 'tool_calls', 'turn_search')"  # whose references a copy makes again at the end
+SPREAD_FROM_TURNS = 20_000  # a copy of fewer turns makes their vectors itself (starting processes costs a second)
 IDENTITIES = (
     ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("turn_images", "id"), ("file_edits", "id"),
     ("package_revisions", "id"), ("memories", "id"), ("passages", "id"), ("running_turns", "id"), ("users", "id"),
@@ -39,10 +49,29 @@ def _lexeme(word: str) -> str:
 def turn_vector(user: str, assistant: str) -> str:
     """The `tsvector` of a turn: its words with their positions, the answer's after a gap (so that no phrase
     spans the question and the answer), within PostgreSQL's limits."""
+    asked, answered = TOKEN.findall(fold(user)), TOKEN.findall(fold(assistant))
+    if len(asked) + len(answered) + 2 > MAX_POSITION:
+        return _capped_vector(asked, answered)
+    positions: dict[str, list[int]] = {}  # every word at its own position: nothing is capped but the words
+    for position, word in enumerate(asked, 1):
+        positions.setdefault(word, []).append(position)
+    for position, word in enumerate(answered, len(asked) + 2):
+        positions.setdefault(word, []).append(position)
+    budget, kept = MAX_VECTOR_BYTES, []
+    for word, where in positions.items():
+        size = len(word.encode())
+        if size <= MAX_WORD_BYTES and size <= budget:
+            budget -= size
+            kept.append(f"{_lexeme(word)}:{','.join(map(str, where[:MAX_POSITIONS]))}")
+    return " ".join(kept)
+
+
+def _capped_vector(asked: list[str], answered: list[str]) -> str:
+    """`turn_vector` of a turn of more words than PostgreSQL keeps positions for: the later ones share the last."""
     positions: dict[str, list[int]] = {}
     position, budget = 0, MAX_VECTOR_BYTES
-    for text in (user, assistant):
-        for word in TOKEN.findall(fold(text)):
+    for words in (asked, answered):
+        for word in words:
             position = min(position + 1, MAX_POSITION)
             seen = positions.get(word)
             if seen is None:
@@ -55,6 +84,17 @@ def turn_vector(user: str, assistant: str) -> str:
                 seen.append(position)
         position = min(position + 1, MAX_POSITION)
     return " ".join(f"{_lexeme(word)}:{','.join(map(str, where))}" for word, where in positions.items())
+
+
+def turn_vectors(turns: TurnRows) -> list[tuple[int, int, str]]:
+    """(turn_id, chat_id, vector) of each turn (turn_id, chat_id, user, assistant): a copy's work for a process."""
+    return [(turn_id, chat_id, turn_vector(user, assistant)) for turn_id, chat_id, user, assistant in turns]
+
+
+def _workers_context() -> multiprocessing.context.BaseContext:
+    """Where forking is safe (Linux), the workers are forked: they start at once, whatever program called the copy;
+    elsewhere they are spawned (which needs the main module guarded by `if __name__ == "__main__"`, as main.py is)."""
+    return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
 
 
 def turn_tsquery(query: TurnQuery) -> str | None:
@@ -107,18 +147,55 @@ class PostgresDialect:
         vectors = [(turn_id, chat_id, turn_vector(user, assistant)) for turn_id, chat_id, user, assistant in turns]
         self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), vectors)
 
+    @contextmanager
+    def indexing_turns(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
+        """A copy's turns made findable as they are copied. Making their vectors in Python takes longer than the
+        database takes to store them, so for a long history it is spread over processes, one a CPU, each batch's
+        vectors written once ready (the database meanwhile stores the next batches)."""
+        workers = os.cpu_count() or 1
+        if turns < SPREAD_FROM_TURNS or workers < 2:
+            yield partial(self.index_turns, db)
+            return
+        with ProcessPoolExecutor(workers, mp_context=_workers_context()) as pool:
+            ready: deque[Future[list[tuple[int, int, str]]]] = deque()
+
+            def index(turns: TurnRows) -> None:
+                ready.append(pool.submit(turn_vectors, [(turn[0], turn[1], turn[2], turn[3]) for turn in turns]))
+                while len(ready) > workers or (ready and ready[0].done()):
+                    self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), ready.popleft().result())
+
+            yield index
+            while ready:
+                self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), ready.popleft().result())
+
     def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """With COPY, the fastest way PostgreSQL takes rows in."""
         cast("PgDatabase", db).copy_rows(table, columns, rows)
 
     def before_copy(self, db: Database) -> None:
         """A workspace's count is made once at the end: counted by the trigger, a million turns would update its
-        row a million times in one transaction."""
+        row a million times in one transaction. The turns' word indexes are made once at the end too: kept up
+        a row at a time (the GIN index has no pending list), they took most of the database's part of a copy."""
         db.execute("ALTER TABLE history DISABLE TRIGGER turn_count_insert")
+        db.execute("DROP INDEX turn_search_words, turn_search_by_chat")
+        # Checked a row at a time, the turns' references cost the database as much as storing them: they are
+        # dropped, and made again (checked at once, every row) as they were, when the rows are in.
+        db.execute(
+            f"""CREATE TEMPORARY TABLE copy_references ON COMMIT DROP AS
+                SELECT conrelid::regclass::text AS name, conname, pg_get_constraintdef(oid) AS definition
+                FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN {_TURN_TABLES}"""  # noqa: S608
+        )
+        for name, constraint, _ in db.execute("SELECT * FROM copy_references").fetchall():
+            db.execute(f'ALTER TABLE {name} DROP CONSTRAINT "{constraint}"')
 
     def after_copy(self, db: Database) -> None:
         db.execute("UPDATE chats SET turn_count = (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id)")
         db.execute("ALTER TABLE history ENABLE TRIGGER turn_count_insert")
+        db.execute("SET LOCAL maintenance_work_mem = '256MB'")  # a GIN index of a million turns, built in memory
+        for statement in TURN_SEARCH_INDEXES:
+            db.execute(statement)
+        for name, constraint, definition in db.execute("SELECT * FROM copy_references").fetchall():
+            db.execute(f'ALTER TABLE {name} ADD CONSTRAINT "{constraint}" {definition}')
         for table, column in IDENTITIES:
             db.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "  # noqa: S608 - fixed names

@@ -16,6 +16,11 @@ from store.account_schema import ACCOUNT_TABLES
 from store.changes import migrations
 from store.sql import Database
 
+TURN_SEARCH_INDEXES = (
+    # Without the pending list (fastupdate), a search never reads through megabytes of unmerged entries.
+    "CREATE INDEX turn_search_words ON turn_search USING GIN (words) WITH (fastupdate = off)",
+    "CREATE INDEX turn_search_by_chat ON turn_search (chat_id, turn_id)",
+)  # `db copy` makes them once the turns are in (store.postgres_dialect)
 _TABLES = (
     "CREATE TABLE schema_version (version INTEGER NOT NULL)",
     "INSERT INTO schema_version (version) VALUES (0)",
@@ -62,9 +67,7 @@ _TABLES = (
         turn_id BIGINT PRIMARY KEY REFERENCES history (id) ON DELETE CASCADE,
         chat_id BIGINT NOT NULL,
         words TSVECTOR NOT NULL)""",
-    # Without the pending list (fastupdate), a search never reads through megabytes of unmerged entries.
-    "CREATE INDEX turn_search_words ON turn_search USING GIN (words) WITH (fastupdate = off)",
-    "CREATE INDEX turn_search_by_chat ON turn_search (chat_id, turn_id)",
+    *TURN_SEARCH_INDEXES,
     # With the default statistics (100), every word outside the 1,000 commonest is guessed common, and a rare
     # word's newest turns were looked for by reading the whole table backwards (1 s at a million turns).
     "ALTER TABLE turn_search ALTER COLUMN words SET STATISTICS 10000",

@@ -10,7 +10,8 @@ activity number, a list of ids as one parameter) is a `Dialect`: `store.sqlite_d
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -40,6 +41,9 @@ class Database(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> Any: ...
 
 
+TurnRows = Sequence[tuple[int, int, str, str]]  # (turn_id, chat_id, user, assistant)
+
+
 class Dialect(Protocol):
     """The SQL the two backends cannot share: full-text search of turns, passages and memories, and a few
     expressions. Each method runs inside the caller's transaction on `db`."""
@@ -63,6 +67,11 @@ class Dialect(Protocol):
 
     def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """Many rows into `table` at once (a copy moving a history in)."""
+        ...
+
+    def indexing_turns(self, db: Database, turns: int) -> AbstractContextManager[Callable[[TurnRows], None]]:
+        """For a copy of `turns` turns: what makes each batch of them findable as it is copied (`index_turns`,
+        or the same work spread over processes), all of it done when the block ends."""
         ...
 
     def before_copy(self, db: Database) -> None:

@@ -9,10 +9,12 @@ into `passage_search` and `memory_search` (Porter stemming), ranked by BM25.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from typing import Any
 
-from store.sql import Database, TurnQuery
+from store.sql import Database, TurnQuery, TurnRows
 
 
 def quoted(tokens: list[str]) -> str:
@@ -50,6 +52,9 @@ class SqliteDialect:
 
     def index_turns(self, db: Database, turns: Sequence[tuple[int, int, str, str]]) -> None:
         """Nothing to do: the triggers of schema 7 index each turn as it is written."""
+
+    def indexing_turns(self, db: Database, turns: int) -> AbstractContextManager[Callable[[TurnRows], None]]:
+        return nullcontext(partial(self.index_turns, db))
 
     def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         names = ", ".join(f'"{name}"' for name in columns)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.accounts import EVERYONE
-
 # The ids of the workspaces user :viewer may see. The admin's branch is a condition on no row of `chats`, which
 # both backends evaluate once: for everyone else it reads nothing, and the other branches use their indexes. A user
 # removed owns nothing and has no shares left, and the office's shares to everyone are not theirs either.
@@ -35,6 +33,8 @@ def visible_to(viewer: int | None, column: str = "chats.chat_id") -> tuple[str, 
     parameters, to put in a query's WHERE."""
     if viewer is None:
         return "1 = 1", {}
+    from domain.accounts import EVERYONE  # the records' module, loaded only where accounts are checked
+
     return f"{column} IN ({VISIBLE_CHAT_IDS})", {"viewer": viewer, "everyone": EVERYONE}
 
 
@@ -50,4 +50,6 @@ def theirs(viewer: int | None, column: str = "chats.chat_id") -> tuple[str, dict
     for None), and its parameters."""
     if viewer is None:
         return "1 = 1", {}
+    from domain.accounts import EVERYONE  # the records' module, loaded only where accounts are checked
+
     return f"{column} IN ({THEIRS})", {"viewer": viewer, "everyone": EVERYONE}

@@ -32,7 +32,9 @@ def fold(text: str) -> str:
     lowered = text.lower()
     if lowered.isascii():
         return lowered
-    return "".join(c for c in unicodedata.normalize("NFD", lowered) if not unicodedata.combining(c))
+    decomposed = unicodedata.normalize("NFD", lowered)
+    marks = {ord(c): None for c in set(decomposed) if unicodedata.combining(c)}  # the text's own, looked up once
+    return decomposed.translate(marks) if marks else decomposed
 
 
 def index_words(text: str) -> set[str]:

@@ -187,6 +187,36 @@ def test_failed_sign_ins_reach_the_audit_trail_a_minute_at_a_time_without_what_w
     assert any("for ann" in r.detail for r in failed)
 
 
+def test_a_key_s_uses_reach_the_audit_trail_a_minute_at_a_time_and_a_request_writes_nothing(
+    store_target: str, fake_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    """A protocol request signs in by its key: counted in the process, so it costs no transaction of its own; the
+    trail gets the first use and then one record a minute with the count."""
+    clock = Clock()
+    settings = AccountSettings("accounts", UserTurns(2), throttle=SignInThrottle(clock))
+    store = ChatHistoryDB(store_target)
+    service = Application(store, make_agent(fake_ollama), accounts=settings, exports_dir=tmp_path / "exports")
+    try:
+        service.accounts.add("ann", "engineer", PASSWORD)
+        key = service.accounts.issue_key("ann")
+        writes = []
+        opening = store._writing  # noqa: SLF001 - every write transaction of the store goes through it
+
+        def counted() -> object:
+            writes.append(1)
+            return opening()
+
+        store._writing = counted  # type: ignore[method-assign,assignment]  # noqa: SLF001
+        for seconds in (0, 10, 20, 59, 61, 70, 125):
+            clock.now = 1000.0 + seconds
+            assert service.accounts.sign_in_with_key(key, "10.0.0.9").name == "ann"
+        records = [r.detail for r in service.audit.records() if r.action == "sign-in" and "API key" in r.detail]
+        assert records == [f"API key {key.split('_')[1]} from 10.0.0.9, {n} request{'s' * (n != 1)}" for n in (1, 4, 2)]
+        assert len(writes) == 3, "a write for each record, none for the requests between"
+    finally:
+        service.close()
+
+
 def test_the_wait_doubles_and_a_success_clears_it(owner: Application, store_target: str) -> None:
     clock = Clock()
     store = ChatHistoryDB(store_target)

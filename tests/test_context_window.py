@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -128,3 +129,23 @@ async def test_a_server_error_object_is_shown_as_its_message_not_as_a_dict(fake_
     fake_ollama.script(Reply.http_error(500, {"code": 500, "message": "slot unavailable", "type": "server_error"}))
     (error,) = of_type(await run(make_agent(fake_ollama), "hi"), ErrorEvent)
     assert error.message == "Ollama reported an error (HTTP 500): slot unavailable. Try again."
+
+
+MEASURED = [
+    {"role": "user", "content": "What is wL²/8 for 6 m at 12 kN/m?"},
+    {"role": "assistant", "content": 'Quotes " and \\ backslashes, a tab\t, a newline\n, \x00\x1f, \u2028, 🏗'},
+    {"role": "system", "content": "x" * 20_000 + "é"},  # longer than what is remembered
+    {"role": "user", "content": "\ud800 a lone surrogate"},
+    {"content": "the keys the other way round", "role": "user"},
+    {"role": "tool", "content": "{}", "tool_name": "sqrt"},
+    {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "sqrt", "arguments": {"x": 2}}}]},
+    {"role": "user", "content": 12},
+]
+
+
+@pytest.mark.parametrize("message", MEASURED)
+def test_a_message_is_measured_as_json_dumps_writes_it(message: dict[str, object]) -> None:
+    """The measure every estimate is in: messages of a role and a text are counted without being written out, and
+    must come to exactly what json.dumps writes (twice: the second time from what was remembered)."""
+    expected = len(json.dumps(message, ensure_ascii=False, default=str))
+    assert json_chars(message) == json_chars(message) == expected

@@ -255,3 +255,43 @@ def test_migrations_run_one_process_at_a_time(postgres_server: PostgresServer) -
         errors = [process.communicate(timeout=60)[1] for process in starting]
     assert [process.returncode for process in starting] == [0, 0, 0], errors
     assert raw_rows(url, "SELECT version FROM schema_version") == [(store.postgres_schema.SCHEMA_VERSION,)]
+
+
+@pytest.mark.postgres
+def test_a_long_history_copied_with_its_words_made_by_several_processes_is_the_same_history(
+    isolated: Path, postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long history's word vectors are made by a process a CPU, and its references and word indexes are made
+    again once the rows are in: the copy must read back the same, with the same constraints and indexes."""
+    from store import copy_history, postgres_dialect
+
+    laptop = filled(isolated / "laptop.sqlite")
+    before = everything(laptop)
+    fresh, plain, server = (postgres_server.new_database() for _ in range(3))
+    ChatHistoryDB(fresh).close()
+    copy_history(laptop, ChatHistoryDB(plain))  # a short history: its vectors made by the copying process
+    monkeypatch.setattr(postgres_dialect, "SPREAD_FROM_TURNS", 1)  # every copy counts as long here
+    monkeypatch.setattr("store.copying.BATCH", 4)  # and comes in many batches
+    copy_history(laptop, ChatHistoryDB(server))
+    on_server = ChatHistoryDB(server)
+    assert everything(on_server) == before
+    words = "SELECT turn_id, chat_id, words::text FROM turn_search ORDER BY turn_id"
+    assert raw_rows(server, words) == raw_rows(plain, words) and len(raw_rows(server, words)) == 21
+    assert _definitions(server) == _definitions(fresh), "the references and indexes a new database has"
+    on_server.delete_chat(1)  # the references cascade again
+    assert (
+        on_server.get_turns(1) == []
+        and raw_rows(server, "SELECT COUNT(*) FROM turn_search WHERE chat_id = 1")[0][0] == 0
+    )
+
+
+def _definitions(url: str) -> list[tuple[str, ...]]:
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        constraints = connection.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint ORDER BY 1, 2"
+        ).fetchall()
+        indexes = connection.execute("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public' "
+                                     "ORDER BY 1, 2").fetchall()  # fmt: skip
+    return [tuple(map(str, row)) for row in [*constraints, *indexes]]

@@ -185,6 +185,30 @@ async def test_a_turn_in_line_is_not_overtaken_by_one_that_comes_later() -> None
     assert [body["messages"][-1]["content"] for body in fake.chat_requests] == ["One", "Two", "Three"]
 
 
+async def test_a_summary_waiting_in_line_lets_a_turn_that_comes_later_go_first() -> None:
+    """Nobody waits for a summary (it is written after a client leaves): the turns in line go before it."""
+    gate = Gate()
+    with FakeOllama() as fake:
+        fake.script(held(gate))
+        answer_each(fake)
+        agent = agent_on(fake, cap=1)
+        async with aclosing(agent.stream(agent.request("One"))) as one:
+            assert isinstance(await anext(one), TextDelta)  # the only place is taken
+            summary = asyncio.create_task(agent.summarize_history([("How tall?", "45 m.")]))
+            while not agent.pool._line:  # noqa: SLF001 - until the summary waits in line
+                await asyncio.sleep(0.01)
+            two = agent.stream(agent.request("Two"))
+            waiting = await anext(two)
+            gate.gate.set()
+            await drain(one)
+            rest = await drain(two)
+            await summary
+    assert isinstance(waiting, WaitingForServer) and waiting.position == 1, "the summary is not ahead of it"
+    assert completed(rest).content == "Answer to Two."
+    asked = [body["messages"][-1]["content"] for body in fake.chat_requests]
+    assert asked[:2] == ["One", "Two"] and len(asked) == 3, asked
+
+
 async def test_one_server_behaves_as_before_and_says_nothing_of_a_line_below_its_cap() -> None:
     gate = Gate()
     with FakeOllama() as fake:

@@ -80,3 +80,42 @@ def test_a_log_file_that_is_the_history_under_another_name_is_refused(tmp_path: 
             env_file=None,
             environ={"CHAT_HISTORY_DB_PATH": str(tmp_path / "h.sqlite"), "LOG_FILE": str(tmp_path / "app.log")},
         )
+
+
+PLACES = [  # (.env, environment, --db)
+    ("", {}, None),
+    ("", {"CHAT_HISTORY_DB_PATH": "  office.sqlite "}, None),
+    ("CHAT_HISTORY_DB_PATH=from-file.sqlite\n", {}, None),
+    ("CHAT_HISTORY_DB_PATH=from-file.sqlite\n", {"CHAT_HISTORY_DB_PATH": "from-env.sqlite"}, None),
+    ("", {"CHAT_HISTORY_DB_PATH": "~/office.sqlite"}, None),
+    ("DATABASE_URL=postgresql://app:secret@db:5432/office\n", {}, None),
+    ("", {"DATABASE_URL": " postgresql://app:secret@db/office "}, "here.sqlite"),
+    ("", {"DATABASE_URL": "", "CHAT_HISTORY_DB_PATH": ""}, None),
+    ("", {"DATABASE_URL": "mysql://app:secret@db/office"}, None),
+    ("", {"DATABASE_URL": "mysql://app:secret@db/office"}, "here.sqlite"),
+]
+
+
+@pytest.mark.parametrize(("dotenv", "environ", "db"), PLACES)
+def test_verify_finds_the_chat_history_where_the_settings_find_it(
+    tmp_path: Path, dotenv: str, environ: dict[str, str], db: str | None
+) -> None:
+    """`python main.py verify` reads the history's place without the settings' validation (app.store_place): the
+    same place, the same words, the same refusal as the settings."""
+    from app.settings import store_choice
+    from app.store_place import history_place
+
+    env_file = tmp_path / ".env"
+    env_file.write_text(dotenv)
+    overrides = {"chat_history_db_path": db, "database_url": "" if db else None}
+    try:
+        settings = load_settings(env_file=env_file, environ=environ, overrides=overrides)
+        choice = store_choice(env_file, overrides, environ=environ)
+    except SettingsError as error:
+        with pytest.raises(SettingsError) as raised:
+            history_place(env_file, db, environ=environ)
+        assert str(raised.value) == str(error)
+        return
+    place = history_place(env_file, db, environ=environ)
+    assert place.target == settings.store_target
+    assert (place.described, place.configured, place.exists) == (choice.described, choice.configured, choice.exists)

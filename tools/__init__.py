@@ -2,25 +2,21 @@
 run them.
 
 Each tool's module declares what it is (`tools.catalogue.tool`: its kind and the words engineers use for it);
-`CATALOGUE` below lists every tool once, in the order the model is shown them. Schemas and validators are
-derived from each function's signature and docstring (see `tools.registry`). Code outside `tools` asks the
-catalogue about a tool by its kind (`tool_kind`, `is_calculation`, `edits_files`), never by its name.
-`tool_registry` keeps the first version's contract: name -> {"function", "input_schema", "description"}.
+`tools.listing.CATALOGUE` lists every tool once, in the order the model is shown them. Schemas and validators are
+derived from each function's signature and docstring (see `tools.registry`), and kept between runs
+(`tools.spec_cache`), so that importing this package imports no tool: a tool's module is imported when it first
+runs. Code outside `tools` asks the catalogue about a tool by its kind (`tool_kind`, `is_calculation`,
+`edits_files`), never by its name. `tool_registry` keeps the first version's contract: name -> {"function",
+"input_schema", "description"}.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tools import beams, continuous_beam, conversions, files, loads, maths, memory, past_work, symbolic, take_off
-from tools.catalogue import ToolKind, declaration
-from tools.concrete import beams as concrete_beams
-from tools.concrete import columns as concrete_columns
-from tools.concrete import development, punching
-from tools.connections import bolts, welds
-from tools.documents import search
+from tools.catalogue import ToolKind
 from tools.registry import (
     ToolContext,
     ToolDefinitionError,
@@ -31,80 +27,44 @@ from tools.registry import (
     invoke,
     parse_arguments,
 )
-from tools.steel import beam_columns, columns, sections_and_checks
+from tools.spec_cache import specs, specs_of
+
+if TYPE_CHECKING:
+    from tools.listing import CATALOGUE
 
 __all__ = [
+    "CATALOGUE",
     "ToolContext",
+    "ToolDefinitionError",
     "ToolKind",
     "ToolOutcome",
+    "build_spec",
     "edits_files",
     "is_calculation",
     "ollama_tools",
     "run_tool",
+    "specs_of",
     "tool_kind",
     "tool_registry",
     "tool_specs",
 ]
 
-# Every tool, once. A new tool is a module that declares it (`@tool(...)`) and one line here.
-CATALOGUE: tuple[Callable[..., Any], ...] = (
-    maths.add,
-    maths.subtract,
-    maths.multiply,
-    maths.divide,
-    maths.sqrt,
-    maths.power,
-    conversions.convert_units,
-    conversions.evaluate_quantity,
-    conversions.slope,
-    symbolic.evaluate_expression,
-    symbolic.solve_equation,
-    beams.beam_analysis,
-    beams.column_buckling,
-    beams.check_structural_integrity,
-    sections_and_checks.section_properties,
-    sections_and_checks.steel_beam_check,
-    columns.steel_column_check,
-    beam_columns.steel_beam_column_check,
-    welds.fillet_weld_check,
-    bolts.bolt_check,
-    continuous_beam.continuous_beam,
-    concrete_beams.concrete_beam_check,
-    concrete_columns.concrete_column_check,
-    punching.punching_shear_check,
-    development.development_length,
-    take_off.concrete_volume,
-    take_off.rebar_weight,
-    loads.load_combination,
-    files.read_file,
-    files.list_files,
-    files.edit_file,
-    search.search_documents,
-    past_work.search_past_work,
-    memory.memory_add,
-    memory.memory_search,
-    memory.memory_remove,
-)
+tool_specs: dict[str, ToolSpec] = specs()
 
 
-def specs_of(catalogue: Iterable[Callable[..., Any]]) -> dict[str, ToolSpec]:
-    """Each tool's spec by name; a tool its module does not declare, or one listed twice, is refused."""
-    specs: dict[str, ToolSpec] = {}
-    for function in catalogue:
-        if declaration(function) is None:
-            raise ToolDefinitionError(f"{function.__name__} is listed as a tool but its module does not declare it")
-        if function.__name__ in specs:
-            raise ToolDefinitionError(f"{function.__name__} is listed twice")
-        specs[function.__name__] = build_spec(function)
-    return specs
+def __getattr__(name: str) -> Any:
+    """`CATALOGUE` (every tool's function) and `tool_registry` (the first version's contract) import every tool,
+    so they are made when first asked for."""
+    if name == "CATALOGUE":
+        from tools.listing import CATALOGUE
 
-
-tool_specs: dict[str, ToolSpec] = specs_of(CATALOGUE)
-
-tool_registry: dict[str, dict[str, Any]] = {
-    name: {"function": spec.function, "input_schema": spec.input_schema, "description": spec.description}
-    for name, spec in tool_specs.items()
-}
+        return CATALOGUE
+    if name == "tool_registry":
+        return {
+            name: {"function": spec.function, "input_schema": spec.input_schema, "description": spec.description}
+            for name, spec in tool_specs.items()
+        }
+    raise AttributeError(f"module 'tools' has no attribute {name!r}")
 
 
 def tool_kind(name: str) -> ToolKind | None:

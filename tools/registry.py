@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Protocol, get_type_hints
 
@@ -111,18 +112,36 @@ class ToolSpec:
 
     `pure` tools give the same result for the same arguments within a turn, so a
     repeated call can reuse the first result; a tool that changes files is not pure.
+    A spec read back from `tools.spec_cache` holds its description and schema only: its
+    function and validator are loaded from `module` when it first runs.
     """
 
     name: str
-    function: Callable[..., Any]
     description: str
     input_schema: dict[str, Any]
-    arguments_model: type[BaseModel]
     context_parameter: str | None
     pure: bool = True
     kind: ToolKind = "calculation"
     words: tuple[str, ...] = ()  # engineers' words for it that its name and description do not say
     always_offered: bool = False
+    module: str = ""  # where the function is defined
+    loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # its function and validator
+
+    @property
+    def function(self) -> Callable[..., Any]:
+        function: Callable[..., Any] = self._loaded()["function"]
+        return function
+
+    @property
+    def arguments_model(self) -> type[BaseModel]:
+        model: type[BaseModel] = self._loaded()["model"]
+        return model
+
+    def _loaded(self) -> dict[str, Any]:
+        if not self.loaded:  # read from the cache: its module is imported, its validator built as ever
+            built = build_spec(getattr(import_module(self.module), self.name), self.name)
+            self.loaded.update(built.loaded)
+        return self.loaded
 
 
 _ARGS_HEADER = re.compile(r"^(Args|Arguments|Parameters):\s*$")
@@ -212,15 +231,15 @@ def build_spec(function: Callable[..., Any], name: str | None = None) -> ToolSpe
     declared = declaration(function) or Declaration("calculation")
     return ToolSpec(
         tool_name,
-        function,
         description,
         input_schema,
-        model,
         context_name,
         pure=not declared.changes_state,
         kind=declared.kind,
         words=declared.words,
         always_offered=declared.always_offered,
+        module=function.__module__,
+        loaded={"function": function, "model": model},
     )
 
 

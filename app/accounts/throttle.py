@@ -9,11 +9,14 @@ success clears its key. The user's right password from another address is never 
 guesses: nobody can lock a user out of every address.
 
 The audit trail records failures a minute at a time per name (only a user's name: a password typed into the
-name field is never kept) and address, with their count, never one record a request.
+name field is never kept) and address, with their count, never one record a request. An API key's uses are
+recorded likewise, a minute at a time with their count, but counted in the process that serves them: a request
+signed in by its key then costs no write (each process records its own).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -40,6 +43,8 @@ class SignInThrottle:
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
+        self._uses: dict[str, tuple[int, float]] = {}  # uses not recorded yet, and when the last record was
+        self._lock = threading.Lock()
 
     def key(self, name: str, address: str, known: bool) -> str:
         """What an attempt counts under: the user name with the address, or the address for nobody's name."""
@@ -56,3 +61,15 @@ class SignInThrottle:
     def to_record(self, store: FailureRecords, what: str) -> int:
         """How many events of `what` to put in the audit trail now (0: not yet, within the minute)."""
         return store.count_for_audit(f"audit: {what}", self._clock(), RECORD_EVERY)
+
+    def uses_to_record(self, what: str) -> int:
+        """One more use of `what` (an API key from an address): how many to put in the audit trail now (0: not yet,
+        within the minute of the last record), counted in this process."""
+        now = self._clock()
+        with self._lock:
+            count, last = self._uses.get(what, (0, float("-inf")))
+            if now - last < RECORD_EVERY:
+                self._uses[what] = (count + 1, last)
+                return 0
+            self._uses[what] = (0, now)
+            return count + 1

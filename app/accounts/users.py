@@ -18,9 +18,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
+from typing import TYPE_CHECKING
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access, SignInError
@@ -28,6 +26,9 @@ from app.accounts.throttle import SignInThrottle
 from app.accounts.user_names import check_user_name
 from app.ports import AccountRecords
 from domain.accounts import ROLES, Role, User, UserOverview
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
 
 WRONG_PASSWORD = "The user name or password is wrong."
 WRONG_KEY = "The API key is missing, wrong or revoked; ask an admin for a new one."
@@ -39,14 +40,30 @@ SESSION_EXPIRED = "Your session has expired; sign in again."
 MIN_PASSWORD = 8
 DISPLAY_NAME_LENGTH = 100
 
-_hasher = PasswordHasher()  # argon2id, the library's current parameters
+
+@functools.cache
+def _hasher() -> PasswordHasher:
+    """argon2id with the library's current parameters, loaded when a password is first checked or set."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
 
 
 @functools.cache
 def _dummy_hash() -> str:
     """A hash checked for an unknown user, so both take as long; made on the first sign-in, not at import (argon2id
     takes 64 MiB and a fifth of a second, which every process importing the application would pay)."""
-    return _hasher.hash(secrets.token_hex(16))
+    return _hasher().hash(secrets.token_hex(16))
+
+
+def _password_matches(stored: str, password: str) -> bool:
+    """Whether `password` is the one `stored` was hashed from (argon2's check, its time whatever the answer)."""
+    from argon2.exceptions import InvalidHashError, VerificationError
+
+    try:
+        return bool(_hasher().verify(stored, password))
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def _free(name: str, taken: list[str]) -> bool:
@@ -131,11 +148,7 @@ class Accounts:
             self._failed(found[0].name if found else None, address, "slowed down")
             raise SignInError(SLOW_DOWN.format(seconds=max(1, round(left))))
         stored = found[1] if found is not None and found[1] else _dummy_hash()
-        try:
-            _hasher.verify(stored, password)
-            ok = found is not None and bool(found[1])
-        except (VerificationError, InvalidHashError):
-            ok = False
+        ok = _password_matches(stored, password) and found is not None and bool(found[1])
         if not ok or found is None:
             self._failed(found[0].name if found else None, address, "password")
             raise SignInError(WRONG_PASSWORD)
@@ -145,13 +158,14 @@ class Accounts:
 
     def sign_in_with_key(self, key: str, address: str = "") -> User:
         """The user whose API key this is; SignInError for a missing, malformed, wrong or revoked key. A key's use
-        is recorded a minute at a time, and wrong keys per address likewise: never one record a request."""
+        is recorded a minute at a time (counted in this process, so a request writes nothing), and wrong keys per
+        address likewise (counted in the store): never one record a request."""
         match = _KEY.fullmatch(key.strip())
         found = self._store.api_key(int(match.group(1))) if match else None
         if match is None or found is None or not hmac.compare_digest(found[1], _key_hash(match.group(2))):
             self._failed(None, address, "API key")
             raise SignInError(WRONG_KEY)
-        if used := self._throttle.to_record(self._store, f"key {match.group(1)} from {address or 'here'}"):
+        if used := self._throttle.uses_to_record(f"key {match.group(1)} from {address or 'here'}"):
             detail = f"API key {match.group(1)} from {address or 'here'}, {used} request{'s' * (used != 1)}"
             self._audit.acting_as(found[0].name).record("sign-in", detail=detail)
         return found[0]
@@ -264,10 +278,8 @@ class Accounts:
         if me is None:
             raise SignInError("Only a signed-in user changes their own password.")
         found = self._store.password_hash(me.name)
-        try:
-            _hasher.verify(found[1] if found and found[1] else _dummy_hash(), current)
-        except (VerificationError, InvalidHashError):
-            raise SignInError("The current password is wrong; nothing was changed.") from None
+        if not _password_matches(found[1] if found and found[1] else _dummy_hash(), current):
+            raise SignInError("The current password is wrong; nothing was changed.")
         self.set_password(me.name, new)
 
     def user(self, name: str) -> User:
@@ -283,7 +295,7 @@ class Accounts:
         self._access.admin("add users")
         others = [user.name for user in self._store.list_users() if user.name.casefold() != name.strip().casefold()]
         name = check_user_name(name, others)  # a taken name itself is the store's to refuse, in its own sentence
-        hashed = _hasher.hash(check_password(password))
+        hashed = _hasher().hash(check_password(password))
         with self._store.unit_of_work():
             shown = " ".join((display_name or "").split())[:DISPLAY_NAME_LENGTH] or None
             user_id = self._store.add_user(name, check_role(role), hashed, (email or "").strip() or None, shown)
@@ -320,7 +332,7 @@ class Accounts:
         user = self.user(name)
         if self._access.user is None or self._access.user.user_id != user.user_id:
             self._access.admin("set another user's password")
-        hashed = _hasher.hash(check_password(password))
+        hashed = _hasher().hash(check_password(password))
         with self._store.unit_of_work():
             self._store.set_password_hash(user.user_id, hashed)
             self._store.end_sessions(user.user_id)  # every browser signed in with the old password signs in again

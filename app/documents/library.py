@@ -24,26 +24,24 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.documents.pages import PageImage, PageViews
 from app.documents.ranking import CANDIDATES, EmbeddingMatrix, fuse
-from app.documents.saver import DocumentSaver
-from app.documents.scans import NEEDS_TESSERACT, ScanReader, without_ocr
-from app.documents.uploads import MAX_FILE_BYTES, IfExists, write_upload
-from app.documents.watch import watches
 from app.leases import held
 from app.ports import DocumentRecords
 from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import HistoryError
-from tools.documents.ocr import tesseract
 from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
 from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
-from tools.workspace_paths import is_protected_file, remove_file
-from tools.workspace_walk import walk_files
+
+if TYPE_CHECKING:  # what reads, draws, takes in and follows documents is loaded when first used
+    from app.documents.pages import PageImage, PageViews
+    from app.documents.scans import ScanReader
+    from app.documents.uploads import IfExists
 
 logger = logging.getLogger(__name__)
 EMBED_BATCH = 64
@@ -83,10 +81,20 @@ class DocumentLibrary:
         self._files_read.set()
         self._searches_waiting = 0
         self._following = False
-        self._scans = ScanReader(self._save)
-        self._pages = PageViews(root)
         self._thread: threading.Thread | None = None
         self._embeddings = EmbeddingMatrix(store, embedder.model if embedder else "")
+
+    @cached_property
+    def _scans(self) -> ScanReader:
+        from app.documents.scans import ScanReader
+
+        return ScanReader(self._save)
+
+    @cached_property
+    def _pages(self) -> PageViews:
+        from app.documents.pages import PageViews
+
+        return PageViews(self.root)
 
     # Indexing -------------------------------------------------------------------
 
@@ -106,6 +114,8 @@ class DocumentLibrary:
     def follow(self) -> None:
         """Keep the index current from now on: read what changed since the last run, then follow the folder (one
         watch per folder in the process, `app.documents.watch`), reading what changes soon after, until `close`."""
+        from app.documents.watch import watches
+
         if not self._following:
             self._following = True
             watches.follow(self.root, self.refresh)
@@ -114,7 +124,11 @@ class DocumentLibrary:
 
     def following(self) -> str | None:
         """How the folder's changes are learnt, for the faces: None when it is not followed."""
-        folder = watches.watching(self.root) if self._following else None
+        if not self._following:
+            return None
+        from app.documents.watch import watches
+
+        folder = watches.watching(self.root)
         if folder is None:
             return None
         if folder.how == "events":
@@ -124,6 +138,8 @@ class DocumentLibrary:
     def close(self) -> None:
         """Stop following the folder (an indexing run under way ends on its own)."""
         if self._following:
+            from app.documents.watch import watches
+
             self._following = False
             watches.unfollow(self.root, self.refresh)
 
@@ -154,6 +170,8 @@ class DocumentLibrary:
         nothing, "replace" puts the upload in its place (a link itself, never what it points to), and
         "keep both" saves the upload as "spec (2).pdf", the first name free.
         """
+        from app.documents.uploads import write_upload
+
         saved = write_upload(self.root, self._store, name, data, if_exists)
         self.refresh()
         return saved
@@ -166,6 +184,8 @@ class DocumentLibrary:
             raise LookupError(f"{relative} is not among the workspace folder's documents.")
         if self._store.owns(self.root / relative):
             raise PermissionError(f"{relative} is the chat history's own file; it is never removed from here.")
+        from tools.workspace_paths import remove_file
+
         root = self.root.resolve()
         try:
             remove_file(ToolContext(workspace_root=root), root / relative, relative)
@@ -220,6 +240,8 @@ class DocumentLibrary:
         if gone:
             self._store.drop_documents(gone)
             self._changed()
+        from app.documents.saver import DocumentSaver
+
         with DocumentSaver(self._save) as self._saver:  # stores each file while the worker reads the next
             for relative, (absolute, info) in sorted(found.items()):
                 self.progress.current = relative
@@ -230,6 +252,8 @@ class DocumentLibrary:
     def _walk(self) -> list[tuple[str, tuple[Path, os.stat_result]]]:
         """Documents under the root, as (relative path, (path, its own stat)); walked by descriptor, so no link
         is followed and no name from outside is listed; hidden names and files that vanish meanwhile are skipped."""
+        from tools.workspace_walk import walk_files
+
         root = self.root.resolve()
         wanted = walk_files(root, lambda name: Path(name).suffix.lower() in DOCUMENT_SUFFIXES)
         return [(relative, (root / relative, info)) for relative, info in wanted]
@@ -237,6 +261,8 @@ class DocumentLibrary:
     def _is_history_file(self, relative: str, info: os.stat_result) -> bool:
         """Whether the entry (its stat read without opening it) is one of the chat history's files, under any name:
         closing a descriptor of one would drop the store's locks."""
+        from tools.workspace_paths import is_protected_file
+
         return is_protected_file(self._store.files(), self.root.resolve() / relative, info)
 
     def _refuse_history_file(self, relative: str) -> Callable[[os.stat_result], None]:
@@ -249,6 +275,10 @@ class DocumentLibrary:
         return refuse
 
     def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
+        from app.documents.scans import NEEDS_TESSERACT
+        from app.documents.uploads import MAX_FILE_BYTES
+        from tools.documents.ocr import tesseract
+
         if self._scans.waiting(relative, info):
             return  # its scanned pages are being read
         ocr_since = known is not None and NEEDS_TESSERACT in known.note and tesseract() is not None
@@ -288,6 +318,8 @@ class DocumentLibrary:
 
     def _read(self, record: DocumentFile, copy: Path) -> tuple[DocumentFile, list[Passage]]:
         """The file's record and passages as the reader found them; scanned pages are queued for OCR."""
+        from app.documents.scans import without_ocr
+
         try:
             reading = read_in_worker(copy)
         except ValueError as why:

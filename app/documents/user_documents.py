@@ -5,14 +5,16 @@ by everyone who may use the application, changed (uploads, removals) only by tho
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
 from app.documents.library import DocumentLibrary, IndexProgress
-from app.documents.pages import PageImage
-from app.documents.uploads import IfExists
 from domain.records import DocumentFile
+
+if TYPE_CHECKING:
+    from app.documents.pages import PageImage
+    from app.documents.uploads import IfExists
 
 
 class Documents:

@@ -18,6 +18,7 @@ import os
 import statistics
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,15 @@ Follower = weakref.WeakMethod[Callable[[], None]]
 def wanted(name: str) -> bool:
     """A document's name: one of the suffixes the index reads."""
     return Path(name).suffix.lower() in DOCUMENT_SUFFIXES
+
+
+def quiet_watchdog() -> None:
+    """Keep watchdog's own warnings off the user's screen. Its inotify observer warns "Callback with id … already
+    exists" for every folder it is told about twice, which happens whenever a tree of folders is copied in while
+    it is being watched (the folders are found both by its walk of the new tree and by their own events), each
+    warning with every watched folder in it: hundreds of kilobytes in the terminal. The watch is right either
+    way (the callback is replaced by itself), so nothing needs saying."""
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"watchdog(\.|$)")
 
 
 def file_system(path: Path) -> str:
@@ -168,6 +178,7 @@ class FolderWatches:
         if self._observer is None:
             from watchdog.observers import Observer
 
+            quiet_watchdog()
             self._observer = Observer()
             self._observer.start()
         return self._observer

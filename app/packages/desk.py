@@ -21,9 +21,9 @@ from app.packages.revisions import CurrentRevision, current_revision
 from app.packages.signoff import refusal
 from app.packages.typeset import render_pdf
 from app.ports import PackageRecords
+from domain.issued import IssuedMatch
 from domain.packages import (
     SIGNOFF_STEPS,
-    IssuedMatch,
     PackageRevision,
     ProjectDetails,
     RevisionStatus,

@@ -10,7 +10,8 @@ from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
 from app.packages.desk import PackageDesk, PackagePdf, PackageStatus, SignoffError
 from app.reports.reports import Reports
-from domain.packages import IssuedMatch, ProjectDetails, Signer, SignoffStep
+from domain.issued import IssuedMatch
+from domain.packages import ProjectDetails, Signer, SignoffStep
 from store import HistoryError
 from tools.atomic_files import write_atomically
 

@@ -27,6 +27,7 @@ _REPLY_STARTS = (*MARKERS, LINE_START_MARKER)
 _FENCE_LANGUAGES = ("json", "tool_call", "tool_code")
 _LONGEST_MARKER = max(map(len, _REPLY_STARTS)) + MAX_INDENT
 _MARKER_FIRST_CHARACTERS = "<[`\n"  # a marker, or a part of one, begins with one of these (or a line)
+_MARKER_FIRST = re.compile(f"[{re.escape(_MARKER_FIRST_CHARACTERS)}]")
 # A line start that may still become `LINE_JSON` (engine.text_calls.formats): "{", "[ {", "{&#3", …
 _PARTIAL_LINE_JSON = re.compile(rf"(?:^|\n)[ \t]{{0,{MAX_INDENT}}}((?:\[\s*)?\{{\s*(?:&[#\w]{{0,4}})?)\Z")
 _PARTIAL_SEARCH_CHARS = 48
@@ -131,4 +132,4 @@ class TextCallFilter:
 
 
 def _may_hold(delta: str) -> bool:
-    return any(character in delta for character in _MARKER_FIRST_CHARACTERS)
+    return _MARKER_FIRST.search(delta) is not None

@@ -1,7 +1,8 @@
 """`python main.py verify FILE.pdf`: is this PDF a calculation package issued from this chat history?
 
 It compares the file's SHA-256 with the PDFs frozen when revisions were approved: 0 and which workspace and
-revision it is, or 1 when it matches none (it was not issued here, or it was changed after it was issued).
+revision it is, or 1 when it matches none (it was not issued here, or it was changed after it was issued). It opens
+the chat history for that lookup alone (`app.verification`): no agent, tools or document index.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from app import HistoryError, issued_revision
 from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from faces.opening import start_or_exit
+from faces.opening import existing_history_or_exit
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -35,13 +37,14 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     except OSError as error:
         stderr.write(f"{path} cannot be read ({error.strerror or error}); give the path of the PDF to check.\n")
         return EXIT_USAGE
-    service = start_or_exit(args.env_file, None, None, args.db, stderr, existing=True)
-    if isinstance(service, int):
-        return service
+    place = existing_history_or_exit(args.env_file, args.db, stderr)
+    if isinstance(place, int):
+        return place
     try:
-        match = service.packages.verify(data)
-    finally:
-        service.close()
+        match = issued_revision(place.target, data)
+    except HistoryError as error:
+        stderr.write(f"{error}\n")
+        return EXIT_FAILED
     digest = hashlib.sha256(data).hexdigest()
     if match is None:
         stdout.write(

@@ -34,7 +34,11 @@ class Sink(Protocol):
 
 @dataclass(eq=False)
 class Connection:
-    """One client's socket: events are written one whole line at a time; a vanished client is written no more."""
+    """One client's socket: events are written whole lines at a time; a vanished client is written no more.
+
+    The lines of one turn of the event loop go out in one `write` (`flush`, called as the loop gets to it): a
+    turn's events come a few at a time, as the model's chunks arrive, and a system call per line cost the server
+    more than building the lines."""
 
     writer: asyncio.StreamWriter
     address: str = ""
@@ -44,20 +48,44 @@ class Connection:
     in_flight: int = 0
     last_active: float = field(default_factory=time.monotonic)
     half_sent_since: float | None = None  # the first byte of a line not yet ended
+    lines: list[bytes] = field(default_factory=list)  # queued for the next `flush`
 
     async def send(self, payload: Event) -> None:
-        """Queue the event's line at once (one `write` per line, so lines never interleave); wait for the
+        """Queue the event's line at once (whole lines, in order, so lines never interleave); wait for the
         client only when it falls behind."""
         if self.closed or self.writer.is_closing():
             self.closed = True
             return
-        try:
-            self.writer.write(encode(payload))
-            if self.writer.transport.get_write_buffer_size() > BEHIND_BYTES:
+        if not self.lines:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.lines.append(encode(payload))
+        if self.writer.transport.get_write_buffer_size() + sum(map(len, self.lines)) > BEHIND_BYTES:
+            self.flush()
+            try:
                 async with self.lock:
                     await self.writer.drain()
+            except (ConnectionError, RuntimeError):
+                self.closed = True
+
+    def flush(self) -> None:
+        """Write the lines queued so far, in one `write`."""
+        if not self.lines:
+            return
+        lines, self.lines = b"".join(self.lines), []
+        if self.closed or self.writer.is_closing():
+            self.closed = True
+            return
+        try:
+            self.writer.write(lines)
         except (ConnectionError, RuntimeError):
             self.closed = True
+
+    def close(self) -> None:
+        """Write what is queued, then close."""
+        self.flush()
+        self.closed = True
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            self.writer.close()
 
     def busy(self) -> bool:
         return self.in_flight > 0
@@ -78,6 +106,7 @@ class Connection:
 
     def hang_up(self, code: ErrorCode, reason: str) -> None:
         """Say why in an error event (not recoverable), and close."""
+        self.flush()
         if not self.closed and not self.writer.is_closing():
             with contextlib.suppress(ConnectionError, RuntimeError):
                 self.writer.write(encode(error_event(None, code, reason, recoverable=False)))

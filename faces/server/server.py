@@ -87,8 +87,7 @@ class ProtocolServer:
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=SHUTDOWN_SECONDS)
         for connection in list(self._connections):  # every turn has ended and been sent: hang up
-            connection.closed = True
-            connection.writer.close()
+            connection.close()
         for service in self._services.values():  # a summary not yet begun is written next time
             service.summaries.skip()
         for service in [*self._services.values(), *self._views.values()]:
@@ -120,6 +119,7 @@ class ProtocolServer:
         finally:
             self.guard.release(connection)
             self._connections.discard(connection)
+            connection.flush()
             connection.closed = True
             for chat_id in connection.sessions:  # the client is done with them: refresh their digital twins
                 self._leave(chat_id)
@@ -213,13 +213,11 @@ class ProtocolServer:
             message = f"a dispatch with id {shown(request.id)} is already in progress; give each request its own id"
             raise RequestError(request.id, "INVALID_REQUEST", message)
         chat_id = request.session_id(required=False)
-        if (asked_in := chat_id) is not None:
-            _seen(request, lambda: view.access.change(asked_in, "ask"))  # FORBIDDEN before the turn starts
+        if (asked_in := chat_id) is not None:  # FORBIDDEN before the turn starts (the store's work off the loop)
+            await asyncio.to_thread(lambda: _seen(request, lambda: view.access.change(asked_in, "ask")))
         pictures = await _pictures(request, view, chat_id)  # refused before a workspace is made or a turn starts
-        if chat_id is None:
-            chat_id = view.workspaces.create().chat_id  # named by its first answered question, as in the faces
+        chat_id = await asyncio.to_thread(_session_for, request, view, chat_id)
         sink.sessions.add(chat_id)
-        view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)  # the workspace remembers it
         started = False
         try:
             async with self.turn_in(key, view, chat_id) as flight:
@@ -308,6 +306,15 @@ class ProtocolServer:
         async with self._locks.setdefault(chat_id, asyncio.Lock()):  # never under a turn that is running
             view.workspaces.delete(chat_id)
         await sink.send(event("session-deleted", request.id, sessionID=str(chat_id)))
+
+
+def _session_for(request: Request, view: Application, chat_id: int | None) -> int:
+    """The dispatch's session, made when it names none (named by its first answered question, as in the faces),
+    with the agent it asks for (the workspace remembers it)."""
+    if chat_id is None:
+        chat_id = view.workspaces.create().chat_id
+    view.agents.choose(chat_id, request.text("agentID") or DEFAULT_AGENT)
+    return chat_id
 
 
 def _seen(request: Request, check: Callable[[], Workspace]) -> Workspace:

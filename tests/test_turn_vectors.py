@@ -1,0 +1,69 @@
+"""The words the indexes hold, made fast: `fold` and PostgreSQL's `turn_vector` give exactly what the plain
+definitions give, for any text, at PostgreSQL's limits too."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+
+import pytest
+
+from store import postgres_dialect
+from store.postgres_dialect import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, _lexeme
+from store.words import TOKEN, fold
+
+ALPHABET = "abc xyz éèçñ ü ß ﬁ ½ ² · ' \\ 𝔸 İ 中文 \u0301\u0327 ,.;\n\t" + "0123456789"
+
+
+def plain_fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if not unicodedata.combining(c))
+
+
+def plain_vector(user: str, assistant: str) -> str:
+    """The definition: each word's positions, the answer's after a gap, capped as PostgreSQL caps them."""
+    positions: dict[str, list[int]] = {}
+    position, budget = 0, postgres_dialect.MAX_VECTOR_BYTES
+    for text in (user, assistant):
+        for word in TOKEN.findall(plain_fold(text)):
+            position = min(position + 1, postgres_dialect.MAX_POSITION)
+            seen = positions.get(word)
+            if seen is None:
+                size = len(word.encode())
+                if size > postgres_dialect.MAX_WORD_BYTES or size > budget:
+                    continue
+                budget -= size
+                positions[word] = [position]
+            elif len(seen) < postgres_dialect.MAX_POSITIONS and seen[-1] != position:
+                seen.append(position)
+        position = min(position + 1, postgres_dialect.MAX_POSITION)
+    return " ".join(f"{_lexeme(word)}:{','.join(map(str, where))}" for word, where in positions.items())
+
+
+def texts(seed: int, count: int, longest: int) -> list[str]:
+    chosen = random.Random(seed)
+    return ["".join(chosen.choice(ALPHABET) for _ in range(chosen.randint(0, longest))) for _ in range(count)]
+
+
+def test_folding_is_lower_case_without_diacritics_for_any_text() -> None:
+    for text in texts(1, 2000, 60) + ["The maximum moment is wL²/8 = 54 kN·m.", "Crème brûlée", ""]:
+        assert fold(text) == plain_fold(text), repr(text)
+
+
+def test_a_turn_s_vector_is_the_definition_s() -> None:
+    pairs = list(zip(texts(2, 500, 300), texts(3, 500, 3000), strict=True))
+    for user, assistant in [*pairs, ("Question 1 about the transfer beam", "The moment is 54 kN·m. " * 30)]:
+        assert postgres_dialect.turn_vector(user, assistant) == plain_vector(user, assistant)
+
+
+@pytest.mark.parametrize(("limit", "value"), [("MAX_POSITION", 40), ("MAX_POSITIONS", 3), ("MAX_VECTOR_BYTES", 25),
+                                              ("MAX_WORD_BYTES", 2)])  # fmt: skip
+def test_at_postgresql_s_limits_too(monkeypatch: pytest.MonkeyPatch, limit: str, value: int) -> None:
+    monkeypatch.setattr(postgres_dialect, limit, value)
+    words = "beam girder beam slab column beam éclisse girder " * 12
+    random_pairs = list(zip(texts(4, 50, 200), texts(5, 50, 900), strict=True))
+    for user, assistant in [(words, words), ("a b", words), (words[:40], ""), *random_pairs]:
+        assert postgres_dialect.turn_vector(user, assistant) == plain_vector(user, assistant)
+
+
+def test_the_limits_are_postgresql_s() -> None:
+    assert (MAX_POSITION, MAX_POSITIONS, MAX_WORD_BYTES, MAX_VECTOR_BYTES) == (16_383, 256, 2_046, 1_000_000)
