@@ -18,16 +18,16 @@ if TYPE_CHECKING:
     from app.application import Application
     from app.approvals import edit_diff
     from app.assembly import open_application, start
-    from app.images import DEFAULT_QUESTION as DEFAULT_IMAGE_QUESTION
-    from app.images import IMAGE_SUFFIXES, MAX_IMAGES, ImageRefusedError, clean_image, read_images
-    from app.naming import AmbiguousWorkspaceError
+    from app.configuration.settings import Settings, configure_logging, load_settings, store_choice
+    from app.configuration.store_place import HistoryPlace, SettingsError, check_history_file, history_place
     from app.outside_tools.servers import McpPool
     from app.packages import PackageError, PackagePdf, PackageStatus, SignoffError
-    from app.settings import Settings, configure_logging, load_settings, store_choice
-    from app.store_place import HistoryPlace, SettingsError, check_history_file, history_place
-    from app.summaries import SwitchOutcome
-    from app.turns import Consent
+    from app.turns.images import DEFAULT_QUESTION as DEFAULT_IMAGE_QUESTION
+    from app.turns.images import IMAGE_SUFFIXES, MAX_IMAGES, ImageRefusedError, clean_image, read_images
+    from app.turns.turns import Consent
     from app.verification import issued_revision
+    from app.workspaces.naming import AmbiguousWorkspaceError
+    from app.workspaces.summaries import SwitchOutcome
     from domain.accounts import User
     from domain.issued import IssuedMatch
     from engine.ollama_server import ServerStatus
@@ -38,18 +38,18 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "Application": "app.application",
-    "AmbiguousWorkspaceError": "app.naming",
-    "DEFAULT_IMAGE_QUESTION": "app.images:DEFAULT_QUESTION",
-    "IMAGE_SUFFIXES": "app.images",
-    "ImageRefusedError": "app.images",
-    "MAX_IMAGES": "app.images",
-    "clean_image": "app.images",
-    "read_images": "app.images",
+    "AmbiguousWorkspaceError": "app.workspaces.naming",
+    "DEFAULT_IMAGE_QUESTION": "app.turns.images:DEFAULT_QUESTION",
+    "IMAGE_SUFFIXES": "app.turns.images",
+    "ImageRefusedError": "app.turns.images",
+    "MAX_IMAGES": "app.turns.images",
+    "clean_image": "app.turns.images",
+    "read_images": "app.turns.images",
     "ForbiddenError": "app.accounts.policy",
     "SignInError": "app.accounts.policy",
     "User": "domain.accounts",
     "record_as_json": "app.accounts.audit_trail",
-    "Consent": "app.turns",
+    "Consent": "app.turns.turns",
     "DOCUMENT_SUFFIXES": "tools.documents.readers",
     "DOCUMENT_TYPES_NAMED": "tools.documents.readers",
     "HistoryError": "store",
@@ -59,21 +59,21 @@ _WHERE = {
     "PackageStatus": "app.packages",
     "ServerPools": "engine.server_pool",
     "ServerStatus": "engine.ollama_server",
-    "Settings": "app.settings",
-    "SettingsError": "app.store_place",
-    "HistoryPlace": "app.store_place",
+    "Settings": "app.configuration.settings",
+    "SettingsError": "app.configuration.store_place",
+    "HistoryPlace": "app.configuration.store_place",
     "IssuedMatch": "domain.issued",
-    "check_history_file": "app.store_place",
-    "history_place": "app.store_place",
+    "check_history_file": "app.configuration.store_place",
+    "history_place": "app.configuration.store_place",
     "issued_revision": "app.verification",
     "SignoffError": "app.packages",
-    "SwitchOutcome": "app.summaries",
-    "configure_logging": "app.settings",
+    "SwitchOutcome": "app.workspaces.summaries",
+    "configure_logging": "app.configuration.settings",
     "edit_diff": "app.approvals",
-    "load_settings": "app.settings",
+    "load_settings": "app.configuration.settings",
     "open_application": "app.assembly",
     "start": "app.assembly",
-    "store_choice": "app.settings",
+    "store_choice": "app.configuration.settings",
     "tool_kind": "tools",
 }
 

@@ -35,16 +35,16 @@ from app.agents import AgentCatalog, Agents, load_agents
 from app.approvals import EditApprovals, FileEditMode
 from app.documents.library import DocumentLibrary
 from app.documents.user_documents import Documents
-from app.live import Live
 from app.memory import MemoryBook
 from app.models import Models
-from app.notifications import Notifications
-from app.past_work import PastWork
 from app.ports import Store
-from app.summaries import Summaries
-from app.turns import Turns
+from app.together.live import Live
+from app.together.notifications import Notifications
+from app.turns.turns import Turns
 from app.webhooks import Deliverer, Webhooks
-from app.workspaces import Workspaces
+from app.workspaces.past_work import PastWork
+from app.workspaces.summaries import Summaries
+from app.workspaces.workspaces import Workspaces
 from domain.accounts import User
 from engine.agent import AIAgent
 from engine.embeddings import Embedder

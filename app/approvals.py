@@ -18,9 +18,9 @@ from typing import Literal
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access, ForbiddenError
-from app.formatting import shown_name
-from app.notifications import Notifications
 from app.ports import EditRecords
+from app.presentation.formatting import shown_name
+from app.together.notifications import Notifications
 from domain.records import FileEdit, FileEditStatus
 from tools.files import MAX_EDIT_BYTES, unified_diff
 from tools.registry import ToolContext

@@ -12,7 +12,7 @@ from app.accounts.user_turns import UserTurns
 from app.accounts.users import OfficeSignOn
 from app.agents import load_agents
 from app.application import AccountSettings, Application
-from app.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
+from app.configuration.settings import Settings, SettingsError, check_paths, configure_logging, load_settings
 from app.webhooks import Deliverer, load_webhooks
 from engine.agent import AIAgent
 from engine.server_pool import ServerPools

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from app.accounts.audit_trail import SERVER_OWNER
-from app.settings import check_paths, load_settings
+from app.configuration.settings import check_paths, load_settings
 from store import (
     ChatHistoryDB,
     HistoryError,

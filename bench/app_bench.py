@@ -110,7 +110,7 @@ FIXED_PROMPT_QUESTIONS = (
 def fixed_prompts() -> list[Result]:
     """The fixed prompt (system prompt and tool schemas, no history) in tokens at 3 characters each: every tool,
     as the first version sent, against the default agent's selection for typical questions."""
-    from app.settings import DEFAULT_SYSTEM_PROMPT
+    from app.configuration.settings import DEFAULT_SYSTEM_PROMPT
     from engine.tool_selection import offered_tools
     from tools import ollama_tools, tool_specs
 

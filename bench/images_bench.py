@@ -1,5 +1,5 @@
 """Pictures: cleaning a 12-megapixel phone photo (4000 × 3000 JPEG with EXIF, GPS and an orientation) and a
-12-megapixel PNG sketch down to what is stored and sent (`app.images.clean_image`), single-threaded."""
+12-megapixel PNG sketch down to what is stored and sent (`app.turns.images.clean_image`), single-threaded."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 from PIL import Image
 from PIL.ExifTags import GPS, IFD, Base
 
-from app.images import clean_image
+from app.turns.images import clean_image
 from bench.harness import Result, summarise, timed_ms
 
 WIDTH, HEIGHT = 4000, 3000

@@ -16,11 +16,13 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from fakes.ollama import free_port
+from history import ChatHistoryDB
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -127,3 +129,23 @@ def send(page: Page, text: str) -> float:
     sent = time.time()
     box.press("Enter")
     return sent
+
+
+WORKSPACE = "Footbridge"
+
+
+@dataclass
+class Office:
+    """The store, its settings, ann's workspace (one calculation, shared with bob as editor) and her "Tower"."""
+
+    folder: Path
+    store: str
+    chat_id: int
+    tower: int
+    figures: dict[str, list[float]] = field(default_factory=dict)
+
+    def note(self, name: str, seconds: float) -> None:
+        self.figures.setdefault(name, []).append(seconds)
+
+    def db(self) -> ChatHistoryDB:
+        return ChatHistoryDB(self.store)

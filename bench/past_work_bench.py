@@ -12,7 +12,7 @@ import numpy as np
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
-from app.past_work import PastWork
+from app.workspaces.past_work import PastWork
 from bench.harness import Result, summarise, timed_ms
 from domain.calculations import CalcResult
 from domain.records import FinishedTurn, ToolCall

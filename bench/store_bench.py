@@ -17,7 +17,7 @@ from typing import Any
 
 from agent import AIAgent
 from app.application import Application
-from app.turns import RECENT_TURNS_IN_MEMORY
+from app.turns.turns import RECENT_TURNS_IN_MEMORY
 from bench.harness import Result, single, summarise, timed_ms
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama, Reply, is_summary_request

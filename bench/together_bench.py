@@ -18,13 +18,24 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app import start
 from bench.harness import Result, summarise
-from bench.office_pages import PASSWORD, Browser, Page, seen_at, send, signed_in, stored_at, watch, web_process
+from bench.office_pages import (
+    PASSWORD,
+    WORKSPACE,
+    Browser,
+    Office,
+    Page,
+    seen_at,
+    send,
+    signed_in,
+    stored_at,
+    watch,
+    web_process,
+)
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama, Reply, is_summary_request
 from history import ChatHistoryDB
@@ -32,7 +43,6 @@ from store import is_postgres_url
 from tools.steel import steel_beam_check
 
 PAUSE_SECONDS = 0.6  # before each of an answer's four pieces: about 2.4 s a question
-WORKSPACE = "Footbridge"
 NOTE = "Note the span in notes.md"
 EDIT = ("edit_file", {"path": "notes.md", "old_text": "", "new_text": "Span: 35 ft\n"})
 
@@ -47,23 +57,6 @@ def respond(body: dict[str, Any]) -> Reply:
     if last["content"] == NOTE:
         return Reply.tool_calls(EDIT)
     return Reply.slow(f"Answer to {last['content']}", PAUSE_SECONDS)
-
-
-@dataclass
-class Office:
-    """The store, its settings, ann's workspace (one calculation, shared with bob as editor) and her "Tower"."""
-
-    folder: Path
-    store: str
-    chat_id: int
-    tower: int
-    figures: dict[str, list[float]] = field(default_factory=dict)
-
-    def note(self, name: str, seconds: float) -> None:
-        self.figures.setdefault(name, []).append(seconds)
-
-    def db(self) -> ChatHistoryDB:
-        return ChatHistoryDB(self.store)
 
 
 def prepare(folder: Path, store: str, ollama_url: str) -> Office:

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness import Result, single, summarise
-from bench.office_pages import Browser, Page, seen_at, send, session_kept, signed_in, watch
-from bench.together_bench import WORKSPACE, Office
+from bench.office_pages import WORKSPACE, Browser, Office, Page, seen_at, send, session_kept, signed_in, watch
 from faces.web.live import LIVE_SECONDS
 
 TABS = 10

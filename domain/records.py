@@ -29,7 +29,7 @@ class ToolCall(BaseModel):
 
 class CleanImage(BaseModel, frozen=True):
     """A picture asked with a question, as it is stored and sent: drawn again from its pixels with no metadata
-    block left, upright, its long side at most 1,568 px (`app.images` makes it)."""
+    block left, upright, its long side at most 1,568 px (`app.turns.images` makes it)."""
 
     data: bytes
     media_type: ImageType

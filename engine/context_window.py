@@ -25,7 +25,8 @@ MIN_CHARS_PER_TOKEN = 1.0  # dense text (CJK, numbers) can come near one charact
 MAX_CHARS_PER_TOKEN = 8.0
 PLAUSIBLE_CHARS_PER_TOKEN = (0.5, 12.0)  # outside this, a count is not of our whole request
 SMOOTHING = 0.5  # the weight of a new measurement against the ratio so far
-# What a 1,568 × 1,176 picture (the most `app.images` sends) costs qwen2.5vl, which reads 28-pixel patches: 56 × 42 =
+# What a 1,568 × 1,176 picture (the most `app.turns.images` sends) costs qwen2.5vl, which reads 28-pixel patches: 56
+# × 42 =
 # 2,352 tokens; gemma3 takes 256 for any picture and llava 576, so no vision model is given less room than it needs.
 IMAGE_TOKENS = 2_400
 FULL_SHARE = 0.95  # a count this close to the context may be of a prompt the server cut short

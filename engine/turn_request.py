@@ -90,7 +90,9 @@ class TurnRequest:
     temperature: float | None = None  # an agent profile's own; None: the model's default
     think: bool | str = False
     workspace_key: Hashable | None = None  # says "older turns are left out" once per workspace
-    images: tuple[bytes, ...] = field(default=(), repr=False)  # cleaned pictures (`app.images`), sent with the question
+    images: tuple[bytes, ...] = field(
+        default=(), repr=False
+    )  # cleaned pictures (`app.turns.images`), sent with the question
     stop: StopSignal = field(default_factory=StopSignal, compare=False)
     # The turns other processes run on each server now (read from their store as the turn starts), so that a
     # process with nothing in flight does not send every turn to the first server; and who is told the server

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.settings import Settings  # noqa: E402
+from app.configuration.settings import Settings  # noqa: E402
 from fakes.ollama import FakeOllama  # noqa: E402
 from fakes.postgres import PostgresServer, unavailable  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.formatting import BIDI_CONTROLS
+from app.presentation.formatting import BIDI_CONTROLS
 from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request
 from history import ChatHistoryDB
 from tests.cli_helpers import MAIN, interrupt_after_line, interrupt_while_waiting, run_cli

@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.packages.content import sheet
 from app.packages.records import package_calculations
-from app.presentation import present
+from app.presentation.calculation import present
 from app.reports.exports import calculation_report
 from domain.calculations import CalcResult, SectionDrawing
 from domain.packages import Signer

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from app.images import MAX_IMAGE_BYTES, ImageRefusedError, clean_image, read_image, read_images
+from app.turns.images import MAX_IMAGE_BYTES, ImageRefusedError, clean_image, read_image, read_images
 from tests.photos import assert_clean, site_photo, sketch_png
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.settings import SettingsError, load_settings
+from app.configuration.settings import SettingsError, load_settings
 from domain.events import TextDelta, WaitingForServer
 from faces.cli.renderer import Renderer
 from faces.cli.waiting import Waiting

@@ -19,7 +19,7 @@ import pytest
 
 from agent import AIAgent
 from app import Application
-from app.workspace_line import FREE, STOPPED_WAITING
+from app.turns.workspace_line import FREE, STOPPED_WAITING
 from domain.events import AgentEvent, TurnCompleted, WaitingForServer
 from fakes.ollama import FakeOllama, Gate, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB

@@ -13,10 +13,10 @@ from typing import Any
 import pypdfium2.raw as pdfium
 import pytest
 
-from app.formatting import pretty_units, result_text
 from app.packages import SignoffError
 from app.packages.records import package_calculations, records_digest
-from app.presentation import present
+from app.presentation.calculation import present
+from app.presentation.formatting import pretty_units, result_text
 from domain.packages import ProjectDetails, Signer
 from domain.records import ToolCall, Turn
 from fakes.ollama import FakeOllama, Reply

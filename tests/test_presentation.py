@@ -10,7 +10,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from app.presentation import precise_value, present
+from app.presentation.calculation import precise_value, present
 from app.reports.exports import calculation_report
 from domain.calculations import CalcResult, Check
 from domain.records import ToolCall

@@ -13,7 +13,7 @@ import pytest
 
 from agent import AIAgent
 from app import Application, SwitchOutcome
-from app.workspaces import DEFAULT_WORKSPACE_NAME
+from app.workspaces.workspaces import DEFAULT_WORKSPACE_NAME
 from domain.events import TextDelta, TurnCompleted
 from fakes.ollama import FakeOllama, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB

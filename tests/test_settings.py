@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.settings import DEFAULT_SYSTEM_PROMPT, SettingsError, load_settings
+from app.configuration.settings import DEFAULT_SYSTEM_PROMPT, SettingsError, load_settings
 
 
 def test_defaults_without_any_configuration() -> None:
@@ -100,10 +100,10 @@ PLACES = [  # (.env, environment, --db)
 def test_verify_finds_the_chat_history_where_the_settings_find_it(
     tmp_path: Path, dotenv: str, environ: dict[str, str], db: str | None
 ) -> None:
-    """`python main.py verify` reads the history's place without the settings' validation (app.store_place): the
-    same place, the same words, the same refusal as the settings."""
-    from app.settings import store_choice
-    from app.store_place import history_place
+    """`python main.py verify` reads the history's place without the settings' validation
+    (app.configuration.store_place): the same place, the same words, the same refusal as the settings."""
+    from app.configuration.settings import store_choice
+    from app.configuration.store_place import history_place
 
     env_file = tmp_path / ".env"
     env_file.write_text(dotenv)

@@ -18,7 +18,7 @@ import pytest
 
 from agent import AIAgent
 from app.application import Application
-from app.formatting import usage_caption
+from app.presentation.formatting import usage_caption
 from app.reports.exports import _calculation, report_pieces, workspace_pieces
 from domain.calculations import CalcResult
 from domain.records import ToolCall, Turn, Workspace

@@ -15,7 +15,7 @@ import pytest
 from app import Application
 from app.application import AccountSettings
 from app.database import copy
-from app.images import ImageRefusedError, clean_image
+from app.turns.images import ImageRefusedError, clean_image
 from domain.events import AgentEvent, ErrorEvent, TurnCompleted
 from engine.context_window import IMAGE_TOKENS, ContextWindow
 from engine.prompt import build_window

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.presentation import present
+from app.presentation.calculation import present
 from tools import ToolContext, run_tool, tool_specs
 
 CALLS: dict[str, dict[str, Any]] = {

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 from streamlit.testing.v1 import AppTest
 
-from app.presentation import present
+from app.presentation.calculation import present
 from domain.calculations import CalcResult, Check
 from domain.records import ToolCall
 from faces.web.cards import check_line, diagram_spec, span_ticks

@@ -45,7 +45,7 @@ class DocumentSearcher(Protocol):
 
 
 class PastWorkSearcher(Protocol):
-    """The search of the user's other workspaces the application keeps (`app.past_work.PastWorkSearch`)."""
+    """The search of the user's other workspaces the application keeps (`app.workspaces.past_work.PastWorkSearch`)."""
 
     def search(self, query: str, top_k: int) -> dict[str, Any]:
         """{"results": [{"workspace", "date", "question", "excerpt", "calculations"}, …]} best first, or

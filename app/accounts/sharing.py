@@ -1,5 +1,5 @@
-"""Sharing workspaces: with a user as viewer or editor (who is told, `app.notifications`), or with everyone in the
-office as viewer.
+"""Sharing workspaces: with a user as viewer or editor (who is told, `app.together.notifications`), or with everyone in
+the office as viewer.
 
 Only a workspace's owner (an engineer) or an admin shares it. A workspace made before accounts were on
 has no owner: only admins see it, and an admin (or `python main.py share` on the server) shares it or
@@ -12,11 +12,11 @@ from typing import Protocol
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
-from app.formatting import shown_name
-from app.naming import By, the_one
-from app.notifications import Notifications
 from app.ports import AccountRecords, WorkspaceRecords
+from app.presentation.formatting import shown_name
+from app.together.notifications import Notifications
 from app.webhooks import Webhooks
+from app.workspaces.naming import By, the_one
 from domain.accounts import EVERYONE, SHARE_ROLES, Share, ShareRole, User
 from domain.records import Workspace
 

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.config_files import read_config
+from app.configuration.config_files import read_config
 
 logger = logging.getLogger(__name__)
 HOOK_SECONDS = 10.0

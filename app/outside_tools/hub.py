@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.config_files import read_config
+from app.configuration.config_files import read_config
 from app.outside_tools.servers import IDLE_SECONDS, SEPARATOR, McpConfig, McpPool, McpServers
 
 Ask = Callable[[str, dict[str, Any]], bool]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from app.interaction import PresentedInteraction, curve_problem, number_text
 from app.packages.diagrams import WIDTH, Drawing, Shape
-from app.sections import length, section_problem, section_title
+from app.presentation.interaction import PresentedInteraction, curve_problem, number_text
+from app.presentation.sections import length, section_problem, section_title
 from domain.calculations import SectionDrawing
 
 CURVE_HEIGHT = 150.0  # the interaction diagram's frame is WIDTH × CURVE_HEIGHT points

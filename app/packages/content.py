@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from app.packages.concrete_drawings import interaction_drawing, section_drawing
 from app.packages.diagrams import Drawing, beam_drawings
 from app.packages.records import Calculation
-from app.presentation import PresentedCalculation, PresentedCheck, present
+from app.presentation.calculation import PresentedCalculation, PresentedCheck, present
 from domain.packages import ProjectDetails, RevisionStatus, SheetEntry
 
 LONGEST_TEXT = 2_000  # characters of a question or an input shown; the record keeps the rest

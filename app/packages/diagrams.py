@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from app.formatting import pretty_units
+from app.presentation.formatting import pretty_units
 from domain.calculations import Diagram
 
 WIDTH = 200.0  # the plot's frame, in points: two side by side across the page

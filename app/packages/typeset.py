@@ -18,8 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from app.formatting import visible_bidi_controls
 from app.packages.content import PackageContent
+from app.presentation.formatting import visible_bidi_controls
 
 TEMPLATE = Path(__file__).with_name("package.typ")
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSansMono.ttf")

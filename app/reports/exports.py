@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from app.formatting import usage_caption
-from app.interaction import PresentedInteraction, number_text
-from app.presentation import present
-from app.sections import bar_rows, length, section_title
+from app.presentation.calculation import present
+from app.presentation.formatting import usage_caption
+from app.presentation.interaction import PresentedInteraction, number_text
+from app.presentation.sections import bar_rows, length, section_title
 from domain.calculations import CalcResult, SectionDrawing
 from domain.records import ToolCall, Turn, Workspace
 from tools import is_calculation

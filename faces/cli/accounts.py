@@ -25,8 +25,8 @@ from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports htt
 
 # isort: split
 from app import AmbiguousWorkspaceError, Application, HistoryError, record_as_json
-from app.formatting import JSON_SAFE, shown_name
-from app.naming import By
+from app.presentation.formatting import JSON_SAFE, shown_name
+from app.workspaces.naming import By
 from domain.accounts import AuditRecord
 from domain.records import Workspace
 from faces.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE

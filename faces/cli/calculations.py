@@ -1,13 +1,13 @@
 """The terminal's layout of a calculation: short lines, each with its ANSI style.
 
-Warnings first (in yellow: an input far outside practice), then the substitution (or the formula), the results,
-each check with its ratio and clause (the governing one first, a failed one in red), the verdict with what it
-covers, what was not checked, and the reference. The text itself is `app.presentation`'s, as every face's is.
+Warnings first (in yellow: an input far outside practice), then the substitution (or the formula), the results, each
+check with its ratio and clause (the governing one first, a failed one in red), the verdict with what it covers, what
+was not checked, and the reference. The text itself is `app.presentation.calculation`'s, as every face's is.
 """
 
 from __future__ import annotations
 
-from app.presentation import PresentedCheck, present
+from app.presentation.calculation import PresentedCheck, present
 from domain.calculations import CalcResult
 
 DIM, WARNING, FAILED = "2", "33", "31"

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TextIO
 
 from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SignInError, SwitchOutcome, edit_diff
-from app.formatting import shown_name
-from app.images import DEFAULT_QUESTION, read_images
+from app.presentation.formatting import shown_name
+from app.turns.images import DEFAULT_QUESTION, read_images
 from domain.events import AgentError
 from domain.records import CleanImage, Workspace
 from faces.cli.packages import HELP as PACKAGE_HELP

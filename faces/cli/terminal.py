@@ -15,7 +15,7 @@ import textwrap
 from datetime import UTC, datetime
 from typing import TextIO
 
-from app.formatting import BIDI_SHOWN, pretty_units, shortened
+from app.presentation.formatting import BIDI_SHOWN, pretty_units, shortened
 from domain.records import ToolCall
 from faces.cli.calculations import DIM, FAILED, calculation_lines
 from faces.text import call_signature

@@ -16,7 +16,7 @@ from faces import skip_httpx_cli  # noqa: F401 - first, before `app` imports htt
 
 # isort: split
 from app import HistoryError
-from app.formatting import shown_name
+from app.presentation.formatting import shown_name
 from domain.webhooks import WebhookDelivery
 from faces.exit_codes import EXIT_FAILED, EXIT_OK
 from faces.opening import start_or_exit

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from app import Application, ForbiddenError, HistoryError, SignInError
-from app.conversation import Conversation
+from app.turns.conversation import Conversation
 from domain.events import AgentError, AgentEvent
 from faces.server.http_bodies import BodyTooLongError, bearer_token, declared_too_long, read_body
 from faces.server.openai_records import DONE, ApiError, Content, Reply, event, models_list, turn_failure

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from app import Application
-from app.formatting import shown_name
+from app.presentation.formatting import shown_name
 from faces.web.state import loop, notify, reset_window, state
 from faces.web.sync_bridge import run_sync
 

@@ -2,7 +2,7 @@
 column's interaction diagram, a concrete section with its bars.
 
 A failed check is red and says by how much it fails; the governing check (the highest ratio
-of value to limit) comes first; the text is `app.presentation`'s, as every face's is. Diagrams are Vega-Lite
+of value to limit) comes first; the text is `app.presentation.calculation`'s, as every face's is. Diagrams are Vega-Lite
 specs drawn over exactly the span, with the peak of each labelled; the concrete charts are
 `faces.web.concrete_charts`'.
 """
@@ -14,10 +14,10 @@ from typing import Any
 
 import streamlit as st
 
-from app.formatting import pretty_units
-from app.interaction import PresentedInteraction, curve_problem
-from app.presentation import PresentedCheck, present
-from app.sections import section_problem
+from app.presentation.calculation import PresentedCheck, present
+from app.presentation.formatting import pretty_units
+from app.presentation.interaction import PresentedInteraction, curve_problem
+from app.presentation.sections import section_problem
 from domain.calculations import CalcResult, Diagram, SectionDrawing
 from faces.web.concrete_charts import interaction_spec, section_spec
 from faces.web.markdown import escape_markdown

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.interaction import PresentedInteraction
-from app.sections import length, section_title
+from app.presentation.interaction import PresentedInteraction
+from app.presentation.sections import length, section_title
 from domain.calculations import SectionDrawing
 
 INK, INSIDE, OUTSIDE, ZERO = "#1f3a5f", "#2e7d32", "#c0392b", "#999999"

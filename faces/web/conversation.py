@@ -9,7 +9,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import StopException
 
 from app import Application, edit_diff
-from app.formatting import visible_bidi_controls
+from app.presentation.formatting import visible_bidi_controls
 from domain.records import CleanImage, FileEdit, Turn
 from faces.web import actions
 from faces.web.background import LiveReply, live_replies

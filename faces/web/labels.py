@@ -7,7 +7,7 @@ ellipsis, and the button's tooltip shows the whole name.
 
 from __future__ import annotations
 
-from app.formatting import shortened
+from app.presentation.formatting import shortened
 
 # Widths in pixels of the sidebar buttons' font (Source Sans, 14 px): the widest of each class of character,
 # so that an estimate is never short of the real width.

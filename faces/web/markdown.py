@@ -31,7 +31,7 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from app.formatting import shown_name, visible_bidi_controls
+from app.presentation.formatting import shown_name, visible_bidi_controls
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
 _IMAGE_START = re.compile(r"(?<!\\)((?:\\\\)*)!(?=\[)")  # a `!` before `[`, itself not escaped

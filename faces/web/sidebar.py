@@ -7,7 +7,7 @@ from datetime import date, tzinfo
 import streamlit as st
 
 from app import Application, ServerStatus
-from app.formatting import shown_name
+from app.presentation.formatting import shown_name
 from domain.records import Workspace
 from faces.web import actions
 from faces.web.dates import group_of, hover_time, today_in, zone_named

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import streamlit as st
 
 from app import tool_kind
-from app.formatting import pretty_units, usage_caption, visible_bidi_controls
+from app.presentation.formatting import pretty_units, usage_caption, visible_bidi_controls
 from domain.events import (
     AgentEvent,
     ErrorEvent,

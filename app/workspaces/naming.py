@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.formatting import shown_name
+from app.presentation.formatting import shown_name
 from domain.records import Workspace
 
 By = Literal["id", "name"]

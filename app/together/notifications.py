@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from app.accounts.policy import Access
-from app.formatting import shown_name
 from app.ports import NotificationRecords
+from app.presentation.formatting import shown_name
 from domain.accounts import EVERYONE, Share, User
 from domain.packages import SignoffStep
 from domain.records import Notification, Workspace

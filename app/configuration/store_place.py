@@ -1,6 +1,6 @@
-"""Where the chat history is, read as the settings read it (`app.settings`: the command's flag, the environment,
-`.env`, the defaults, in that order, with the same checks and the same sentences), without the rest of the settings
-or their validation: for `python main.py verify`, which only looks a file up in the chat history and so loads
+"""Where the chat history is, read as the settings read it (`app.configuration.settings`: the command's flag, the
+environment, `.env`, the defaults, in that order, with the same checks and the same sentences), without the rest of the
+settings or their validation: for `python main.py verify`, which only looks a file up in the chat history and so loads
 nothing else (the settings' validation alone costs it more than the lookup)."""
 
 from __future__ import annotations

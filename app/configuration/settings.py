@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from app.store_place import DATABASE_URL_ALLOWED, check_history_file, read_env_file
-from app.store_place import SettingsError as SettingsError  # where it was always imported from, too
+from app.configuration.store_place import DATABASE_URL_ALLOWED, check_history_file, read_env_file
+from app.configuration.store_place import SettingsError as SettingsError  # where it was always imported from, too
 from store import is_store_file
 from store.postgres_url import parse_postgres_url, redact_url
 

@@ -2,14 +2,14 @@
 
 The turn's workspace is fixed before the model is asked, so an answer that
 finishes after the user moved on still lands where the question was asked. One
-turn runs in a workspace at a time, whichever process asks (`app.workspace_line`). The
+turn runs in a workspace at a time, whichever process asks (`app.turns.workspace_line`). The
 question is stored as it is asked, as a running turn of this process's store; the
 turn is finished when the agent completes it, or, if the stream is cut off part
 way (Stop, a click in the web page, Ctrl-C), with what had arrived, marked as
 stopped. A process killed mid-answer leaves the running turn behind, and whoever
 notices stores it as stopped (`store.leases`).
 
-Pictures asked with a question arrive cleaned (`app.images`); they are sent only to a model that can see
+Pictures asked with a question arrive cleaned (`app.turns.images`); they are sent only to a model that can see
 them, and otherwise refused with one sentence before anything is stored or sent. They are stored with the turn,
 and read back one at a time by those who may read its workspace.
 
@@ -27,28 +27,28 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from app.accounts.audit_trail import AuditTrail, tool_call_detail
+from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
 from app.accounts.user_turns import UserTurns
 from app.agents import AgentCatalog, AgentProfile
 from app.approvals import EditApprovals
-from app.conversation import Conversation
-from app.images import ImageRefusedError, check_count
 from app.memory import MemoryBook
 from app.models import Models
-from app.past_work import PastWork
 from app.ports import TurnRecords
-from app.summaries import Summaries
+from app.turns.conversation import Conversation
+from app.turns.images import ImageRefusedError, check_count
+from app.turns.recording import TurnRecorder
+from app.turns.workspace_line import STOPPED_WAITING, WorkspaceLine
 from app.webhooks import Webhooks
-from app.workspace_line import STOPPED_WAITING, WorkspaceLine
-from app.workspaces import DEFAULT_WORKSPACE_NAME, Workspaces, name_from_message
-from domain.events import AgentError, AgentEvent, StopReason, TurnCompleted
-from domain.records import CleanImage, FinishedTurn, Turn, TurnStatus, Workspace
+from app.workspaces.past_work import PastWork
+from app.workspaces.summaries import Summaries
+from app.workspaces.workspaces import Workspaces
+from domain.events import AgentError, AgentEvent, TurnCompleted
+from domain.records import CleanImage, Turn, Workspace
 from engine.agent import AIAgent, StopSignal, TurnRequest
 from engine.notices import images_unsupported
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
-from store import HistoryError
 from tools import ToolContext
 
 if TYPE_CHECKING:
@@ -57,12 +57,6 @@ if TYPE_CHECKING:
 Consent = Callable[[str, dict[str, Any]], bool]  # (tool, arguments) -> may it run?
 
 RECENT_TURNS_IN_MEMORY = 50
-_TURN_STATUS: dict[StopReason, TurnStatus] = {
-    "end_turn": "complete",
-    "max_tool_rounds": "complete",
-    "stopped": "stopped",
-    "error": "error",
-}
 
 
 @dataclass(frozen=True)
@@ -105,7 +99,7 @@ class Turns:
         summaries: Summaries | None = None,
     ) -> None:
         self._store = store
-        self._webhooks = webhooks  # told of each turn stored, in its transaction
+        self._recorder = TurnRecorder(store, audit, webhooks, asked_by)  # told of each turn stored, in its transaction
         self._access = access
         self._audit = audit
         self._user_turns = user_turns  # each user's fair share of turns (None: one person, nothing to share)
@@ -135,14 +129,13 @@ class Turns:
         stream as they come, and the last, `TurnCompleted`, carries the stored turn's id. The turn is stored
         however it ends, in the workspace it was asked in even if the user has moved on.
 
-        One turn at a time in a workspace: while another is answered there (in any process), this one waits for
-        it, told by `WaitingForServer`. When `regenerate`, the workspace's last turn as it is now is marked
-        superseded when the turn begins: it stays in the record, but the model no longer sees it (its pictures are
-        asked again, unless others are given). `consent` asks the user
-        before an outside tool runs (None: nobody can be asked). `conversation`: a program's own (its model, earlier
-        turns and instructions) instead of the workspace's. `images`, cleaned by `app.images`, go with the question
-        to a model that can see them; for one that cannot, ImageRefusedError comes before any event and nothing is
-        stored or sent.
+        One turn at a time in a workspace: while another is answered there (in any process), this one waits for it, told
+        by `WaitingForServer`. When `regenerate`, the workspace's last turn as it is now is marked superseded when the
+        turn begins: it stays in the record, but the model no longer sees it (its pictures are asked again, unless
+        others are given). `consent` asks the user before an outside tool runs (None: nobody can be asked).
+        `conversation`: a program's own (its model, earlier turns and instructions) instead of the workspace's.
+        `images`, cleaned by `app.turns.images`, go with the question to a model that can see them; for one that cannot,
+        ImageRefusedError comes before any event and nothing is stored or sent.
         """
         check_count(len(images))
         target = chat_id if chat_id is not None else self._workspaces.ensure_current().chat_id
@@ -284,7 +277,7 @@ class Turns:
                         # On a worker thread: a commit waits for the disk (or the database server), and the event
                         # loop meanwhile streams the other turns it serves. Cut off meanwhile, the commit still ends.
                         recording = asyncio.ensure_future(
-                            asyncio.to_thread(self.record, chat_id, question, event, running, images)
+                            asyncio.to_thread(self._recorder.record, chat_id, question, event, running, images)
                         )
                         try:
                             turn_id = await asyncio.shield(recording)
@@ -296,18 +289,7 @@ class Turns:
         finally:
             if not stored:  # cut off before the agent finished, or the store was away: keep what arrived
                 completed = ended or turn.completed(asked.model, "stopped")
-                self._kept(chat_id, question, completed, running, images)
-
-    def _kept(
-        self, chat_id: int, question: str, completed: TurnCompleted, running: int, images: tuple[CleanImage, ...]
-    ) -> None:
-        """Store a turn that did not end as it should; if the database is away, the store keeps it and stores it
-        as soon as the database is back (the face says what happened meanwhile)."""
-        try:
-            self.record(chat_id, question, completed, running, images)
-        except HistoryError:
-            self._store.store_turn_when_back(self._finished(chat_id, question, completed, running, images))
-            raise
+                self._recorder.kept(chat_id, question, completed, running, images)
 
     def _model_of(self, chat: Workspace | None) -> str:
         """The model a question in `chat` goes to: its agent's own, or the one in use."""
@@ -371,66 +353,8 @@ class Turns:
         running_id: int | None = None,
         images: tuple[CleanImage, ...] = (),
     ) -> int:
-        """Store a finished (or stopped, or failed) turn with its pictures, finishing the running turn `running_id`
-        stored when it was asked; the first answered message names a new workspace.
-
-        A turn that failed (Ollama down, an empty answer) names nothing: the
-        workspace keeps its default name until a question is answered.
-        """
-        with self._store.unit_of_work():
-            self._named(chat_id, question, completed)
-            turn_id = self._stored(chat_id, question, completed, running_id, images)
-            if self._webhooks is not None:
-                self._webhooks.turn_completed(chat_id, turn_id, question, completed)
-            for call in completed.tool_calls:
-                self._audit.record("tool call", chat_id, tool_call_detail(call))
-        return turn_id
-
-    def _named(self, chat_id: int, question: str, completed: TurnCompleted) -> None:
-        """The first answered message names a workspace that still has the default name."""
-        answered = completed.stop_reason != "error" and bool(completed.content.strip())
-        chat = self._store.get_chat(chat_id) if answered else None
-        if (
-            chat is not None
-            and chat.chat_name == DEFAULT_WORKSPACE_NAME
-            and not self._store.has_answered_turns(chat_id)
-        ):
-            self._store.rename_chat(chat_id, name_from_message(question))
-
-    def _stored(
-        self,
-        chat_id: int,
-        question: str,
-        completed: TurnCompleted,
-        running_id: int | None,
-        images: tuple[CleanImage, ...],
-    ) -> int:
-        return self._store.store_turn(self._finished(chat_id, question, completed, running_id, images))
-
-    def _finished(
-        self,
-        chat_id: int,
-        question: str,
-        completed: TurnCompleted,
-        running_id: int | None,
-        images: tuple[CleanImage, ...] = (),
-    ) -> FinishedTurn:
-        return FinishedTurn(
-            chat_id=chat_id,
-            user=question,
-            assistant=completed.content,
-            tool_calls=tuple(completed.tool_calls),
-            status=_TURN_STATUS[completed.stop_reason],
-            model=completed.model,
-            prompt_tokens=completed.usage.prompt_tokens,
-            completion_tokens=completed.usage.completion_tokens,
-            duration_ms=completed.duration_ms,
-            error=completed.error,
-            thinking=completed.thinking,
-            asked_by=self._asked_by or None,
-            running_id=running_id,
-            images=images,
-        )
+        """Store a finished (or stopped, or failed) turn with its pictures (`TurnRecorder.record`)."""
+        return self._recorder.record(chat_id, question, completed, running_id, images)
 
 
 def _asking(external: object, consent: Consent | None) -> McpHub | None:

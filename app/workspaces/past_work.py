@@ -17,7 +17,7 @@ from typing import Any
 from app.accounts.policy import Access
 from app.documents.ranking import fuse
 from app.ports import PastWorkRecords
-from app.presentation import present
+from app.presentation.calculation import present
 from domain.records import PastTurn, Turn
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 

@@ -2,10 +2,10 @@
 
 `present(result)` turns a `CalcResult` into a `PresentedCalculation`: units written as engineers read them
 (`kN·m`, `m³`), each check with its relation to its limit, one precision of ratio, the governing check first and
-marked, the verdict with what it covers and the limit states not checked, full-precision values without
-floating-point artefacts. The terminal's lines, the web card, the Markdown report and the package's sheet only lay
-it out, so they say the same thing in the same figures. The drawings go with it: a beam's diagram, a column's
-interaction diagram with where the applied load stands (`app.interaction`), a concrete section with its bars.
+marked, the verdict with what it covers and the limit states not checked, full-precision values without floating-point
+artefacts. The terminal's lines, the web card, the Markdown report and the package's sheet only lay it out, so they say
+the same thing in the same figures. The drawings go with it: a beam's diagram, a column's interaction diagram with where
+the applied load stands (`app.presentation.interaction`), a concrete section with its bars.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from app.formatting import pretty_units
-from app.interaction import PresentedInteraction, presented_interaction
+from app.presentation.formatting import pretty_units
+from app.presentation.interaction import PresentedInteraction, presented_interaction
 from domain.calculations import Bound, CalcResult, Check, Diagram, SectionDrawing, Status
 
 RATIO_DECIMALS = 3

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
-from app.formatting import shown_name
 from app.models import Models
 from app.ports import SummaryRecords
+from app.presentation.formatting import shown_name
 from domain.events import AgentError
 from domain.records import Workspace
 from engine.agent import AIAgent

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.formatting import pretty_units
+from app.presentation.formatting import pretty_units
 from domain.calculations import Amount, CalcResult, InteractionDiagram
 from tools.units.showing import significant
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from app.accounts.audit_trail import AuditTrail
 from app.accounts.policy import Access
-from app.formatting import shortened, shown_name
-from app.naming import By, the_one
 from app.ports import WorkspaceRecords
-from app.summaries import Summaries, SwitchOutcome
+from app.presentation.formatting import shortened, shown_name
+from app.workspaces.naming import By, the_one
+from app.workspaces.summaries import Summaries, SwitchOutcome
 from domain.records import SearchHit, Workspace
 
 DEFAULT_WORKSPACE_NAME = "New workspace"
