@@ -14,10 +14,13 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from domain.records import FinishedTurn
 from store.holders import new_holder
 from store.sql import Database, Dialect
+
+if TYPE_CHECKING:
+    from domain.records import FinishedTurn  # the records load where turns are read or written, not for a lookup
 
 WORKSPACE_GONE = (
     "That workspace no longer exists (it may have been deleted in another window); choose or create another one."

@@ -30,10 +30,14 @@ LOADING = (
 # Every package of `store`, `engine` and `domain` may load (a question opens the store, runs the agent, passes the
 # records); of the others, only these.
 ONCE_LOADS = {
-    "app": """accounts accounts.audit_trail accounts.policy accounts.throttle accounts.user_turns accounts.users agents
-        application approvals assembly config_files documents documents.library documents.ranking
-        documents.user_documents formatting leases memory models ports presentation settings store_place summaries
-        turns workspaces""",
+    "app": """accounts accounts.audit_trail accounts.policy accounts.throttle accounts.user_names accounts.user_turns
+        accounts.users agents application approvals assembly configuration configuration.config_files
+        configuration.settings configuration.store_place documents documents.library documents.ranking
+        documents.user_documents leases memory models ports presentation presentation.calculation
+        presentation.formatting presentation.interaction presentation.sections together together.live
+        together.notifications turns turns.conversation turns.images turns.recording turns.turns turns.workspace_line
+        webhooks webhooks.config webhooks.deliverer webhooks.events webhooks.webhooks workspaces workspaces.naming
+        workspaces.past_work workspaces.summaries workspaces.workspaces""",
     "faces": """cli cli.chat cli.calculations cli.renderer cli.running cli.signing_in cli.terminal cli.waiting
         exit_codes opening skip_httpx_cli text""",
     "tools": """atomic_files catalogue documents documents.readers documents.reading documents.search files registry
@@ -85,7 +89,7 @@ def test_one_question_loads_only_what_it_uses_and_leaves_the_folder_alone(
 
 
 # `verify` opens the chat history for one lookup: none of the application, the records' validation or the agent.
-VERIFY_LOADS = {"app": "store_place verification", "faces": "cli cli.verify exit_codes opening skip_httpx_cli",
+VERIFY_LOADS = {"app": "configuration configuration.store_place verification", "faces": "cli cli.verify exit_codes opening skip_httpx_cli",
                 "tools": ""}  # fmt: skip
 
 

@@ -17,10 +17,12 @@ import math
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-
-from PIL import Image, ImageOps, UnidentifiedImageError
+from typing import TYPE_CHECKING
 
 from domain.records import CleanImage, ImageType
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_IMAGE_BYTES = 20 * 1024**2
 MAX_IMAGES = 8  # pictures with one question
@@ -41,6 +43,8 @@ def clean_image(name: str, data: bytes) -> CleanImage:
     ImageRefusedError when it is too large or not a PNG, JPEG or WebP."""
     if len(data) > MAX_IMAGE_BYTES:
         raise ImageRefusedError(too_large(name, len(data)))
+    from PIL import Image, UnidentifiedImageError  # loaded with the first picture, not with every question
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -94,6 +98,8 @@ def _redrawn(name: str, opened: Image.Image) -> CleanImage:
     scale = min(1.0, LONG_SIDE / max(width, height))
     if opened.format in ("JPEG", "MPO"):  # the decoder itself skips what the resize would drop (much faster)
         opened.draft("RGB", (math.ceil(width * scale), math.ceil(height * scale)))
+    from PIL import Image, ImageOps
+
     upright = ImageOps.exif_transpose(opened)
     keep_png = opened.format == "PNG" or _transparent(upright)
     pixels = upright.convert(_mode(upright, keep_png))

@@ -9,16 +9,18 @@ sends it after the transaction, in the background. Without hooks nothing is writ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.accounts.policy import Access
-from app.packages.desk import SignoffRecord
 from app.ports import WebhookRecords
 from app.webhooks.deliverer import Deliverer
 from app.webhooks.events import event_body, new_event_id
 from domain.accounts import EVERYONE, Share, User
 from domain.events import TurnCompleted
 from domain.webhooks import WebhookDelivery, WebhookEvent
+
+if TYPE_CHECKING:
+    from app.packages.desk import SignoffRecord  # the packages are loaded only where one is signed off
 
 LISTED = 100  # deliveries `webhooks` lists unless asked for more
 
