@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import sys
@@ -28,6 +29,19 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SETTING_KEYS = tuple(name.upper() for name in Settings.model_fields) + ("OLLAMA_HOST", "OLLAMA_API_KEY")
+
+# A test that hangs ends the run with every thread's traceback instead of holding CI for its 90 minutes. Generous:
+# the slowest test takes about a minute on a busy 2-CPU machine; this only catches a hang.
+HANG_SECONDS = 900
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(autouse=True)

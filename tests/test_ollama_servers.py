@@ -276,9 +276,10 @@ async def test_two_processes_on_one_store_send_their_turns_where_fewest_run(stor
         offices = [Application(ChatHistoryDB(store_target), agent_on(first, second, cap=2)) for _ in "ab"]
         try:
             chat = offices[0].workspaces.create("Tower").chat_id
+            annex = offices[1].workspaces.create("Annex").chat_id  # one workspace would make b wait for a's turn
             async with aclosing(offices[0].turns.ask("A long one", chat)) as long_turn:
                 assert isinstance(await anext(long_turn), TextDelta), "on the first server, from process a"
-                other = [event async for event in offices[1].turns.ask("A short one", chat)]
+                other = [event async for event in offices[1].turns.ask("A short one", annex)]
                 gate.gate.set()
                 rest = [event async for event in long_turn]
         finally:
