@@ -89,8 +89,11 @@ def test_one_question_loads_only_what_it_uses_and_leaves_the_folder_alone(
 
 
 # `verify` opens the chat history for one lookup: none of the application, the records' validation or the agent.
-VERIFY_LOADS = {"app": "configuration configuration.store_place verification", "faces": "cli cli.verify exit_codes opening skip_httpx_cli",
-                "tools": ""}  # fmt: skip
+VERIFY_LOADS = {
+    "app": "configuration configuration.store_place verification",
+    "faces": "cli cli.verify exit_codes opening skip_httpx_cli",
+    "tools": "",
+}
 
 
 def test_verify_loads_the_store_s_opening_and_its_lookup_alone(isolated: Path) -> None:
