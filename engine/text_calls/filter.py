@@ -89,13 +89,17 @@ class TextCallFilter:
     holding_all: bool = True
 
     def feed(self, delta: str) -> str:
-        nothing_held = self.shown == len(self.content)
-        at_line_start = _at_line_start(self.content, len(self.content))
+        content = self.content
+        if not self.known or (
+            self.shown == len(content)  # nothing held,
+            and not self.holding_all  # past the reply's start,
+            and not _may_hold(delta)  # no marker's first character in the piece,
+            and not _at_line_start(content, len(content))  # nor a line beginning with it
+        ):  # the common case, once per streamed piece: all of it is shown
+            self.content = content + delta
+            self.shown = len(self.content)
+            return delta
         self.content += delta
-        if not self.known:
-            return self._release(len(self.content))
-        if nothing_held and not self.holding_all and not at_line_start and not _may_hold(delta):
-            return self._release(len(self.content))  # the common case, once per streamed piece
         if self.holding_all:
             if _could_open_call(self.content):
                 return ""
