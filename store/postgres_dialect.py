@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from store.postgres_schema import TURN_SEARCH_INDEXES
 from store.sql import Database, TurnQuery, TurnRows
-from store.words import TOKEN, fold
+from store.words import TOKEN, fold, tokens
 
 if TYPE_CHECKING:
     from store.postgres_adapters import PgDatabase
@@ -43,13 +43,17 @@ IDENTITIES = (
 
 
 def _lexeme(word: str) -> str:
-    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+    """A word as a tsvector's lexeme. The words are TOKEN's (letters and digits only), so there is no quote or
+    backslash to escape; one that had them would be escaped all the same."""
+    if "'" in word or "\\" in word:
+        return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+    return f"'{word}'"
 
 
 def turn_vector(user: str, assistant: str) -> str:
     """The `tsvector` of a turn: its words with their positions, the answer's after a gap (so that no phrase
     spans the question and the answer), within PostgreSQL's limits."""
-    asked, answered = TOKEN.findall(fold(user)), TOKEN.findall(fold(assistant))
+    asked, answered = tokens(fold(user)), tokens(fold(assistant))
     if len(asked) + len(answered) + 2 > MAX_POSITION:
         return _capped_vector(asked, answered)
     positions: dict[str, list[int]] = {}  # every word at its own position: nothing is capped but the words
@@ -59,7 +63,7 @@ def turn_vector(user: str, assistant: str) -> str:
         positions.setdefault(word, []).append(position)
     budget, kept = MAX_VECTOR_BYTES, []
     for word, where in positions.items():
-        size = len(word.encode())
+        size = len(word) if word.isascii() else len(word.encode())
         if size <= MAX_WORD_BYTES and size <= budget:
             budget -= size
             kept.append(f"{_lexeme(word)}:{','.join(map(str, where[:MAX_POSITIONS]))}")

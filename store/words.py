@@ -37,6 +37,15 @@ def fold(text: str) -> str:
     return decomposed.translate(marks) if marks else decomposed
 
 
+_WORD_CHARACTERS = re.compile(r"\w+")
+
+
+def tokens(folded: str) -> list[str]:
+    """TOKEN's words of a folded text, in order: without an underscore in the text, `\\w+` finds the same words a
+    little faster (a copy makes a million turns' words)."""
+    return TOKEN.findall(folded) if "_" in folded else _WORD_CHARACTERS.findall(folded)
+
+
 def index_words(text: str) -> set[str]:
     """The distinct words the index makes of `text`."""
     return set(TOKEN.findall(fold(text)))
