@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -75,7 +77,7 @@ def streamlit_server(
         process = subprocess.Popen(
             [*command, "--server.headless", "true", "--browser.gatherUsageStats", "false", *options],
             cwd=folder,
-            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1", **env},
             stdout=output,
             stderr=subprocess.STDOUT,
         )
@@ -86,7 +88,12 @@ def streamlit_server(
         finally:
             if process.poll() is None:
                 process.terminate()
-                process.wait(timeout=30)
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # every thread's stack goes to the log (PYTHONFAULTHANDLER)
+                    process.send_signal(signal.SIGABRT)
+                    process.wait(timeout=30)
+                    warnings.warn(f"streamlit on port {port} took over 30 s to stop; its threads: {log}", stacklevel=1)
 
 
 @pytest.fixture
