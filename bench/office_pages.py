@@ -61,14 +61,14 @@ def web_process(folder: Path, env: dict[str, str], log: Path | None = None) -> I
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         try:
-            _wait_for_health(url, process)
+            wait_for_health(url, process)
             yield url, process.pid
         finally:
             process.terminate()
             process.wait(timeout=30)
 
 
-def _wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+def wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

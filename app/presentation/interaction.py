@@ -109,24 +109,14 @@ def radial_ratio(curve: InteractionDiagram) -> float | None:
     points = list(zip(curve.moment, curve.axial, strict=True))
     if moment == 0 and axial == 0:
         return 0.0
-    reaches = [_ray_reach((moment, axial), a, b) for a, b in zip(points, points[1:], strict=False)]
+    from tools.concrete.interaction import ray_reach  # the tool's own geometry, loaded with a column's card
+
+    reaches = [ray_reach((moment, axial), a, b) for a, b in zip(points, points[1:], strict=False)]
     found = [reach for reach in reaches if reach is not None]
     if not found:
         return None
     nearest = min(found)
     return 1 / nearest if nearest > 0 else math.inf
-
-
-def _ray_reach(ray: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float | None:
-    """t where t·ray meets the segment a–b (t > 0), or None."""
-    (rx, ry), (ax, ay), (bx, by) = ray, a, b
-    ex, ey = bx - ax, by - ay
-    denominator = rx * ey - ry * ex
-    if abs(denominator) < 1e-30:
-        return None
-    t = (ax * ey - ay * ex) / denominator
-    s = (ax * ry - ay * rx) / denominator
-    return t if t > 0 and -1e-9 <= s <= 1 + 1e-9 else None
 
 
 def _key_points(result: CalcResult, curve: InteractionDiagram, point: Pointer) -> tuple[CurvePoint, ...]:

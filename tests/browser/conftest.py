@@ -14,8 +14,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-import urllib.request
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.office_pages import wait_for_health
 from fakes.ollama import FakeOllama, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,20 +48,6 @@ if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium package")
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)", allow_module_level=True)
-
-
-def wait_for_health(url: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError("streamlit did not start")
 
 
 @contextmanager

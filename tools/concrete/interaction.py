@@ -102,13 +102,13 @@ def radial_ratio(points: list[Point], axial: float, moment: float) -> float:
         return 0.0
     best = math.inf
     for start, end in zip(points, points[1:], strict=False):
-        reach = _ray_reach((moment, axial), (start.moment, start.axial), (end.moment, end.axial))
+        reach = ray_reach((moment, axial), (start.moment, start.axial), (end.moment, end.axial))
         if reach is not None:
             best = min(best, reach)
     return 1 / best if best > 0 else math.inf
 
 
-def _ray_reach(ray: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float | None:
+def ray_reach(ray: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float | None:
     """t where t·ray meets segment a–b (t > 0), or None."""
     (rx, ry), (ax, ay), (bx, by) = ray, a, b
     ex, ey = bx - ax, by - ay
