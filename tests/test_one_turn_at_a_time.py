@@ -10,6 +10,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, aclosing
 from pathlib import Path
@@ -172,3 +173,34 @@ async def test_regenerate_replaces_the_turn_that_was_last_when_it_was_pressed(
     assert [(turn.user, turn.status) for turn in turns] == [
         ("Span?", "superseded"), ("Load?", "complete"), ("Span?", "complete")
     ]  # fmt: skip
+
+
+async def test_a_question_cut_off_while_it_is_being_stored_is_kept_and_frees_the_workspace(
+    slow_model: FakeOllama, two_views: tuple[Application, Application], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The question is stored on a worker thread (the event loop serves other turns meanwhile): a client gone in
+    that moment still leaves it stored, as stopped, and never a running turn nobody ends."""
+    ann, bob = two_views
+    chat_id = ann.workspaces.create("Footbridge").chat_id
+    storing, stored = threading.Event(), threading.Event()
+    store = ann._store  # noqa: SLF001 - holding the store's write mid-way is the point
+    begin = store.begin_turn
+
+    def held_begin(*args: Any, **kwargs: Any) -> int | None:
+        storing.set()
+        stored.wait(20)
+        return begin(*args, **kwargs)
+
+    monkeypatch.setattr(store, "begin_turn", held_begin)
+    running = asyncio.create_task(collected(ann.turns.ask("Span?", chat_id), []))
+    assert await asyncio.to_thread(storing.wait, 20)
+    running.cancel()
+    stored.set()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(running, 20)
+    turns = ann.turns.of(chat_id)
+    assert [(turn.user, turn.status) for turn in turns] == [("Span?", "stopped")]
+    events: list[AgentEvent] = []
+    await asyncio.wait_for(collected(bob.turns.ask("Load?", chat_id), events), 20)
+    assert not any(isinstance(event, WaitingForServer) for event in events), "no turn left running"
+    assert [turn.user for turn in bob.turns.of(chat_id)] == ["Span?", "Load?"]

@@ -232,16 +232,20 @@ class Turns:
                 async for waiting in waits:
                     yield waiting
         except asyncio.CancelledError as error:
+            if line.running_id is not None:  # cut off as its question was stored: it is kept, as stopped
+                stopped = TurnCompleted(content="", stop_reason="stopped", model=asked.model)
+                self._recorder.kept(asked.chat.chat_id, asked.question, stopped, line.running_id, asked.images)
             if not asked.stop.was_this(error):
                 raise
-            yield TurnCompleted(content="", stop_reason="stopped", model=asked.model, error=STOPPED_WAITING)
+            unasked = STOPPED_WAITING if line.running_id is None else None
+            yield TurnCompleted(content="", stop_reason="stopped", model=asked.model, error=unasked)
             return
         assert line.running_id is not None
         async with aclosing(self._answer(asked, line.running_id)) as events:
             async for event in events:
                 yield event
         if self._summaries is not None:  # after the turn's last event: nothing of it waits for the summary
-            self._summaries.after_turn(asked.chat.chat_id)
+            await asyncio.to_thread(self._summaries.after_turn, asked.chat.chat_id)
 
     def _begin(self, asked: _Asked) -> int | None:
         """The question stored as the workspace's running turn, with its audit records (the question, each
@@ -267,7 +271,7 @@ class Turns:
         try:
             if asked.replaced is not None:
                 self._store.supersede_turn(asked.replaced)
-            request = self._request(asked)
+            request = await asyncio.to_thread(self._request, asked)  # the store's reads off the event loop
             if self._agent.pool.several:  # where it runs, for the other processes choosing among the servers
                 request = replace(request, on_server=partial(self._store.set_running_server, running))
             async with aclosing(self._agent.stream(request, turn)) as events:

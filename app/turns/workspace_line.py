@@ -53,10 +53,14 @@ class WorkspaceLine:
 
     async def waits(self) -> AsyncGenerator[WaitingForServer, None]:
         """Begin the turn, after a wait told by `WaitingForServer` events (and a last one, position 0, when it
-        ends) while another turn runs in the workspace; `running_id` is then the turn as stored."""
+        ends) while another turn runs in the workspace; `running_id` is then the turn as stored.
+
+        The store's work runs on a worker thread, so the event loop streams the other turns it serves meanwhile;
+        cut off while the question is being stored, it is still stored and `running_id` says which turn it is
+        (the caller stores it as stopped)."""
         told = ""
-        while (running_id := self._begin()) is None:
-            message = busy_message(self._running(), self._asker)
+        while (running_id := await self._begun()) is None:
+            message = busy_message(await asyncio.to_thread(self._running), self._asker)
             if message != told:
                 told = message
                 yield WaitingForServer(position=1, ahead=1, message=message)
@@ -65,3 +69,12 @@ class WorkspaceLine:
         self.running_id = running_id
         if told:
             yield WaitingForServer(position=0, message=FREE)
+
+    async def _begun(self) -> int | None:
+        beginning = asyncio.ensure_future(asyncio.to_thread(self._begin))
+        try:
+            return await asyncio.shield(beginning)
+        finally:
+            await asyncio.wait([beginning])
+            if not beginning.cancelled() and beginning.exception() is None:
+                self.running_id = beginning.result()

@@ -122,7 +122,7 @@ class ProtocolServer:
             connection.flush()
             connection.closed = True
             for chat_id in connection.sessions:  # the client is done with them: refresh their digital twins
-                self._leave(chat_id)
+                self._leave(chat_id)  # (on a worker thread: the store's work does not hold up the other clients)
             with contextlib.suppress(ConnectionError, RuntimeError):
                 writer.close()
 
@@ -239,7 +239,7 @@ class ProtocolServer:
         await sink.send(event("turn-started", request.id, turnID=turn_id, agentID=agent, sessionID=str(chat_id)))
         so_far = TurnSoFar(request.id, turn_id, str(chat_id))
         try:
-            events = service.turns.ask(_question(request), chat_id, images=pictures)
+            events = await asyncio.to_thread(service.turns.ask, _question(request), chat_id, images=pictures)
             async for item in turn_events(events, request.id, turn_id, str(chat_id)):
                 so_far.saw(item)
                 await sink.send(item)
@@ -274,8 +274,7 @@ class ProtocolServer:
         lock = self._locks.get(chat_id)
         services = [service for (_, used), service in self._services.items() if used == chat_id]
         if services and not (lock and lock.locked()):
-            with contextlib.suppress(HistoryError, LookupError):
-                services[0].workspaces.leave(chat_id)
+            self._start(asyncio.to_thread(_left, services[0], chat_id))
 
     # Sessions ---------------------------------------------------------------------------
 
@@ -362,3 +361,9 @@ def _cancelled_before_start(request_id: str, chat_id: int) -> Event:
         "turn-completed", request_id, turnID=None, sessionID=str(chat_id), content="", toolCalls=[],
         usage={"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, stopReason="cancelled",
     )  # fmt: skip
+
+
+def _left(service: Application, chat_id: int) -> None:
+    """The client is done with `chat_id`: its summary is queued if it has new turns."""
+    with contextlib.suppress(HistoryError, LookupError):
+        service.workspaces.leave(chat_id)
