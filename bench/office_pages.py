@@ -88,11 +88,19 @@ def signed_in(browser: Browser, url: str, name: str, timeout_ms: float = 60_000)
     page = context.new_page()
     page.set_default_timeout(timeout_ms)
     page.goto(url)
+    settled(page, timeout_ms)
     page.get_by_label("User name").fill(name)
     page.get_by_label("Password", exact=True).fill(PASSWORD[name])
     page.get_by_role("button", name="Sign in").click()
     page.get_by_text(f"Signed in as {name}").first.wait_for()
+    settled(page, timeout_ms)
     return page
+
+
+def settled(page: Page, timeout_ms: float = 60_000) -> None:
+    """Wait until the page's script run has finished drawing it: text typed into a box that run is still
+    drawing can be lost when the run redraws it (the live timer's short runs do not)."""
+    page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(timeout=timeout_ms)
 
 
 def session_kept(page: Page, timeout: float = 60) -> None:
@@ -124,6 +132,7 @@ def stored_at(created_at: str | None) -> float:
 
 def send(page: Page, text: str) -> float:
     """Type a question and send it; when it was sent, in seconds since 1970."""
+    settled(page)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     sent = time.time()

@@ -31,6 +31,7 @@ from bench.office_pages import (
     Page,
     seen_at,
     send,
+    settled,
     signed_in,
     stored_at,
     watch,
@@ -88,6 +89,7 @@ def processes(office: Office, count: int = 2) -> Iterator[list[str]]:
 
 
 def menu(page: Page, chat_id: int) -> None:
+    settled(page)  # a menu opened while a run still draws the page can be drawn again closed
     page.locator(f".st-key-menu-{chat_id} button").first.click()
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.office_pages import wait_for_health
+from bench.office_pages import settled, wait_for_health
 from fakes.ollama import FakeOllama, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,6 +137,7 @@ def _browser(web_app: str, policy: bool) -> Iterator[Browser]:
 
 
 def send(page: Page, text: str) -> None:
+    settled(page)
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     box.press("Enter")

@@ -19,9 +19,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from app import start
+from bench.office_pages import settled
 from fakes.ollama import FakeOllama, Reply, free_port
 from fakes.postgres import PostgresServer
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, streamlit_server
 
 PASSWORD = {"ada": "ada's long passphrase 1", "ann": "ann's long passphrase 2", "bob": "bob's long passphrase 3",
             "vic": "vic's long passphrase 4"}  # fmt: skip
@@ -61,14 +62,17 @@ def signed_in(browser: Browser, url: str, name: str) -> tuple[BrowserContext, Pa
     page = context.new_page()
     page.set_default_timeout(45_000)
     page.goto(url)
+    settled(page)
     page.get_by_label("User name").fill(name)
     page.get_by_label("Password", exact=True).fill(PASSWORD[name])
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
+    settled(page)
     return context, page
 
 
 def menu(page: Page, chat_id: int) -> None:
+    settled(page)  # a menu opened while a run still draws the page can be drawn again closed
     page.locator(f".st-key-menu-{chat_id} button").first.click()
 
 
@@ -116,8 +120,7 @@ def test_an_office_day_on_postgresql_behind_the_proxy(
 def walk(browser: Browser, front: str, web1: str, web2: str, folder: Path) -> Page:
     """The day up to the restart; vic's page, open on web process 1."""
     _, ann = signed_in(browser, front, "ann")  # through the proxy: TLS, WebSockets, a sticky process
-    ann.get_by_test_id("stChatInputTextArea").fill("Is a W18x50 OK over 35 ft, 0.45 and 0.75 kip/ft?")
-    ann.get_by_test_id("stChatInputTextArea").press("Enter")
+    send(ann, "Is a W18x50 OK over 35 ft, 0.45 and 0.75 kip/ft?")
     expect(ann.get_by_text("Yes: Mu = 266 kip·ft").first).to_be_visible()
     base = start(folder / ".env", {})
     try:
@@ -164,8 +167,7 @@ def walk(browser: Browser, front: str, web1: str, web2: str, folder: Path) -> Pa
     assert verified.returncode == 0 and "revision A" in verified.stdout, verified
 
     bob.reload()
-    bob.get_by_test_id("stChatInputTextArea").fill("And with the same loads over 30 ft?")  # he continues it
-    bob.get_by_test_id("stChatInputTextArea").press("Enter")
+    send(bob, "And with the same loads over 30 ft?")  # he continues it
     expect(bob.get_by_text("And with the same loads over 30 ft?").first).to_be_visible()
     expect(bob.get_by_test_id("stChatMessage")).to_have_count(4)
     base = start(folder / ".env", {})
@@ -179,6 +181,7 @@ def walk(browser: Browser, front: str, web1: str, web2: str, folder: Path) -> Pa
     ann.get_by_role("button", name="New workspace").click()
     expect(ann.get_by_text("your password or role changed")).to_be_visible()
 
+    settled(ann)
     ann.get_by_label("User name").fill("ann")  # demoted: she signs in again, and reads only
     ann.get_by_label("Password", exact=True).fill(PASSWORD["ann"])
     ann.get_by_role("button", name="Sign in").click()
