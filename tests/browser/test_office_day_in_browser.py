@@ -170,6 +170,8 @@ def walk(browser: Browser, front: str, web1: str, web2: str, folder: Path) -> Pa
     ada.reload()  # a new page: the menu as it opens, signed in still
     menu(ada, chat_id)
     ada.get_by_role("button", name="Calculation package…").click()
+    ada.get_by_role("button", name="Revision A as issued (PDF)").wait_for()
+    settled(ada)  # a download is made ready by the run that draws its button, and only until the next run
     with ada.expect_download() as download:
         ada.get_by_role("button", name="Revision A as issued (PDF)").click()
     issued = folder / "revision-A.pdf"
