@@ -19,7 +19,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from app import start
 from bench.office_pages import Office, signed_in
-from bench.together_bench import prepare, processes, respond, walk
+from bench.together_bench import menu, prepare, processes, respond, walk
 from fakes.ollama import FakeOllama
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
@@ -78,3 +78,28 @@ def never_interleaved(office: Office, requests: list[dict]) -> None:
         "Revision A approved by ann (Footbridge).",  # his file edit's note went once he approved it
         "ann shared Footbridge with you (editor).",
     ]
+
+
+def test_an_open_menu_stays_open_while_a_colleagues_turn_redraws_the_page(isolated: Path) -> None:
+    """bob has the package open in the workspace's menu when ann's turn is stored: his page draws itself again
+    (her question and answer appear without a click), and the menu stays open, its sign-off step still there."""
+    with FakeOllama() as fake:
+        fake.responder = respond
+        office = prepare(isolated, str(isolated / "office.sqlite"), fake.url)
+        with processes(office, count=1) as (web,), sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            expect.set_options(timeout=HANG_MS)
+            try:
+                bob = signed_in(browser, f"{web}/?chat={office.chat_id}", "bob")
+                menu(bob, office.chat_id)
+                bob.get_by_role("button", name="Calculation package…").click()
+                step = bob.get_by_role("button", name="Sign off as checked")
+                step.wait_for()
+                office.db().add_to_history(office.chat_id, "Is the bearing OK?", "Yes, 40 % used.", asked_by="ann")
+                expect(bob.get_by_text("Yes, 40 % used.")).to_be_visible()  # drawn again, without a click
+                expect(step).to_be_visible()
+                step.click()
+                expect(bob.get_by_text("Revision A checked by bob").first).to_be_visible()
+            finally:
+                expect.set_options(timeout=5_000)
+                browser.close()
