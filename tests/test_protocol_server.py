@@ -342,3 +342,19 @@ def test_a_second_dispatch_to_a_busy_session_waits_its_turn(fake_ollama: FakeOll
     asked = [r for r in fake_ollama.chat_requests if r["messages"][-1]["content"] == "Then this"]
     questions = [m["content"] for m in asked[0]["messages"] if m["role"] == "user"]
     assert questions[-2:] == ["Long", "Then this"], "the second turn saw the first one's question"
+
+
+def test_a_request_id_is_free_again_once_its_turn_completed(fake_ollama: FakeOllama, isolated: Path) -> None:
+    """A client that reuses its dispatch's id as soon as `turn-completed` came is served, also on the turn that
+    queues the workspace's summary (SUMMARY_EVERY_TURNS, here 2): nothing of a turn runs after its last event."""
+    answer_summaries(fake_ollama)
+    fake_ollama.responder = lambda body: Reply.text("Noted.")
+    with running_server(fake_ollama.url, isolated, env={"SUMMARY_EVERY_TURNS": "2"}) as server:
+        client = server.connect()
+        session = client.request({**ASK, "id": "t", "content": "Beam B1 spans 6 m."})[-1]["sessionID"]
+        for number in range(4):
+            client.send({**ASK, "id": "t", "sessionID": session, "content": f"And {number}?"})
+            reply = client.until_done("t")
+            assert reply[-1]["type"] == "turn-completed", reply[-1]
+        summarised = lambda: any(is_summary_request(body) for body in fake_ollama.chat_requests)  # noqa: E731
+        assert wait_until(summarised, 20), "the summary was queued after its turn"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator, Callable, Sequence
-from contextlib import aclosing
+from contextlib import aclosing, suppress
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ from engine.agent import AIAgent, StopSignal, TurnRequest
 from engine.notices import images_unsupported
 from engine.tool_selection import ToolOffer, offer_tools
 from engine.turn_state import TurnState
+from store import HistoryError
 from tools import ToolContext
 
 if TYPE_CHECKING:
@@ -244,8 +245,6 @@ class Turns:
         async with aclosing(self._answer(asked, line.running_id)) as events:
             async for event in events:
                 yield event
-        if self._summaries is not None:  # after the turn's last event: nothing of it waits for the summary
-            await asyncio.to_thread(self._summaries.after_turn, asked.chat.chat_id)
 
     def _begin(self, asked: _Asked) -> int | None:
         """The question stored as the workspace's running turn, with its audit records (the question, each
@@ -281,7 +280,7 @@ class Turns:
                         # On a worker thread: a commit waits for the disk (or the database server), and the event
                         # loop meanwhile streams the other turns it serves. Cut off meanwhile, the commit still ends.
                         recording = asyncio.ensure_future(
-                            asyncio.to_thread(self._recorder.record, chat_id, question, event, running, images)
+                            asyncio.to_thread(self._stored, chat_id, question, event, running, images)
                         )
                         try:
                             turn_id = await asyncio.shield(recording)
@@ -294,6 +293,17 @@ class Turns:
             if not stored:  # cut off before the agent finished, or the store was away: keep what arrived
                 completed = ended or turn.completed(asked.model, "stopped")
                 self._recorder.kept(chat_id, question, completed, running, images)
+
+    def _stored(
+        self, chat_id: int, question: str, completed: TurnCompleted, running: int, images: tuple[CleanImage, ...]
+    ) -> int:
+        """The finished turn stored; then, before its last event goes out, its workspace's summary queued if it is
+        due (written in the background: no turn waits for it; one the store cannot queue now is queued later)."""
+        turn_id = self._recorder.record(chat_id, question, completed, running, images)
+        if self._summaries is not None:
+            with suppress(HistoryError):
+                self._summaries.after_turn(chat_id)
+        return turn_id
 
     def _model_of(self, chat: Workspace | None) -> str:
         """The model a question in `chat` goes to: its agent's own, or the one in use."""
