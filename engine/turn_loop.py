@@ -17,7 +17,7 @@ from typing import Any
 
 import ollama
 
-from domain.events import AgentEvent, TextDelta, ToolCallFinished, WarningEvent
+from domain.events import AgentEvent, TextDelta, ToolCallFinished
 from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
@@ -106,15 +106,10 @@ class TurnLoop:
             # calls written as text are held back in the last round too (where they are not run)
             reply = RoundState(turn, TextCallFilter(self.offer.allowed if capabilities.tools else ()))
             offer_tools_now = capabilities.tools and not final
-            first = round_number == 0
-            streamed, context, trimmed = self._round(client, capabilities, turn_messages, reply, offer_tools_now, first)
-            if trimmed is not None:
-                yield trimmed
-            async with aclosing(streamed) as events:  # each piece of the answer: one generator less to pass
+            rounds = self._round(client, capabilities, turn_messages, reply, offer_tools_now, round_number == 0)
+            async with aclosing(rounds) as events:
                 async for event in events:
                     yield event
-            for warning in _warnings(reply, context):
-                yield warning
             if final or not reply.tool_calls or reply.oversized:
                 async with aclosing(self._end(turn, reply, round_number)) as events:
                     async for event in events:
@@ -166,7 +161,7 @@ class TurnLoop:
             refusal = notices.tool_calls_refused(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
             turn_messages.append({"role": "tool", "content": refusal, "tool_name": reply.refused_name})
 
-    def _round(
+    async def _round(
         self,
         client: ollama.AsyncClient,
         capabilities: ModelCapabilities,
@@ -174,9 +169,8 @@ class TurnLoop:
         reply: RoundState,
         with_tools: bool,
         first: bool,
-    ) -> tuple[AsyncGenerator[AgentEvent, None], ContextWindow, WarningEvent | None]:
-        """One request within the model's context, to stream; that context; and the warning that earlier turns were
-        left out of it, the first time they are."""
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """One request within the model's context, and the warnings it gives rise to."""
         request = self.request
         context = self.knowledge.context(self.site, self.limits.num_ctx, capabilities)
         tools_chars = self.offer.chars if with_tools else 0
@@ -190,13 +184,18 @@ class TurnLoop:
             memory=request.memory,
         )
         reply.answer_limit = self.limits.answer_limit(window.answer_room(context))
-        trimmed = None
         if first and window.dropped_turns and request.workspace_key not in self.knowledge.told_trimmed:
             self.knowledge.told_trimmed.add(request.workspace_key)
-            trimmed = notices.context_trimmed(window.dropped_turns, context)
+            yield notices.context_trimmed(window.dropped_turns, context)
         tools = list(self.offer.schemas) if with_tools else None
         streamed = self._stream_round(client, window.messages, tools, tools_chars, capabilities, reply)
-        return streamed, context, trimmed
+        async with aclosing(streamed) as events:
+            async for event in events:
+                yield event
+        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
+            if warning is not None and warning.code not in reply.turn.warned:
+                reply.turn.warned.add(warning.code)
+                yield warning
 
     def _options(self, num_ctx: int, num_predict: int) -> dict[str, Any]:
         """Ollama's options: the context, a bound on the answer (its default has none), and the temperature."""
@@ -250,13 +249,3 @@ class TurnLoop:
             reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
         if tail := reply.finish():
             yield TextDelta(text=tail)
-
-
-def _warnings(reply: RoundState, context: ContextWindow) -> list[WarningEvent]:
-    """What a round's answer gives rise to: a context that is full, an answer cut short (each once a turn)."""
-    found = []
-    for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
-        if warning is not None and warning.code not in reply.turn.warned:
-            reply.turn.warned.add(warning.code)
-            found.append(warning)
-    return found
