@@ -4,6 +4,10 @@ and, when the database is away, kept by the store until it is back."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from typing import TypeVar
+
 from app.accounts.audit_trail import AuditTrail, tool_call_detail
 from app.ports import TurnRecords
 from app.webhooks import Webhooks
@@ -12,12 +16,27 @@ from domain.events import StopReason, TurnCompleted
 from domain.records import CleanImage, FinishedTurn, TurnStatus
 from store import HistoryError
 
+T = TypeVar("T")
+
 _TURN_STATUS: dict[StopReason, TurnStatus] = {
     "end_turn": "complete",
     "max_tool_rounds": "complete",
     "stopped": "stopped",
     "error": "error",
 }
+
+
+async def written_to_the_end(write: Callable[[], T], done: Callable[[T], None]) -> T:
+    """`write` on a worker thread (a commit waits for the disk or the database server, and the event loop meanwhile
+    streams the other turns it serves); cut off meanwhile, the write still ends, and `done` is told what it wrote
+    whenever it succeeded, so that the caller knows what was stored."""
+    writing = asyncio.ensure_future(asyncio.to_thread(write))
+    try:
+        return await asyncio.shield(writing)
+    finally:
+        await asyncio.wait([writing])
+        if not writing.cancelled() and writing.exception() is None:
+            done(writing.result())
 
 
 class TurnRecorder:

@@ -37,7 +37,7 @@ from app.models import Models
 from app.ports import TurnRecords
 from app.turns.conversation import Conversation
 from app.turns.images import ImageRefusedError, check_count
-from app.turns.recording import TurnRecorder
+from app.turns.recording import TurnRecorder, written_to_the_end
 from app.turns.workspace_line import STOPPED_WAITING, WorkspaceLine
 from app.webhooks import Webhooks
 from app.workspaces.past_work import PastWork
@@ -266,7 +266,7 @@ class Turns:
         chat_id, question, images = asked.chat.chat_id, asked.question, asked.images
         turn = TurnState()
         ended: TurnCompleted | None = None
-        stored = False
+        stored: list[int] = []  # the turn's id, once it is stored
         try:
             if asked.replaced is not None:
                 self._store.supersede_turn(asked.replaced)
@@ -277,16 +277,8 @@ class Turns:
                 async for event in events:
                     if isinstance(event, TurnCompleted):
                         ended = event
-                        # On a worker thread: a commit waits for the disk (or the database server), and the event
-                        # loop meanwhile streams the other turns it serves. Cut off meanwhile, the commit still ends.
-                        recording = asyncio.ensure_future(
-                            asyncio.to_thread(self._stored, chat_id, question, event, running, images)
-                        )
-                        try:
-                            turn_id = await asyncio.shield(recording)
-                        finally:
-                            await asyncio.wait([recording])
-                            stored = not recording.cancelled() and recording.exception() is None
+                        store = partial(self._stored, chat_id, question, event, running, images)
+                        turn_id = await written_to_the_end(store, stored.append)
                         event = event.model_copy(update={"turn_id": turn_id})
                     yield event
         finally:

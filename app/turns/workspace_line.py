@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Callable
 
+from app.turns.recording import written_to_the_end
 from domain.events import WaitingForServer
 from domain.records import RunningTurn
 from engine.agent import StopSignal
@@ -59,7 +60,7 @@ class WorkspaceLine:
         cut off while the question is being stored, it is still stored and `running_id` says which turn it is
         (the caller stores it as stopped)."""
         told = ""
-        while (running_id := await self._begun()) is None:
+        while (running_id := await written_to_the_end(self._begin, self._began)) is None:
             message = busy_message(await asyncio.to_thread(self._running), self._asker)
             if message != told:
                 told = message
@@ -70,11 +71,5 @@ class WorkspaceLine:
         if told:
             yield WaitingForServer(position=0, message=FREE)
 
-    async def _begun(self) -> int | None:
-        beginning = asyncio.ensure_future(asyncio.to_thread(self._begin))
-        try:
-            return await asyncio.shield(beginning)
-        finally:
-            await asyncio.wait([beginning])
-            if not beginning.cancelled() and beginning.exception() is None:
-                self.running_id = beginning.result()
+    def _began(self, running_id: int | None) -> None:
+        self.running_id = running_id
