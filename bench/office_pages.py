@@ -103,6 +103,12 @@ def settled(page: Page, timeout_ms: float = 60_000) -> None:
     page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(timeout=timeout_ms)
 
 
+def menu(page: Page, chat_id: int) -> None:
+    """Open the "⋮" menu of workspace `chat_id`, once the page's run is over."""
+    settled(page)
+    page.locator(f".st-key-menu-{chat_id} button").first.click()
+
+
 def session_kept(page: Page, timeout: float = 60) -> None:
     """Wait until the browser keeps the page's sign-in session in its cookie (a frame of the page sends it), so
     that a new tab of the same browser opens signed in."""

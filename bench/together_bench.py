@@ -29,9 +29,9 @@ from bench.office_pages import (
     Browser,
     Office,
     Page,
+    menu,
     seen_at,
     send,
-    settled,
     signed_in,
     stored_at,
     watch,
@@ -86,11 +86,6 @@ def processes(office: Office, count: int = 2) -> Iterator[list[str]]:
     with ExitStack() as stack:
         yield [stack.enter_context(web_process(office.folder, {}, office.folder / f"web{n}.log"))[0]
                for n in range(1, count + 1)]  # fmt: skip
-
-
-def menu(page: Page, chat_id: int) -> None:
-    settled(page)  # a menu opened while a run still draws the page can be drawn again closed
-    page.locator(f".st-key-menu-{chat_id} button").first.click()
 
 
 def turn_stored(office: Office, question: str, timeout: float = 60) -> float:

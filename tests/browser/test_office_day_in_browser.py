@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from app import start
-from bench.office_pages import settled
+from bench.office_pages import menu, settled
 from fakes.ollama import FakeOllama, Reply, free_port
 from fakes.postgres import PostgresServer
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, streamlit_server
@@ -81,11 +81,6 @@ def told_at_next_click(page: Page) -> None:
         with contextlib.suppress(PlaywrightTimeoutError):  # the page was signed out before the click
             page.get_by_role("button", name="New workspace").click(timeout=5_000)
     expect(ended).to_be_visible()
-
-
-def menu(page: Page, chat_id: int) -> None:
-    settled(page)  # a menu opened while a run still draws the page can be drawn again closed
-    page.locator(f".st-key-menu-{chat_id} button").first.click()
 
 
 def test_an_office_day_on_postgresql_behind_the_proxy(

@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from app import start
-from bench.office_pages import Office, signed_in
-from bench.together_bench import menu, prepare, processes, respond, walk
+from bench.office_pages import Office, menu, signed_in
+from bench.together_bench import prepare, processes, respond, walk
 from fakes.ollama import FakeOllama
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
