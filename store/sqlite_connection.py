@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -34,6 +35,7 @@ from store.sql import Database
 from store.sqlite_dialect import SqliteDialect
 
 BUSY_TIMEOUT_SECONDS = 15.0
+FIRST_PAUSE, LONGEST_PAUSE = 0.0001, 0.002  # seconds between two tries at the write lock another process holds
 COMPANION_SUFFIXES = ("-wal", "-shm", "-journal")
 
 
@@ -240,7 +242,7 @@ class SqliteConnection(StoreBase):
         with self._lock:
             self._check_files()
             with self._translated_errors():
-                self._db.execute("BEGIN IMMEDIATE")
+                self._begin_immediate()
                 try:
                     yield self._db
                     self._db.execute("COMMIT")
@@ -248,6 +250,26 @@ class SqliteConnection(StoreBase):
                     if self._db.in_transaction:  # the block or the COMMIT failed
                         self._db.execute("ROLLBACK")
             self._check_files()  # committed into a file deleted meanwhile is not saved: never acknowledged
+
+    def _begin_immediate(self) -> None:
+        """Take the write lock, waiting for another process's write in steps of at most LONGEST_PAUSE. SQLite's own
+        busy wait sleeps 1, 2, 5, 10, 15, 20, 25 ms… however soon the other writer is done: with two server processes
+        on one file, a fifth of the writes slept, up to 35 ms, holding up every other query of their process."""
+        self._db.execute("PRAGMA busy_timeout = 0")
+        try:
+            deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+            pause = FIRST_PAUSE
+            while True:
+                try:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as error:
+                    if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                        raise
+                time.sleep(pause)
+                pause = min(pause * 2, LONGEST_PAUSE)
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000:.0f}")
 
     @contextmanager
     def _reading(self) -> Iterator[Database]:

@@ -99,6 +99,25 @@ def test_two_writers_and_a_held_write_lock_lose_nothing(tmp_path: Path) -> None:
     assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+def test_a_write_lock_held_past_the_busy_timeout_is_one_sentence_and_the_store_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write waits for another program's write lock in short steps, up to the busy timeout; past it, one sentence,
+    and once the lock is free the next write goes through (and reads never waited)."""
+    monkeypatch.setattr("store.sqlite_connection.BUSY_TIMEOUT_SECONDS", 0.5)
+    path = tmp_path / "history.sqlite"
+    store = ChatHistoryDB(path)
+    chat = store.create_chat("shared")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises(HistoryError, match="stayed busy .*another program is writing to it"):
+        store.rename_chat(chat, "renamed")
+    assert store.get_chat(chat).chat_name == "shared"
+    holder.execute("COMMIT")
+    store.rename_chat(chat, "renamed")
+    assert store.get_chat(chat).chat_name == "renamed"
+
+
 @pytest.mark.parametrize(
     ("text", "query"),
     [
