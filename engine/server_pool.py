@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 
 DOWN_SECONDS = 30.0  # a server that failed is left alone this long, then probed again
 MODELS_SECONDS = 10.0  # how long a server's list of models (/api/tags) is trusted
+QUIET_STEP = 0.05  # seconds between two looks at whether background work may start
 PROBE_SECONDS = 3.0  # the time limit of reading a server's models
 
 
@@ -107,6 +108,7 @@ class ServerPool:
         self._clock = clock
         self._servers = {url: _Server(url) for url in self.urls}
         self._line: list[_Waiter] = []
+        self._turns = 0  # turns (not background work) of this process in line for a server or holding one
         self._lock = threading.Lock()
 
     @property
@@ -237,6 +239,22 @@ class ServerPool:
                 self._line.insert(at, waiter)
         return waiter
 
+    def turn_began(self) -> None:
+        with self._lock:
+            self._turns += 1
+
+    def turn_ended(self) -> None:
+        with self._lock:
+            self._turns -= 1
+
+    async def quiet(self, longest: float) -> None:
+        """Return once no turn of this process waits for a server or holds one, or after `longest` seconds:
+        background work (a summary) starts in a quiet moment, so that it neither slows the turns people wait for
+        (its store writes, its share of the process) nor waits for ever under steady use."""
+        deadline = self._clock() + longest
+        while self._turns and self._clock() < deadline:
+            await asyncio.sleep(QUIET_STEP)
+
     def take(self, waiter: _Waiter) -> str | None:
         """A server for `waiter`, counted in flight, if one is free and no turn before it in line may have it."""
         with self._lock:
@@ -305,6 +323,7 @@ class Claim:
         self._background = background
         self.server: str | None = None
         self._waiter: _Waiter | None = None
+        self._counted = False  # a turn counted by the pool's `quiet` until released
 
     async def waits(self) -> AsyncGenerator[WaitingForServer, None]:
         """Hold a server for the model: at once when one is free; else after a wait in line, told by a
@@ -312,6 +331,9 @@ class Claim:
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
         self._waiter = waiter = self._pool.join(servers, self._elsewhere, self._background)
+        if not self._background:
+            self._counted = True
+            self._pool.turn_began()
         shown = 0
         while (server := self._pool.take(waiter)) is None:
             if (position := self._pool.position(waiter)) != shown:
@@ -345,6 +367,9 @@ class Claim:
             self._pool.leave(waiter)
         if server is not None:
             self._pool.release(server)
+        if self._counted:
+            self._counted = False
+            self._pool.turn_ended()
 
 
 class ServerPools:

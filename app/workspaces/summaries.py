@@ -28,6 +28,7 @@ from engine.agent import AIAgent
 from store import HistoryError
 
 TURNS_PER_SUMMARY = 100  # the most turns one refresh reads: the previous summary keeps the rest
+QUIET_PATIENCE = 30.0  # seconds a summary waits for a moment when no turn of the process is asking the model
 
 logger = logging.getLogger(__name__)
 
@@ -234,6 +235,7 @@ class Summaries:
 
         Raises `AgentError` when the model cannot summarise; the old summary stays.
         """
+        await self._agent.pool.quiet(QUIET_PATIENCE)
         claim = f"summary {chat_id}"
         if not self._store.claim(claim):
             return False
