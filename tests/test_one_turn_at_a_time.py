@@ -175,6 +175,26 @@ async def test_regenerate_replaces_the_turn_that_was_last_when_it_was_pressed(
     ]  # fmt: skip
 
 
+async def test_a_regenerate_stopped_while_it_waits_leaves_the_answer_it_would_replace(
+    slow_model: FakeOllama, two_views: tuple[Application, Application]
+) -> None:
+    """The answer a Regenerate replaces is marked in the transaction that stores the new question, so one that never
+    began (stopped in line behind a colleague's turn) leaves the workspace as it was."""
+    ann, bob = two_views
+    chat_id = ann.workspaces.create("Footbridge").chat_id
+    await collected(ann.turns.ask("Span?", chat_id), [])
+    running = asyncio.create_task(collected(bob.turns.ask("Load?", chat_id), []))
+    assert await asyncio.to_thread(wait_until, lambda: len(slow_model.chat_requests) == 2, 20)
+    anns: list[AgentEvent] = []
+    regenerating = asyncio.create_task(collected(ann.turns.ask("Span?", chat_id, regenerate=True), anns))
+    assert await asyncio.to_thread(wait_until, lambda: bool(anns), 20), "Ann's Regenerate waits in line"
+    ann.turns.stop()
+    await asyncio.wait_for(regenerating, 20)
+    await asyncio.wait_for(running, 20)
+    kept = [(turn.user, turn.status) for turn in ann.turns.of(chat_id)]
+    assert kept == [("Span?", "complete"), ("Load?", "complete")]
+
+
 async def test_a_question_cut_off_while_it_is_being_stored_is_kept_and_frees_the_workspace(
     slow_model: FakeOllama, two_views: tuple[Application, Application], monkeypatch: pytest.MonkeyPatch
 ) -> None:

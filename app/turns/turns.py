@@ -248,11 +248,13 @@ class Turns:
 
     def _begin(self, asked: _Asked) -> int | None:
         """The question stored as the workspace's running turn, with its audit records (the question, each
-        picture's SHA-256); None while another runs."""
+        picture's SHA-256) and the answer a Regenerate replaces marked so; None while another runs."""
         chat = asked.chat
         with self._store.unit_of_work():
             running = self._store.begin_turn(chat.chat_id, asked.question, asked.model, self._asked_by or None)
             if running is not None:
+                if asked.replaced is not None:  # Regenerate: the answer it replaces, with the question stored
+                    self._store.supersede_turn(asked.replaced)
                 self._audit.record("ask", chat.chat_id, asked.question, chat.chat_name)
                 for number, image in enumerate(asked.images, 1):
                     detail = (
@@ -268,8 +270,6 @@ class Turns:
         ended: TurnCompleted | None = None
         stored: list[int] = []  # the turn's id, once it is stored
         try:
-            if asked.replaced is not None:
-                self._store.supersede_turn(asked.replaced)
             request = await asyncio.to_thread(self._request, asked)  # the store's reads off the event loop
             if self._agent.pool.several:  # where it runs, for the other processes choosing among the servers
                 request = replace(request, on_server=partial(self._store.set_running_server, running))
