@@ -242,8 +242,8 @@ class SqliteConnection(StoreBase):
         with self._lock:
             self._check_files()
             with self._translated_errors():
-                self._begin_immediate()
                 try:
+                    self._begin_immediate()
                     yield self._db
                     self._db.execute("COMMIT")
                 finally:
@@ -264,7 +264,8 @@ class SqliteConnection(StoreBase):
                     self._db.execute("BEGIN IMMEDIATE")
                     return
                 except sqlite3.OperationalError as error:
-                    if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                    busy = (error.sqlite_errorcode & 0xFF) == sqlite3.SQLITE_BUSY  # also BUSY_RECOVERY, _SNAPSHOT…
+                    if not busy or time.monotonic() >= deadline:
                         raise
                 time.sleep(pause)
                 pause = min(pause * 2, LONGEST_PAUSE)

@@ -18,6 +18,7 @@ import pytest
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from store import HistoryError
+from store.sqlite_connection import LONGEST_PAUSE
 from tests.cli_helpers import run_cli
 from tests.waiting import wait_for_wait
 
@@ -110,12 +111,23 @@ def test_a_write_lock_held_past_the_busy_timeout_is_one_sentence_and_the_store_g
     chat = store.create_chat("shared")
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
+    pauses: list[float] = []
+    sleep = time.sleep
+
+    def noted(seconds: float) -> None:
+        pauses.append(seconds)
+        sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", noted)
     with pytest.raises(HistoryError, match="stayed busy .*another program is writing to it"):
         store.rename_chat(chat, "renamed")
+    assert len(pauses) > 20 and max(pauses) <= LONGEST_PAUSE, "tried again in short steps, not SQLite's long sleeps"
     assert store.get_chat(chat).chat_name == "shared"
     holder.execute("COMMIT")
     store.rename_chat(chat, "renamed")
     assert store.get_chat(chat).chat_name == "renamed"
+    timeout = store._db.execute("PRAGMA busy_timeout").fetchone()[0]  # type: ignore[attr-defined]  # noqa: SLF001
+    assert timeout == 500, "reads wait for a busy file as long as before"
 
 
 @pytest.mark.parametrize(
