@@ -28,7 +28,7 @@ from engine.agent import AIAgent
 from store import HistoryError
 
 TURNS_PER_SUMMARY = 100  # the most turns one refresh reads: the previous summary keeps the rest
-QUIET_PATIENCE = 30.0  # seconds a summary waits for a moment when no turn of the process is asking the model
+QUIET_PATIENCE = 30.0  # seconds from its queueing a background summary waits for no turn to be asking the model
 
 logger = logging.getLogger(__name__)
 
@@ -58,16 +58,23 @@ class SwitchOutcome:
 
 WriteSummary = Callable[[int], Awaitable[bool]]
 CloseLoop = Callable[[], Awaitable[None]]
+WaitForQuiet = Callable[[float], Awaitable[None]]
+
+
+async def _at_once(longest: float) -> None:
+    """No waiting for a quiet moment."""
 
 
 class SummaryWriter:
     """A queue of workspaces whose summaries are due, written by a worker thread one at a time."""
 
-    def __init__(self, write: WriteSummary, close_loop: CloseLoop) -> None:
+    def __init__(self, write: WriteSummary, close_loop: CloseLoop, quiet: WaitForQuiet = _at_once) -> None:
         self._write = write
         self._close_loop = close_loop
+        self._quiet = quiet  # waits for a moment when no turn asks the model, at most the time it is given
         self._lock = threading.Lock()
         self._queue: list[Workspace] = []
+        self._queued_at: dict[int, float] = {}  # when each workspace's summary was queued
         self._writing: Workspace | None = None
         self._finished: list[SwitchOutcome] = []
         self._thread: threading.Thread | None = None
@@ -78,6 +85,7 @@ class SummaryWriter:
         with self._lock:
             if all(queued.chat_id != chat.chat_id for queued in self._queue):
                 self._queue.append(chat)
+                self._queued_at[chat.chat_id] = time.monotonic()
             if self._thread is None:
                 self._start_worker()
 
@@ -113,6 +121,7 @@ class SummaryWriter:
         with self._lock:
             skipped = ([self._writing] if self._writing else []) + self._queue
             self._queue = []
+            self._queued_at.clear()
             running = self._running
         if running is not None:
             loop, task = running
@@ -146,13 +155,22 @@ class SummaryWriter:
         finally:
             await self._close_loop()
 
+    async def _when_quiet(self, chat_id: int, patience: float) -> bool:
+        """Write the summary once no turn of the process asks the model, or once it has waited QUIET_PATIENCE
+        since it was queued: its store writes and its share of the process never slow the turns people wait for,
+        and steady use does not put it off for ever."""
+        await self._quiet(max(patience, 0.0))
+        return await self._write(chat_id)
+
     def _next(self) -> Workspace | None:
         with self._lock:
             self._writing = self._queue.pop(0) if self._queue else None
             return self._writing
 
     async def _write_one(self, chat: Workspace) -> SwitchOutcome | None:
-        task = asyncio.ensure_future(self._write(chat.chat_id))
+        with self._lock:
+            queued_at = self._queued_at.pop(chat.chat_id, time.monotonic())
+        task = asyncio.ensure_future(self._when_quiet(chat.chat_id, queued_at + QUIET_PATIENCE - time.monotonic()))
         with self._lock:
             self._running = (asyncio.get_running_loop(), task)
         try:
@@ -189,7 +207,7 @@ class Summaries:
         self._audit = audit
         self._agent = agent
         self._models = models  # summaries are written by the model in use
-        self._writer = SummaryWriter(self.refresh, agent.aclose)
+        self._writer = SummaryWriter(self.refresh, agent.aclose, agent.pool.quiet)
 
     def needed(self, chat_id: int | None) -> bool:
         """Whether leaving the workspace would call the model to refresh its summary (never when the history
@@ -235,7 +253,6 @@ class Summaries:
 
         Raises `AgentError` when the model cannot summarise; the old summary stays.
         """
-        await self._agent.pool.quiet(QUIET_PATIENCE)
         claim = f"summary {chat_id}"
         if not self._store.claim(claim):
             return False
