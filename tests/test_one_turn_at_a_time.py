@@ -224,3 +224,50 @@ async def test_a_question_cut_off_while_it_is_being_stored_is_kept_and_frees_the
     await asyncio.wait_for(collected(bob.turns.ask("Load?", chat_id), events), 20)
     assert not any(isinstance(event, WaitingForServer) for event in events), "no turn left running"
     assert [turn.user for turn in bob.turns.of(chat_id)] == ["Span?", "Load?"]
+
+
+async def test_a_regenerate_cut_off_as_its_question_is_stored_still_replaces_the_answer(
+    slow_model: FakeOllama, two_views: tuple[Application, Application], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer a Regenerate replaces is marked in the transaction that stores its question: a client gone in
+    that moment leaves the new question (stopped) in place of the old answer, never both counted as current."""
+    ann, _ = two_views
+    chat_id = ann.workspaces.create("Footbridge").chat_id
+    await collected(ann.turns.ask("Span?", chat_id), [])
+    storing, stored = threading.Event(), threading.Event()
+    store = ann._store  # noqa: SLF001 - holding the store's write mid-way is the point
+    begin = store.begin_turn
+
+    def held_begin(*args: Any, **kwargs: Any) -> int | None:
+        storing.set()
+        stored.wait(20)
+        return begin(*args, **kwargs)
+
+    monkeypatch.setattr(store, "begin_turn", held_begin)
+    running = asyncio.create_task(collected(ann.turns.ask("Span?", chat_id, regenerate=True), []))
+    assert await asyncio.to_thread(storing.wait, 20)
+    running.cancel()
+    stored.set()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(running, 20)
+    kept = [(turn.user, turn.status) for turn in ann.turns.of(chat_id)]
+    assert kept == [("Span?", "superseded"), ("Span?", "stopped")]
+
+
+async def test_a_turn_closed_as_its_wait_in_line_ends_is_kept_and_frees_the_workspace(
+    slow_model: FakeOllama, two_views: tuple[Application, Application]
+) -> None:
+    """A face that closes the turn's events as the wait ends (a page closed, a client gone, the last `turn-waiting`
+    read) has had its question stored: it is kept, as stopped, and never left running for nobody."""
+    ann, bob = two_views
+    chat_id = ann.workspaces.create("Footbridge").chat_id
+    running = asyncio.create_task(collected(ann.turns.ask("Span?", chat_id), []))
+    assert await asyncio.to_thread(wait_until, lambda: len(slow_model.chat_requests) == 1, 20)
+    async with aclosing(bob.turns.ask("Load?", chat_id)) as events:
+        async for event in events:
+            if isinstance(event, WaitingForServer) and event.message == FREE:
+                break  # closed here: the question was stored as the wait ended
+    await asyncio.wait_for(running, 20)
+    kept = [(turn.user, turn.status) for turn in ann.turns.of(chat_id)]
+    assert kept == [("Span?", "complete"), ("Load?", "stopped")]
+    assert ann._store.running_turn(chat_id) is None, "no turn left running"  # noqa: SLF001

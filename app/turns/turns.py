@@ -232,10 +232,11 @@ class Turns:
             async with aclosing(line.waits()) as waits:
                 async for waiting in waits:
                     yield waiting
+        except GeneratorExit:  # the face closed the events as the wait ended: the question stored is kept
+            self._keep_stopped(asked, line.running_id)
+            raise
         except asyncio.CancelledError as error:
-            if line.running_id is not None:  # cut off as its question was stored: it is kept, as stopped
-                stopped = TurnCompleted(content="", stop_reason="stopped", model=asked.model)
-                self._recorder.kept(asked.chat.chat_id, asked.question, stopped, line.running_id, asked.images)
+            self._keep_stopped(asked, line.running_id)  # cut off as its question was stored
             if not asked.stop.was_this(error):
                 raise
             unasked = STOPPED_WAITING if line.running_id is None else None
@@ -245,6 +246,12 @@ class Turns:
         async with aclosing(self._answer(asked, line.running_id)) as events:
             async for event in events:
                 yield event
+
+    def _keep_stopped(self, asked: _Asked, running_id: int | None) -> None:
+        """A turn ended before it was asked whose question was stored (`running_id`): kept, as stopped."""
+        if running_id is not None:
+            stopped = TurnCompleted(content="", stop_reason="stopped", model=asked.model)
+            self._recorder.kept(asked.chat.chat_id, asked.question, stopped, running_id, asked.images)
 
     def _begin(self, asked: _Asked) -> int | None:
         """The question stored as the workspace's running turn, with its audit records (the question, each
