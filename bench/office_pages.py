@@ -97,10 +97,21 @@ def signed_in(browser: Browser, url: str, name: str, timeout_ms: float = 60_000)
     return page
 
 
+SCRIPT_STATE = "() => document.querySelector(\"[data-testid='stApp']\")?.getAttribute('data-test-script-state')"
+
+
 def settled(page: Page, timeout_ms: float = 60_000) -> None:
     """Wait until the page's script run has finished drawing it: text typed into a box that run is still
-    drawing can be lost when the run redraws it (the live timer's short runs do not)."""
-    page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(timeout=timeout_ms)
+    drawing can be lost when the run redraws it (the live timer's short runs do not). The page is asked every
+    100 ms on a timer of its own (a page's animation frames, which a locator's wait polls on, may be throttled
+    while another window has the focus); a page that never settles is said with the state it stayed in."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    try:
+        page.wait_for_function(f"() => ({SCRIPT_STATE})() === 'notRunning'", polling=100, timeout=timeout_ms)
+    except PageTimeout:
+        state = page.evaluate(SCRIPT_STATE)
+        raise TimeoutError(f"the page's script run did not end in {timeout_ms / 1000:.0f} s (state: {state})") from None
 
 
 def menu(page: Page, chat_id: int) -> None:
