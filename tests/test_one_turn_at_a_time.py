@@ -23,6 +23,7 @@ from app import Application
 from app.turns.workspace_line import FREE, STOPPED_WAITING
 from domain.events import AgentEvent, TurnCompleted, WaitingForServer
 from fakes.ollama import FakeOllama, Gate, Reply, is_summary_request, wait_until
+from fakes.replies import chunk, final
 from history import ChatHistoryDB
 from store import is_postgres_url
 from tests.protocol_client import MAIN, Client, running_server
@@ -63,19 +64,37 @@ def test_questions_sent_at_once_from_three_processes_never_interleave(
     chat_id = ChatHistoryDB(store_target).create_chat("Footbridge")
     ann, bob, cara = asked_questions()
     env = store_env(store_target)
+    held = Gate()  # the first answer waits until the terminal, whose process starts last, is waiting too
+
+    def first_held(body: dict[str, Any]) -> Reply:
+        if is_summary_request(body) or len(slow_model.chat_requests) > 1:
+            return answer_slowly(body)
+        return Reply([held, chunk(content=f"Answer to {body['messages'][-1]['content']}"), final("stop", 42, 3)])
+
+    slow_model.responder = first_held
     with ExitStack() as servers:
         first = servers.enter_context(running_server(slow_model.url, isolated, env={**env, "ENGINEER_NAME": "Ann"}))
         second = servers.enter_context(running_server(slow_model.url, isolated, env={**env, "ENGINEER_NAME": "Bob"}))
         ann_client, bob_client = first.connect(), second.connect()
         dispatch(ann_client, "a", chat_id, ann)
         dispatch(bob_client, "b", chat_id, bob)
-        terminal = subprocess.run(
+        assert wait_until(lambda: len(slow_model.chat_requests) == 1, 60), "one of the two is asked first"
+        terminal = subprocess.Popen(
             [sys.executable, str(MAIN), "--server", slow_model.url, "--workspace", str(chat_id), "--once", cara],
-            capture_output=True, text=True, timeout=120, cwd=isolated,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=isolated,
             env={**os.environ, **env, "ENGINEER_NAME": "Cara", "EMBED_MODEL": ""},
         )  # fmt: skip
+        notes: list[str] = []  # the terminal's standard error, line by line as it comes
+        reading = threading.Thread(target=lambda: notes.extend(terminal.stderr or ()), daemon=True)
+        reading.start()
+        told = wait_until(lambda: any("is asking in this workspace" in line for line in notes), 60)
+        held.gate.set()
+        answer = terminal.stdout.read() if terminal.stdout else ""
+        terminal.wait(120)
+        reading.join(30)
         events = {"a": ann_client.until_done("a"), "b": bob_client.until_done("b")}
-    assert terminal.returncode == 0, terminal.stderr
+    err = "".join(notes)
+    assert terminal.returncode == 0 and told and answer == f"Answer to {cara}\n", err
     turns = ChatHistoryDB(store_target).get_turns(chat_id)
     assert sorted(turn.user for turn in turns) == sorted([ann, bob, cara])
     assert all(turn.assistant == f"Answer to {turn.user}" for turn in turns)
@@ -88,7 +107,7 @@ def test_questions_sent_at_once_from_three_processes_never_interleave(
         said = [event["message"] for event in events[request_id] if event["type"] == "turn-waiting"]
         assert bool(said) == (question in waited), (question, said)
         assert not said or (said[-1] == FREE and "is asking in this workspace" in said[0]), said
-    assert ("is asking in this workspace" in terminal.stderr) == (cara in waited), terminal.stderr  # its one line
+    assert ("is asking in this workspace" in err) == (cara in waited), err  # its one line
 
 
 def test_a_dispatch_waits_for_a_turn_another_process_runs_and_a_cancel_ends_it_unasked(
