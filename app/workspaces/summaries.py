@@ -61,20 +61,15 @@ CloseLoop = Callable[[], Awaitable[None]]
 WaitForQuiet = Callable[[float], Awaitable[None]]
 
 
-async def _at_once(longest: float) -> None:
-    """No waiting for a quiet moment."""
-
-
 class SummaryWriter:
     """A queue of workspaces whose summaries are due, written by a worker thread one at a time."""
 
-    def __init__(self, write: WriteSummary, close_loop: CloseLoop, quiet: WaitForQuiet = _at_once) -> None:
+    def __init__(self, write: WriteSummary, close_loop: CloseLoop, quiet: WaitForQuiet) -> None:
         self._write = write
         self._close_loop = close_loop
         self._quiet = quiet  # waits for a moment when no turn asks the model, at most the time it is given
         self._lock = threading.Lock()
-        self._queue: list[Workspace] = []
-        self._queued_at: dict[int, float] = {}  # when each workspace's summary was queued
+        self._queue: list[tuple[Workspace, float]] = []  # each with the time it starts by, turns or not
         self._writing: Workspace | None = None
         self._finished: list[SwitchOutcome] = []
         self._thread: threading.Thread | None = None
@@ -83,16 +78,15 @@ class SummaryWriter:
     def submit(self, chat: Workspace) -> None:
         """Queue `chat`'s summary (once, however often it is left before the worker gets to it)."""
         with self._lock:
-            if all(queued.chat_id != chat.chat_id for queued in self._queue):
-                self._queue.append(chat)
-                self._queued_at[chat.chat_id] = time.monotonic()
+            if all(queued.chat_id != chat.chat_id for queued, _ in self._queue):
+                self._queue.append((chat, time.monotonic() + QUIET_PATIENCE))
             if self._thread is None:
                 self._start_worker()
 
     def pending(self) -> list[Workspace]:
         """The workspaces whose summaries are being written or wait their turn."""
         with self._lock:
-            return ([self._writing] if self._writing else []) + list(self._queue)
+            return ([self._writing] if self._writing else []) + [chat for chat, _ in self._queue]
 
     def is_pending(self, chat_id: int) -> bool:
         return any(chat.chat_id == chat_id for chat in self.pending())
@@ -119,9 +113,8 @@ class SummaryWriter:
     def skip(self) -> list[Workspace]:
         """Drop the queued summaries and cancel the one being written; returns the workspaces skipped."""
         with self._lock:
-            skipped = ([self._writing] if self._writing else []) + self._queue
+            skipped = ([self._writing] if self._writing else []) + [chat for chat, _ in self._queue]
             self._queue = []
-            self._queued_at.clear()
             running = self._running
         if running is not None:
             loop, task = running
@@ -146,8 +139,8 @@ class SummaryWriter:
 
     async def _drain(self) -> None:
         try:
-            while (chat := self._next()) is not None:
-                outcome = await self._write_one(chat)
+            while (queued := self._next()) is not None:
+                outcome = await self._write_one(*queued)
                 with self._lock:
                     self._writing = None
                     if outcome is not None:
@@ -155,22 +148,21 @@ class SummaryWriter:
         finally:
             await self._close_loop()
 
-    async def _when_quiet(self, chat_id: int, patience: float) -> bool:
-        """Write the summary once no turn of the process asks the model, or once it has waited QUIET_PATIENCE
-        since it was queued: its store writes and its share of the process never slow the turns people wait for,
-        and steady use does not put it off for ever."""
-        await self._quiet(max(patience, 0.0))
+    async def _when_quiet(self, chat_id: int, start_by: float) -> bool:
+        """Write the summary once no turn of the process asks the model, or at `start_by` (QUIET_PATIENCE after it
+        was queued): its store writes and its share of the process do not slow the turns people wait for, and
+        steady use does not put it off for ever."""
+        await self._quiet(max(start_by - time.monotonic(), 0.0))
         return await self._write(chat_id)
 
-    def _next(self) -> Workspace | None:
+    def _next(self) -> tuple[Workspace, float] | None:
         with self._lock:
-            self._writing = self._queue.pop(0) if self._queue else None
-            return self._writing
+            queued = self._queue.pop(0) if self._queue else None
+            self._writing = queued[0] if queued else None
+            return queued
 
-    async def _write_one(self, chat: Workspace) -> SwitchOutcome | None:
-        with self._lock:
-            queued_at = self._queued_at.pop(chat.chat_id, time.monotonic())
-        task = asyncio.ensure_future(self._when_quiet(chat.chat_id, queued_at + QUIET_PATIENCE - time.monotonic()))
+    async def _write_one(self, chat: Workspace, start_by: float) -> SwitchOutcome | None:
+        task = asyncio.ensure_future(self._when_quiet(chat.chat_id, start_by))
         with self._lock:
             self._running = (asyncio.get_running_loop(), task)
         try:
