@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, aclosing
 from pathlib import Path
 from typing import Any
@@ -214,15 +214,12 @@ async def test_a_regenerate_stopped_while_it_waits_leaves_the_answer_it_would_re
     assert kept == [("Span?", "complete"), ("Load?", "complete")]
 
 
-async def test_a_question_cut_off_while_it_is_being_stored_is_kept_and_frees_the_workspace(
-    slow_model: FakeOllama, two_views: tuple[Application, Application], monkeypatch: pytest.MonkeyPatch
+async def cut_off_as_its_question_is_stored(
+    view: Application, monkeypatch: pytest.MonkeyPatch, turn: AsyncIterator[AgentEvent]
 ) -> None:
-    """The question is stored on a worker thread (the event loop serves other turns meanwhile): a client gone in
-    that moment still leaves it stored, as stopped, and never a running turn nobody ends."""
-    ann, bob = two_views
-    chat_id = ann.workspaces.create("Footbridge").chat_id
+    """Run `turn` and cancel it while the store is writing its question (the write held until then)."""
     storing, stored = threading.Event(), threading.Event()
-    store = ann._store  # noqa: SLF001 - holding the store's write mid-way is the point
+    store = view._store  # noqa: SLF001 - holding the store's write mid-way is the point
     begin = store.begin_turn
 
     def held_begin(*args: Any, **kwargs: Any) -> int | None:
@@ -231,12 +228,22 @@ async def test_a_question_cut_off_while_it_is_being_stored_is_kept_and_frees_the
         return begin(*args, **kwargs)
 
     monkeypatch.setattr(store, "begin_turn", held_begin)
-    running = asyncio.create_task(collected(ann.turns.ask("Span?", chat_id), []))
+    running = asyncio.create_task(collected(turn, []))
     assert await asyncio.to_thread(storing.wait, 20)
     running.cancel()
     stored.set()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(running, 20)
+
+
+async def test_a_question_cut_off_while_it_is_being_stored_is_kept_and_frees_the_workspace(
+    slow_model: FakeOllama, two_views: tuple[Application, Application], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The question is stored on a worker thread (the event loop serves other turns meanwhile): a client gone in
+    that moment still leaves it stored, as stopped, and never a running turn nobody ends."""
+    ann, bob = two_views
+    chat_id = ann.workspaces.create("Footbridge").chat_id
+    await cut_off_as_its_question_is_stored(ann, monkeypatch, ann.turns.ask("Span?", chat_id))
     turns = ann.turns.of(chat_id)
     assert [(turn.user, turn.status) for turn in turns] == [("Span?", "stopped")]
     events: list[AgentEvent] = []
@@ -253,22 +260,7 @@ async def test_a_regenerate_cut_off_as_its_question_is_stored_still_replaces_the
     ann, _ = two_views
     chat_id = ann.workspaces.create("Footbridge").chat_id
     await collected(ann.turns.ask("Span?", chat_id), [])
-    storing, stored = threading.Event(), threading.Event()
-    store = ann._store  # noqa: SLF001 - holding the store's write mid-way is the point
-    begin = store.begin_turn
-
-    def held_begin(*args: Any, **kwargs: Any) -> int | None:
-        storing.set()
-        stored.wait(20)
-        return begin(*args, **kwargs)
-
-    monkeypatch.setattr(store, "begin_turn", held_begin)
-    running = asyncio.create_task(collected(ann.turns.ask("Span?", chat_id, regenerate=True), []))
-    assert await asyncio.to_thread(storing.wait, 20)
-    running.cancel()
-    stored.set()
-    with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(running, 20)
+    await cut_off_as_its_question_is_stored(ann, monkeypatch, ann.turns.ask("Span?", chat_id, regenerate=True))
     kept = [(turn.user, turn.status) for turn in ann.turns.of(chat_id)]
     assert kept == [("Span?", "superseded"), ("Span?", "stopped")]
 
