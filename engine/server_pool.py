@@ -15,7 +15,6 @@ index's worker threads): its state is behind a lock, and a turn in line is woken
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import time
@@ -31,7 +30,6 @@ logger = logging.getLogger(__name__)
 
 DOWN_SECONDS = 30.0  # a server that failed is left alone this long, then probed again
 MODELS_SECONDS = 10.0  # how long a server's list of models (/api/tags) is trusted
-QUIET_STEP = 1.0  # background work waiting for a quiet moment looks at its patience this often (or is woken)
 PROBE_SECONDS = 3.0  # the time limit of reading a server's models
 
 
@@ -109,8 +107,6 @@ class ServerPool:
         self._clock = clock
         self._servers = {url: _Server(url) for url in self.urls}
         self._line: list[_Waiter] = []
-        self._turns = 0  # turns (not background work) of this process in line for a server or holding one
-        self._quiet_line: list[LoopWaiter] = []  # background work waiting for `_turns` to be 0
         self._lock = threading.Lock()
 
     @property
@@ -241,33 +237,6 @@ class ServerPool:
                 self._line.insert(at, waiter)
         return waiter
 
-    def turn_began(self) -> None:
-        with self._lock:
-            self._turns += 1
-
-    def turn_ended(self) -> None:
-        with self._lock:
-            self._turns -= 1
-            waiting = list(self._quiet_line) if self._turns == 0 else []
-        for waiter in waiting:
-            waiter.wake()
-
-    async def quiet(self, longest: float) -> None:
-        """Return once no turn of this process waits for a server or holds one, or after `longest` seconds:
-        background work (a summary) starts in a quiet moment, so that it neither slows the turns people wait for
-        (its store writes, its share of the process) nor waits for ever under steady use."""
-        deadline = self._clock() + longest
-        waiter = LoopWaiter()
-        with self._lock:
-            self._quiet_line.append(waiter)
-        try:
-            while self._turns and self._clock() < deadline:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiter.sleep(), QUIET_STEP)
-        finally:
-            with self._lock:
-                self._quiet_line.remove(waiter)
-
     def take(self, waiter: _Waiter) -> str | None:
         """A server for `waiter`, counted in flight, if one is free and no turn before it in line may have it."""
         with self._lock:
@@ -336,7 +305,6 @@ class Claim:
         self._background = background
         self.server: str | None = None
         self._waiter: _Waiter | None = None
-        self._counted = False  # a turn counted by the pool's `quiet` until released
 
     async def waits(self) -> AsyncGenerator[WaitingForServer, None]:
         """Hold a server for the model: at once when one is free; else after a wait in line, told by a
@@ -344,9 +312,6 @@ class Claim:
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
         self._waiter = waiter = self._pool.join(servers, self._elsewhere, self._background)
-        if not self._background and not self._counted:
-            self._counted = True
-            self._pool.turn_began()
         shown = 0
         while (server := self._pool.take(waiter)) is None:
             if (position := self._pool.position(waiter)) != shown:
@@ -380,9 +345,6 @@ class Claim:
             self._pool.leave(waiter)
         if server is not None:
             self._pool.release(server)
-        if self._counted:
-            self._counted = False
-            self._pool.turn_ended()
 
 
 class ServerPools:

@@ -209,33 +209,6 @@ async def test_a_summary_waiting_in_line_lets_a_turn_that_comes_later_go_first()
     assert asked[:2] == ["One", "Two"] and len(asked) == 3, asked
 
 
-async def test_background_work_starts_once_no_turn_asks_the_model_or_after_its_patience() -> None:
-    """A summary waits for a quiet moment (no turn of the process in line or holding a server), so it neither slows
-    the turns people wait for nor waits for ever under steady use."""
-    gate, clock = Gate(), Clock()
-    with FakeOllama() as fake:
-        fake.script(held(gate), held(gate))
-        agent = agent_on(fake, clock=clock)
-        async with aclosing(agent.stream(agent.request("One"))) as one:
-            assert isinstance(await anext(one), TextDelta)
-            quiet = asyncio.create_task(agent.pool.quiet(60.0))
-            await asyncio.sleep(0.2)
-            assert not quiet.done(), "background work started while a turn was asking the model"
-            gate.gate.set()
-            await drain(one)
-            await asyncio.wait_for(quiet, 10)  # the turn ended: the moment is quiet
-        gate.gate.clear()
-        async with aclosing(agent.stream(agent.request("Two"))) as two:
-            assert isinstance(await anext(two), TextDelta)
-            patient = asyncio.create_task(agent.pool.quiet(60.0))
-            await asyncio.sleep(0.2)
-            assert not patient.done()
-            clock.now += 61  # a turn still runs, but the summary has waited long enough
-            await asyncio.wait_for(patient, 10)
-            gate.gate.set()
-            await drain(two)
-
-
 async def test_one_server_behaves_as_before_and_says_nothing_of_a_line_below_its_cap() -> None:
     gate = Gate()
     with FakeOllama() as fake:

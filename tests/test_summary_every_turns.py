@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from app import Application
@@ -78,33 +77,4 @@ async def test_a_summary_that_failed_is_tried_again_after_as_many_turns_not_afte
         assert service.summaries.wait(20)
         asked.append(summaries_asked(fake_ollama))
     assert asked == [0, 0, 1, 1, 1, 2, 2], "after the 3rd and the 6th turn only"
-    service.close()
-
-
-async def test_a_summary_waits_while_a_turn_asks_the_model_and_one_the_user_asks_for_does_not(
-    fake_ollama: FakeOllama, isolated: Path
-) -> None:
-    """A summary queued in the background starts once no turn of the process asks the model (its writes and its
-    share of the process would slow the turn people wait for); the one the user asks for is written at once."""
-    gate = Gate()
-    fake_ollama.summary_reply = Reply.text("- Tower A: 45 m.")
-    busy = Reply([chunk("Still "), gate, chunk("writing."), final("stop", 42, 3)])
-    fake_ollama.responder = lambda body: busy if body["messages"][-1]["content"] == "Busy?" else Reply.text("45 m.")
-    service = Application(ChatHistoryDB(isolated / "a.sqlite"), make_agent(fake_ollama))
-    tower_a, tower_b, tower_c = (service.workspaces.create(name).chat_id for name in ("A", "B", "C"))
-    for chat in (tower_a, tower_c):
-        async for _ in service.turns.ask("How tall?", chat):
-            pass
-    turn = service.turns.ask("Busy?", tower_b)
-    assert (await anext(turn)).type == "text"  # the turn asks the model now
-    assert service.summaries.leave(tower_a), "queued"
-    await asyncio.sleep(0.5)
-    assert summaries_asked(fake_ollama) == 0, "not while a turn asks the model"
-    assert await asyncio.wait_for(service.summaries.refresh(tower_c), 20), "asked for: written at once"
-    assert summaries_asked(fake_ollama) == 1 and service.summaries.is_pending(tower_a)
-    gate.gate.set()
-    async for _ in turn:
-        pass
-    assert await asyncio.to_thread(service.summaries.wait, 20), "written once the turn ended"
-    assert summaries_asked(fake_ollama) == 2
     service.close()

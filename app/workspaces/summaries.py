@@ -28,7 +28,6 @@ from engine.agent import AIAgent
 from store import HistoryError
 
 TURNS_PER_SUMMARY = 100  # the most turns one refresh reads: the previous summary keeps the rest
-QUIET_PATIENCE = 30.0  # seconds from its queueing a background summary waits for no turn to be asking the model
 
 logger = logging.getLogger(__name__)
 
@@ -58,18 +57,16 @@ class SwitchOutcome:
 
 WriteSummary = Callable[[int], Awaitable[bool]]
 CloseLoop = Callable[[], Awaitable[None]]
-WaitForQuiet = Callable[[float], Awaitable[None]]
 
 
 class SummaryWriter:
     """A queue of workspaces whose summaries are due, written by a worker thread one at a time."""
 
-    def __init__(self, write: WriteSummary, close_loop: CloseLoop, quiet: WaitForQuiet) -> None:
+    def __init__(self, write: WriteSummary, close_loop: CloseLoop) -> None:
         self._write = write
         self._close_loop = close_loop
-        self._quiet = quiet  # waits for a moment when no turn asks the model, at most the time it is given
         self._lock = threading.Lock()
-        self._queue: list[tuple[Workspace, float]] = []  # each with the time it starts by, turns or not
+        self._queue: list[Workspace] = []
         self._writing: Workspace | None = None
         self._finished: list[SwitchOutcome] = []
         self._thread: threading.Thread | None = None
@@ -78,15 +75,15 @@ class SummaryWriter:
     def submit(self, chat: Workspace) -> None:
         """Queue `chat`'s summary (once, however often it is left before the worker gets to it)."""
         with self._lock:
-            if all(queued.chat_id != chat.chat_id for queued, _ in self._queue):
-                self._queue.append((chat, time.monotonic() + QUIET_PATIENCE))
+            if all(queued.chat_id != chat.chat_id for queued in self._queue):
+                self._queue.append(chat)
             if self._thread is None:
                 self._start_worker()
 
     def pending(self) -> list[Workspace]:
         """The workspaces whose summaries are being written or wait their turn."""
         with self._lock:
-            return ([self._writing] if self._writing else []) + [chat for chat, _ in self._queue]
+            return ([self._writing] if self._writing else []) + list(self._queue)
 
     def is_pending(self, chat_id: int) -> bool:
         return any(chat.chat_id == chat_id for chat in self.pending())
@@ -113,7 +110,7 @@ class SummaryWriter:
     def skip(self) -> list[Workspace]:
         """Drop the queued summaries and cancel the one being written; returns the workspaces skipped."""
         with self._lock:
-            skipped = ([self._writing] if self._writing else []) + [chat for chat, _ in self._queue]
+            skipped = ([self._writing] if self._writing else []) + self._queue
             self._queue = []
             running = self._running
         if running is not None:
@@ -139,8 +136,8 @@ class SummaryWriter:
 
     async def _drain(self) -> None:
         try:
-            while (queued := self._next()) is not None:
-                outcome = await self._write_one(*queued)
+            while (chat := self._next()) is not None:
+                outcome = await self._write_one(chat)
                 with self._lock:
                     self._writing = None
                     if outcome is not None:
@@ -148,21 +145,13 @@ class SummaryWriter:
         finally:
             await self._close_loop()
 
-    async def _when_quiet(self, chat_id: int, start_by: float) -> bool:
-        """Write the summary once no turn of the process asks the model, or at `start_by` (QUIET_PATIENCE after it
-        was queued): its store writes and its share of the process do not slow the turns people wait for, and
-        steady use does not put it off for ever."""
-        await self._quiet(max(start_by - time.monotonic(), 0.0))
-        return await self._write(chat_id)
-
-    def _next(self) -> tuple[Workspace, float] | None:
+    def _next(self) -> Workspace | None:
         with self._lock:
-            queued = self._queue.pop(0) if self._queue else None
-            self._writing = queued[0] if queued else None
-            return queued
+            self._writing = self._queue.pop(0) if self._queue else None
+            return self._writing
 
-    async def _write_one(self, chat: Workspace, start_by: float) -> SwitchOutcome | None:
-        task = asyncio.ensure_future(self._when_quiet(chat.chat_id, start_by))
+    async def _write_one(self, chat: Workspace) -> SwitchOutcome | None:
+        task = asyncio.ensure_future(self._write(chat.chat_id))
         with self._lock:
             self._running = (asyncio.get_running_loop(), task)
         try:
@@ -199,7 +188,7 @@ class Summaries:
         self._audit = audit
         self._agent = agent
         self._models = models  # summaries are written by the model in use
-        self._writer = SummaryWriter(self.refresh, agent.aclose, agent.pool.quiet)
+        self._writer = SummaryWriter(self.refresh, agent.aclose)
 
     def needed(self, chat_id: int | None) -> bool:
         """Whether leaving the workspace would call the model to refresh its summary (never when the history
