@@ -13,14 +13,14 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from tools import ollama_tools, tool_specs
 from tools.registry import ExternalTools
 
 MAX_OFFERED = 8
-ALWAYS = tuple(name for name, spec in tool_specs.items() if spec.always_offered)
+ALWAYS = frozenset(name for name, spec in tool_specs.items() if spec.always_offered)
 _WORD = re.compile(r"[a-z0-9#]+")
 _DESIGNATION = re.compile(r"\b(?:W|HSS|IPE|HE[ABM]?|UB|UC|HP|MC|C|L|S)\s?\d+(?:\s?[xX×]\s?[\d./]+)?", re.IGNORECASE)
 _QUIET = frozenset(
@@ -42,9 +42,19 @@ def _profile(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
     return named, cued, frozenset(_stems(description)) - named - cued
 
 
-def score(name: str, question: set[str]) -> int:
-    named, cued, described = _profile(name)
-    return 3 * len(question & named) + 3 * len(question & cued) + len(question & described)
+@lru_cache(maxsize=32)
+def _stem_weights(allowed: tuple[str, ...]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """Each stem's weight for each tool of the set it scores for (3 a stem of the tool's name or cues, 1 of its
+    description), and each tool's place in the set. Made once per set (an agent's is the same every turn), a
+    question's scores are a few lookups, not three set intersections a tool."""
+    weights: dict[str, dict[str, int]] = {}
+    for name in allowed:
+        named, cued, described = _profile(name)
+        for stems, weight in ((named, 3), (cued, 3), (described, 1)):
+            for stem in stems:
+                tools = weights.setdefault(stem, {})
+                tools[name] = tools.get(name, 0) + weight
+    return weights, {name: place for place, name in enumerate(allowed)}
 
 
 def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] = ()) -> list[str]:
@@ -55,8 +65,12 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
     if _DESIGNATION.search(question):
         words.add("sectio")  # "W18x50", "IPE 300": a steel section is named
     chosen = {name for name in allowed if name in used or name in ALWAYS or "__" in name}  # MCP: the office's own
-    scores = {name: score(name, words) for name in allowed if name not in chosen}
-    for name in sorted(scores, key=lambda name: -scores[name]):
+    weights, order = _stem_weights(tuple(allowed))
+    scores: dict[str, int] = {}
+    for word in words:
+        for name, weight in weights.get(word, {}).items():
+            scores[name] = scores.get(name, 0) + weight
+    for name in sorted(scores, key=lambda name: (-scores[name], order[name])):  # ties: the agent's order
         if len(chosen) >= MAX_OFFERED or scores[name] < 2:
             break
         chosen.add(name)

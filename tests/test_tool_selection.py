@@ -3,12 +3,13 @@ any tool of the agent still runs when the model asks for it by name."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 from agent import AIAgent
 from app.application import Application
-from engine.tool_selection import MAX_OFFERED, offered_tools
+from engine.tool_selection import _DESIGNATION, ALWAYS, MAX_OFFERED, _profile, _stems, offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
 from tools import tool_specs
@@ -68,3 +69,38 @@ async def test_a_bare_agent_describes_every_tool_unless_they_would_crowd_out_the
         pass
     described = offered(fake_ollama.chat_requests[1])
     assert "beam_analysis" in described and "read_file" not in described and len(described) <= MAX_OFFERED
+
+
+def plainly_offered(question: str, allowed: list[str], used: set[str]) -> list[str]:
+    """The selection as the module's docstring states it, tool by tool: 3 for each of the question's stems in the
+    tool's name or its cues, 1 in its description; the best scorers (2 or more, ties in the agent's order) after
+    the used, always-offered and MCP tools, up to MAX_OFFERED."""
+    if len(allowed) <= MAX_OFFERED:
+        return allowed
+    words = _stems(question) | ({"sectio"} if _DESIGNATION.search(question) else set())
+    chosen = {name for name in allowed if name in used or name in ALWAYS or "__" in name}
+    scores = {}
+    for name in (name for name in allowed if name not in chosen):
+        named, cued, described = _profile(name)
+        scores[name] = 3 * len(words & named) + 3 * len(words & cued) + len(words & described)
+    for name in sorted(scores, key=lambda name: -scores[name]):
+        if len(chosen) >= MAX_OFFERED or scores[name] < 2:
+            break
+        chosen.add(name)
+    return [name for name in allowed if name in chosen]
+
+
+def test_the_selection_is_its_stated_rule_for_any_question_and_set_of_tools() -> None:
+    rng = random.Random(39)
+    texts = [
+        name.replace("_", " ") + " " + spec.description + " " + " ".join(spec.words)
+        for name, spec in tool_specs.items()
+    ]
+    vocabulary = sorted({word for text in texts for word in text.lower().split()})
+    for trial in range(3_000):
+        question = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, 12))) + " W18x50" * (trial % 7 == 0)
+        allowed = (
+            ALL if trial % 3 else rng.sample(ALL, rng.randint(5, len(ALL))) + ["office__drawings"] * (trial % 5 == 0)
+        )
+        used = set(rng.sample(ALL, rng.randint(0, 3)))
+        assert offered_tools(question, allowed, used) == plainly_offered(question, allowed, used), question
