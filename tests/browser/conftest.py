@@ -9,6 +9,7 @@ streamed copy (with its cursor) until the redraw ends, so for a moment the answe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -40,6 +41,7 @@ CHROMIUM_ARGS = [
 
 try:
     from playwright.sync_api import Dialog, Page, expect, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 except ImportError:
     if os.environ.get("CI"):
         raise
@@ -141,3 +143,14 @@ def send(page: Page, text: str) -> None:
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     box.press("Enter")
+
+
+def told_at_next_click(page: Page) -> None:
+    """The page says its user was signed out (a password or role changed) at their next click, or before it: an
+    open page looks again every LIVE_SECONDS (`faces.web.live`) and, its user's access changed, is signed out then,
+    the button to click going with the page it was on."""
+    ended = page.get_by_text("your password or role changed")
+    if not ended.is_visible():
+        with contextlib.suppress(PlaywrightTimeoutError):  # the page was signed out before the click
+            page.get_by_role("button", name="New workspace").click(timeout=5_000)
+    expect(ended).to_be_visible()

@@ -7,7 +7,6 @@ web process keep everyone signed in."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import subprocess
@@ -18,13 +17,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from app import start
 from bench.office_pages import menu, settled
 from fakes.ollama import FakeOllama, Reply, free_port
 from fakes.postgres import PostgresServer
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, streamlit_server
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, send, streamlit_server, told_at_next_click
 
 PASSWORD = {"ada": "ada's long passphrase 1", "ann": "ann's long passphrase 2", "bob": "bob's long passphrase 3",
             "vic": "vic's long passphrase 4"}  # fmt: skip
@@ -71,16 +69,6 @@ def signed_in(browser: Browser, url: str, name: str) -> tuple[BrowserContext, Pa
     expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
     settled(page)
     return context, page
-
-
-def told_at_next_click(page: Page) -> None:
-    """The page says its user was signed out (a password or role changed) at their next click, or before it: an
-    open page that looks again because what it shows changed is signed out then."""
-    ended = page.get_by_text("your password or role changed")
-    if not ended.is_visible():
-        with contextlib.suppress(PlaywrightTimeoutError):  # the page was signed out before the click
-            page.get_by_role("button", name="New workspace").click(timeout=5_000)
-    expect(ended).to_be_visible()
 
 
 def test_an_office_day_on_postgresql_behind_the_proxy(

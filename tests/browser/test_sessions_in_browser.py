@@ -1,5 +1,6 @@
 """A password sign-in outlives a reload, a bookmark, a `?chat=` link, another tab and a restarted web process, in a
-real Chromium; a password change, a role change or a sign-out ends it at the next click, with a sentence."""
+real Chromium; a password change, a role change or a sign-out ends it at the next click (or before it, as the
+open page looks again), with a sentence."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from playwright.sync_api import BrowserContext, Cookie, Page, expect, sync_playw
 
 from app import start
 from fakes.ollama import FakeOllama, free_port, wait_until
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, streamlit_server, told_at_next_click
 from tests.browser.test_accounts_in_browser import PASSWORDS, office, signed_in  # noqa: F401 - the fixture
 from tests.stores import raw_rows
 
@@ -64,8 +65,7 @@ def test_a_session_outlives_reloads_links_tabs_and_a_restart_and_ends_with_a_pas
             base.accounts.set_password("ann", "a new long passphrase 12")
         finally:
             base.close()
-        ann.get_by_role("button", name="New workspace").click()  # the next click
-        expect(ann.get_by_text("your password or role changed")).to_be_visible()
+        told_at_next_click(ann)
         expect(ann.get_by_label("User name")).to_be_visible()
         PASSWORDS["ann"], old = "a new long passphrase 12", PASSWORDS["ann"]
         try:
