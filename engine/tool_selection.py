@@ -69,7 +69,8 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
     scores: dict[str, int] = {}
     for word in words:
         for name, weight in weights.get(word, {}).items():
-            scores[name] = scores.get(name, 0) + weight
+            if name not in chosen:
+                scores[name] = scores.get(name, 0) + weight
     for name in sorted(scores, key=lambda name: (-scores[name], order[name])):  # ties: the agent's order
         if len(chosen) >= MAX_OFFERED or scores[name] < 2:
             break
