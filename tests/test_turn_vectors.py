@@ -10,8 +10,9 @@ import pytest
 
 from store import postgres_dialect
 from store.postgres_dialect import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, _lexeme
-from store.words import TOKEN, fold
+from store.words import TOKEN, fold, index_words, tokens
 
+ASCII = "".join(map(chr, range(128)))
 ALPHABET = "abc xyz éèçñ ü ß ﬁ ½ ² · ' \\ 𝔸 İ 中文 \u0301\u0327 ,.;\n\t" + "0123456789"
 
 
@@ -49,8 +50,19 @@ def test_folding_is_lower_case_without_diacritics_for_any_text() -> None:
         assert fold(text) == plain_fold(text), repr(text)
 
 
+def test_a_text_s_words_are_the_token_s_for_any_text_ascii_or_not() -> None:
+    chosen = random.Random(4)
+    ascii_texts = ["".join(chosen.choice(ASCII) for _ in range(chosen.randint(0, 80))) for _ in range(3000)]
+    for text in [*ascii_texts, *texts(5, 1000, 80), "M_Ed = 318 kN·m", "UB 356x171x45, L/360", ""]:
+        assert tokens(text) == TOKEN.findall(text), repr(text)
+        assert index_words(text) == set(TOKEN.findall(plain_fold(text))), repr(text)
+
+
 def test_a_turn_s_vector_is_the_definition_s() -> None:
-    pairs = list(zip(texts(2, 500, 300), texts(3, 500, 3000), strict=True))
+    chosen = random.Random(6)
+    ascii_pairs = [tuple("".join(chosen.choice(ASCII) for _ in range(chosen.randint(0, n))) for n in (300, 3000))
+                   for _ in range(200)]  # fmt: skip
+    pairs = list(zip(texts(2, 500, 300), texts(3, 500, 3000), strict=True)) + ascii_pairs
     for user, assistant in [*pairs, ("Question 1 about the transfer beam", "The moment is 54 kN·m. " * 30)]:
         assert postgres_dialect.turn_vector(user, assistant) == plain_vector(user, assistant)
 
