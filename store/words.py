@@ -25,30 +25,37 @@ _QUIET_WORDS = frozenset(
     "when where which who why will with".split()
 )
 _LAST_CHARACTER = "\U0010ffff"
+_SEPARATOR_BYTES = bytes(byte if chr(byte).isalnum() else 32 for byte in range(128)) + bytes(range(128, 256))
+_ASCII_BYTES = bytes(range(128))
 
 
 def fold(text: str) -> str:
-    """Lower case, diacritics removed (é → e), as the index stores words."""
+    """Lower case, diacritics removed (é → e), as the index stores words: the marks looked for among the text's
+    few distinct non-ASCII characters, and each removed by `str.replace` (C's loops, not a lookup a character)."""
     lowered = text.lower()
     if lowered.isascii():
         return lowered
     decomposed = unicodedata.normalize("NFD", lowered)
-    marks = {ord(c): None for c in set(decomposed) if unicodedata.combining(c)}  # the text's own, looked up once
-    return decomposed.translate(marks) if marks else decomposed
+    for mark in set(_non_ascii(decomposed)):
+        if unicodedata.combining(mark):
+            decomposed = decomposed.replace(mark, "")
+    return decomposed
 
 
-_WORD_CHARACTERS = re.compile(r"\w+")
-_ASCII_SEPARATORS = bytes(byte if chr(byte).isalnum() else 32 for byte in range(128)) + b" " * 128
+def _non_ascii(text: str) -> str:
+    """The text's non-ASCII characters, in order (its ASCII ones dropped in one byte table)."""
+    return text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
 
 
-def tokens(folded: str) -> list[str]:
-    """TOKEN's words of a folded text, in order, made the fastest way the text allows (a copy makes a million
-    turns' words): an ASCII text's separators turned into spaces by one byte table and split (about 5× faster
-    than the expression); otherwise, without an underscore in the text, `\\w+` finds the same words a little
-    faster than TOKEN."""
-    if folded.isascii():
-        return folded.encode("ascii").translate(_ASCII_SEPARATORS).decode("ascii").split()
-    return TOKEN.findall(folded) if "_" in folded else _WORD_CHARACTERS.findall(folded)
+def tokens(text: str) -> list[str]:
+    """TOKEN's words of `text`, in order, made with C's string methods (a copy makes a million turns' words): the
+    few distinct non-ASCII characters that separate words (·, ×, –, ≤…: not `str.isalnum`, as TOKEN has it)
+    replaced by spaces, then the ASCII ones by one byte table, then split (2.5-5× faster than the expression)."""
+    if not text.isascii():
+        for character in set(_non_ascii(text)):
+            if not character.isalnum():
+                text = text.replace(character, " ")
+    return text.encode("utf-8", "surrogatepass").translate(_SEPARATOR_BYTES).decode("utf-8", "surrogatepass").split()
 
 
 def index_words(text: str) -> set[str]:

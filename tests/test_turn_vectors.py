@@ -46,14 +46,29 @@ def texts(seed: int, count: int, longest: int) -> list[str]:
 
 
 def test_folding_is_lower_case_without_diacritics_for_any_text() -> None:
-    for text in texts(1, 2000, 60) + ["The maximum moment is wL²/8 = 54 kN·m.", "Crème brûlée", ""]:
+    for text in [
+        *texts(1, 2000, 60),
+        *any_characters(8, 3000, 60),
+        "The maximum moment is wL²/8 = 54 kN·m.",
+        "Crème brûlée",
+        "",
+    ]:
         assert fold(text) == plain_fold(text), repr(text)
+
+
+def any_characters(seed: int, count: int, longest: int) -> list[str]:
+    """Texts of ASCII characters, of the first 2,048 code points, and of any code point (surrogates too)."""
+    chosen = random.Random(seed)
+    ranges = (128, 0x800, 0x110000)
+    return ["".join(chr(chosen.randrange(chosen.choice(ranges))) for _ in range(chosen.randint(0, longest)))
+            for _ in range(count)]  # fmt: skip
 
 
 def test_a_text_s_words_are_the_token_s_for_any_text_ascii_or_not() -> None:
     chosen = random.Random(4)
     ascii_texts = ["".join(chosen.choice(ASCII) for _ in range(chosen.randint(0, 80))) for _ in range(3000)]
-    for text in [*ascii_texts, *texts(5, 1000, 80), "M_Ed = 318 kN·m", "UB 356x171x45, L/360", ""]:
+    every = [*ascii_texts, *texts(5, 1000, 80), *any_characters(7, 3000, 60), "M_Ed = 318 kN·m", "L/360", ""]
+    for text in every:
         assert tokens(text) == TOKEN.findall(text), repr(text)
         assert index_words(text) == set(TOKEN.findall(plain_fold(text))), repr(text)
 
