@@ -61,6 +61,8 @@ def turn_vector(user: str, assistant: str) -> str:
         positions[word].append(position)
     for position, word in enumerate(answered, len(asked) + 2):
         positions[word].append(position)
+    if _within_limits(len(user) + len(assistant), positions):  # a question's and answer's words: no quote to escape
+        return " ".join([f"'{word}':{_positions(where)}" for word, where in positions.items()])
     budget, kept = MAX_VECTOR_BYTES, []
     for word, where in positions.items():
         size = len(word) if word.isascii() else len(word.encode())
@@ -70,10 +72,19 @@ def turn_vector(user: str, assistant: str) -> str:
     return " ".join(kept)
 
 
+def _within_limits(characters: int, positions: dict[str, list[int]]) -> bool:
+    """Whether no word of a text of `characters` can pass PostgreSQL's limits (at most 4 bytes a character)."""
+    return (
+        4 * characters <= MAX_VECTOR_BYTES
+        and 4 * max(map(len, positions), default=0) <= MAX_WORD_BYTES
+        and max(map(len, positions.values()), default=0) <= MAX_POSITIONS
+    )
+
+
 def _positions(where: list[int]) -> str:
-    """`1,5,9` of [1, 5, 9]: the list's own text without its brackets and spaces, made in C (faster than joining
-    each number's text; a copy makes a million turns' positions)."""
-    return repr(where)[1:-1].replace(" ", "")
+    """`1,5,9` of [1, 5, 9]: one number's own text, or the list's without its brackets and spaces, made in C
+    (faster than joining each number's text; a copy makes a million turns' positions)."""
+    return str(where[0]) if len(where) == 1 else repr(where)[1:-1].replace(" ", "")
 
 
 def _capped_vector(asked: list[str], answered: list[str]) -> str:
