@@ -70,7 +70,7 @@ def index_words(text: str) -> set[str]:
 
 def query_words(query: str) -> list[str]:
     """The question's telling words, folded, each once, at most MAX_QUERY_WORDS."""
-    words = [word for word in TOKEN.findall(fold(query)) if word not in _QUIET_WORDS][:MAX_QUERY_WORDS]
+    words = [word for word in tokens(fold(query)) if word not in _QUIET_WORDS][:MAX_QUERY_WORDS]
     return list(dict.fromkeys(words))
 
 
@@ -105,5 +105,5 @@ def words_query(db: Database, text: str) -> TurnQuery | None:
     out; None when no word is left. Each backend writes the query its own way,
     every word as plain text.
     """
-    parts = [_phrases(db, tokens) for word in text.split() if (tokens := TOKEN.findall(fold(word)))]
+    parts = [_phrases(db, pieces) for word in text.split() if (pieces := tokens(fold(word)))]
     return parts or None
