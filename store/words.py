@@ -37,7 +37,7 @@ def fold(text: str) -> str:
     if lowered.isascii():
         return lowered
     decomposed = unicodedata.normalize("NFD", lowered)
-    marks = [mark for mark in set(_non_ascii(decomposed)) if unicodedata.combining(mark)]
+    marks = [mark for mark in _distinct_non_ascii(decomposed) if unicodedata.combining(mark)]
     if len(marks) > _MOST_REPLACED:  # a pass over the text for each would cost more than one lookup a character
         return decomposed.translate(dict.fromkeys(map(ord, marks)))
     for mark in marks:
@@ -45,9 +45,9 @@ def fold(text: str) -> str:
     return decomposed
 
 
-def _non_ascii(text: str) -> str:
-    """The text's non-ASCII characters, in order (its ASCII ones dropped in one byte table)."""
-    return text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+def _distinct_non_ascii(text: str) -> set[str]:
+    """The text's distinct non-ASCII characters (its ASCII ones dropped in one byte table first)."""
+    return set(text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
 
 
 def tokens(text: str) -> list[str]:
@@ -55,7 +55,7 @@ def tokens(text: str) -> list[str]:
     few distinct non-ASCII characters that separate words (·, ×, –, ≤…: not `str.isalnum`, as TOKEN has it)
     replaced by spaces, then the ASCII ones by one byte table, then split (2.5-5× faster than the expression)."""
     if not text.isascii():
-        separators = [character for character in set(_non_ascii(text)) if not character.isalnum()]
+        separators = [character for character in _distinct_non_ascii(text) if not character.isalnum()]
         if len(separators) > _MOST_REPLACED:  # a pass over the text for each would cost more than the expression
             return TOKEN.findall(text)
         for character in separators:

@@ -45,6 +45,14 @@ def texts(seed: int, count: int, longest: int) -> list[str]:
     return ["".join(chosen.choice(ALPHABET) for _ in range(chosen.randint(0, longest))) for _ in range(count)]
 
 
+def any_characters(seed: int, count: int, longest: int) -> list[str]:
+    """Texts of ASCII characters, of the first 2,048 code points, and of any code point (surrogates too)."""
+    chosen = random.Random(seed)
+    ranges = (128, 0x800, 0x110000)
+    return ["".join(chr(chosen.randrange(chosen.choice(ranges))) for _ in range(chosen.randint(0, longest)))
+            for _ in range(count)]  # fmt: skip
+
+
 def test_folding_is_lower_case_without_diacritics_for_any_text() -> None:
     for text in [
         *texts(1, 2000, 60),
@@ -55,14 +63,6 @@ def test_folding_is_lower_case_without_diacritics_for_any_text() -> None:
         "",
     ]:
         assert fold(text) == plain_fold(text), repr(text)
-
-
-def any_characters(seed: int, count: int, longest: int) -> list[str]:
-    """Texts of ASCII characters, of the first 2,048 code points, and of any code point (surrogates too)."""
-    chosen = random.Random(seed)
-    ranges = (128, 0x800, 0x110000)
-    return ["".join(chr(chosen.randrange(chosen.choice(ranges))) for _ in range(chosen.randint(0, longest)))
-            for _ in range(count)]  # fmt: skip
 
 
 def test_a_text_s_words_are_the_token_s_for_any_text_ascii_or_not() -> None:
