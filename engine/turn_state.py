@@ -23,6 +23,9 @@ from tools.registry import arguments_for_display
 
 MAX_ANSWER_CHARS = 2_000_000  # of answer and thinking in one turn: megabytes more are a model gone wrong
 MAX_TOOL_CALLS_PER_REPLY = 32
+# TextDelta(text=…) without the Python frame of BaseModel.__init__ around the same validation: a quarter of the
+# event's cost, made once per streamed piece
+_text_delta = TextDelta.__pydantic_validator__.validate_python
 
 
 @dataclass
@@ -88,6 +91,25 @@ class RoundState:
 
     def take(self, chunk: ChatResponse) -> list[AgentEvent]:
         """One streamed chunk taken in (within the caps): the thinking and text it shows; its calls and counts."""
+        message = chunk.message
+        piece = message.content
+        turn = self.turn
+        if message.thinking or message.tool_calls or chunk.done or not piece:
+            return self._take_whole(chunk)
+        if turn.received_chars + len(piece) > MAX_ANSWER_CHARS:
+            return self._take_whole(chunk)
+        # The common chunk, once per piece of every answer: answer text alone, within the cap. Taken in here in one
+        # function (what `_within_cap` and `text` do), as the chunks of a long answer are many.
+        turn.received_chars += len(piece)
+        visible = self.text_filter.feed(piece)
+        if not visible:
+            return []
+        if len(turn.content) == self._start:  # the round's first text: after the gap from the round before
+            visible = self._prefix + visible
+        turn.content += visible
+        return [_text_delta({"text": visible})]
+
+    def _take_whole(self, chunk: ChatResponse) -> list[AgentEvent]:
         events: list[AgentEvent] = []
         message = chunk.message
         if message.thinking and (thinking := self._within_cap(message.thinking)):

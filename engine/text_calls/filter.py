@@ -27,7 +27,6 @@ _REPLY_STARTS = (*MARKERS, LINE_START_MARKER)
 _FENCE_LANGUAGES = ("json", "tool_call", "tool_code")
 _LONGEST_MARKER = max(map(len, _REPLY_STARTS)) + MAX_INDENT
 _MARKER_FIRST_CHARACTERS = "<[`\n"  # a marker, or a part of one, begins with one of these (or a line)
-_MARKER_FIRST = re.compile(f"[{re.escape(_MARKER_FIRST_CHARACTERS)}]")
 # A line start that may still become `LINE_JSON` (engine.text_calls.formats): "{", "[ {", "{&#3", …
 _PARTIAL_LINE_JSON = re.compile(rf"(?:^|\n)[ \t]{{0,{MAX_INDENT}}}((?:\[\s*)?\{{\s*(?:&[#\w]{{0,4}})?)\Z")
 _PARTIAL_SEARCH_CHARS = 48
@@ -59,16 +58,23 @@ def _partial_marker_length(text: str) -> int:
     tail_start = max(0, len(text) - _PARTIAL_SEARCH_CHARS)
     if line_json := _PARTIAL_LINE_JSON.search(text, tail_start):
         return len(text) - line_json.start(1)
-    longest = 0
-    for marker in MARKERS:
-        for length in range(min(len(marker) - 1, len(text)), longest, -1):
-            if text.endswith(marker[:length]):
-                longest = length
-                break
-    for length in range(min(len(LINE_START_MARKER), len(text)), longest, -1):
-        if text.endswith(LINE_START_MARKER[:length]) and _at_line_start(text, len(text) - length):
-            return length
-    return longest
+    longest = max(_marker_start_at_end(text, marker, len(marker) - 1) for marker in MARKERS)
+    return max(longest, _marker_start_at_end(text, LINE_START_MARKER, len(LINE_START_MARKER), at_line_start=True))
+
+
+def _marker_start_at_end(text: str, marker: str, most: int, at_line_start: bool = False) -> int:
+    """Length of the longest end of `text`, of at most `most` characters, that `marker` starts with (0: none).
+
+    Such an end begins with the marker's first character, so only where that character is, among the last
+    `most`, is tried: a few `find`s, where trying every length was a `endswith` each (once a reply, at its first
+    text, but for every marker).
+    """
+    position = text.find(marker[0], max(len(text) - most, 0))
+    while position != -1:
+        if marker.startswith(text[position:]) and (not at_line_start or _at_line_start(text, position)):
+            return len(text) - position
+        position = text.find(marker[0], position + 1)
+    return 0
 
 
 def _at_line_start(text: str, end: int) -> bool:
@@ -90,15 +96,22 @@ class TextCallFilter:
 
     def feed(self, delta: str) -> str:
         content = self.content
-        if not self.known or (
-            self.shown == len(content)  # nothing held,
-            and not self.holding_all  # past the reply's start,
-            and not _may_hold(delta)  # no marker's first character in the piece,
-            and not _at_line_start(content, len(content))  # nor a line beginning with it
+        if (
+            not self.known
+            or (
+                self.shown == len(content)  # nothing held,
+                and not self.holding_all  # past the reply's start,
+                and not _may_hold(delta)  # no marker's first character in the piece,
+                and not (content[-1:] in " \t\n" and _at_line_start(content, len(content)))  # nor a line's start
+            )
         ):  # the common case, once per streamed piece: all of it is shown
             self.content = content + delta
             self.shown = len(self.content)
             return delta
+        return self._feed_holding(delta)
+
+    def _feed_holding(self, delta: str) -> str:
+        """`feed` for a piece that may be or begin a call: what is safe to show of the text so far."""
         self.content += delta
         if self.holding_all:
             if _could_open_call(self.content):
@@ -136,4 +149,6 @@ class TextCallFilter:
 
 
 def _may_hold(delta: str) -> bool:
-    return _MARKER_FIRST.search(delta) is not None
+    """Whether `delta` has one of `_MARKER_FIRST_CHARACTERS` (four `in` tests: a streamed piece is a few characters,
+    for which they take half a regex search's time, and this runs for every piece of every answer)."""
+    return "<" in delta or "[" in delta or "`" in delta or "\n" in delta
