@@ -178,7 +178,7 @@ class AIAgent:
             workspace_key=self._workspace_key,
             stop=self._own_stop,
         )
-        return replace(request, **changes)
+        return replace(request, **changes) if changes else request  # `replace` copies every field, even for none
 
     async def chat(self, user_input: str) -> AsyncGenerator[str, None]:
         """The answer's text as it streams; when the turn fails, the last chunk is the error sentence.

@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import AsyncGenerator, Hashable
 from contextlib import aclosing
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import ollama
@@ -129,10 +129,9 @@ class TurnLoop:
         offer = self.offer
         if offer.selected or leaves_room(context, offer.chars, self.request.system_prompt):
             return
-        narrowed = offer_tools(
+        self.offer = offer_tools(
             self.request.question, offer.allowed, used=offer.used, external=self.request.tool_context.external
-        )
-        self.offer = replace(narrowed, allowed=offer.allowed)
+        )  # every tool allowed still (`allowed` is the same), the question's described
 
     async def _end(self, turn: TurnState, reply: RoundState, round_number: int) -> AsyncGenerator[AgentEvent, None]:
         """The turn's last round: the step limit said, or an empty answer made of the tools' results (or refused)."""
