@@ -23,6 +23,7 @@ MAX_OFFERED = 8
 ALWAYS = frozenset(name for name, spec in tool_specs.items() if spec.always_offered)
 _WORD = re.compile(r"[a-z0-9#]+")
 _DESIGNATION = re.compile(r"\b(?:W|HSS|IPE|HE[ABM]?|UB|UC|HP|MC|C|L|S)\s?\d+(?:\s?[xX×]\s?[\d./]+)?", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 _QUIET = frozenset(
     "a an and are as at be by can do does for from how i in is it me my of on or our please the this to us we what "
     "when where which with you your give show tell find get use using".split()
@@ -57,13 +58,19 @@ def _stem_weights(allowed: tuple[str, ...]) -> tuple[dict[str, dict[str, int]], 
     return weights, {name: place for place, name in enumerate(allowed)}
 
 
+def _names_a_section(question: str) -> bool:
+    """Whether `question` names a steel section ("W18x50", "IPE 300"). A designation has a number, and most
+    questions have none: a digit is looked for first, in a tenth of the designation's time."""
+    return _DIGIT.search(question) is not None and _DESIGNATION.search(question) is not None
+
+
 def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] = ()) -> list[str]:
     """The tools to describe for `question`, in the agent's own order."""
     if len(allowed) <= MAX_OFFERED:
         return list(allowed)
     words = _stems(question)
-    if _DESIGNATION.search(question):
-        words.add("sectio")  # "W18x50", "IPE 300": a steel section is named
+    if _names_a_section(question):
+        words.add("sectio")
     chosen = {name for name in allowed if name in used or name in ALWAYS or "__" in name}  # MCP: the office's own
     weights, order = _stem_weights(tuple(allowed))
     scores: dict[str, int] = {}
