@@ -64,13 +64,15 @@ def test_the_end_that_may_begin_a_marker_is_the_definitions() -> None:
 
 
 def test_a_piece_may_hold_a_marker_exactly_when_it_has_a_markers_first_character() -> None:
+    firsts = text_filter._MARKER_FIRST_CHARACTERS
+    assert set(firsts) == {marker[0] for marker in MARKERS} | {"\n"}, "a new marker's first character is tested for"
     for code in range(0x3000):
         character = chr(code)
-        assert text_filter._may_hold(character) == (character in "<[`\n"), repr(character)
+        assert text_filter._may_hold(character) == (character in firsts), repr(character)
     rng = random.Random(7)
     for _ in range(5_000):
         piece = random_text(rng, 4)
-        assert text_filter._may_hold(piece) == any(c in piece for c in "<[`\n"), repr(piece)
+        assert text_filter._may_hold(piece) == any(c in piece for c in firsts), repr(piece)
 
 
 def feed_all(pieces: list[str], *, quick: bool) -> tuple[list[str], str, str, Any]:
