@@ -98,16 +98,11 @@ class RoundState:
             return self._take_whole(chunk)
         if turn.received_chars + len(piece) > MAX_ANSWER_CHARS:
             return self._take_whole(chunk)
-        # The common chunk, once per piece of every answer: answer text alone, within the cap. Taken in here in one
-        # function (what `_within_cap` and `text` do), as the chunks of a long answer are many.
+        # The common chunk, once per piece of every answer: answer text alone, within the cap (`_within_cap` need not
+        # cut it), taken in with as little as can be, as the chunks of a long answer are many.
         turn.received_chars += len(piece)
-        visible = self.text_filter.feed(piece)
-        if not visible:
-            return []
-        if len(turn.content) == self._start:  # the round's first text: after the gap from the round before
-            visible = self._prefix + visible
-        turn.content += visible
-        return [_text_delta({"text": visible})]
+        visible = self.text(piece)
+        return [_text_delta({"text": visible})] if visible else []
 
     def _take_whole(self, chunk: ChatResponse) -> list[AgentEvent]:
         events: list[AgentEvent] = []
@@ -143,10 +138,10 @@ class RoundState:
     def text(self, piece: str) -> str:
         """The part of `piece` to show now (perhaps none), added to the turn's text."""
         visible = self.text_filter.feed(piece)
-        if visible and len(self.turn.content) != self._start:  # not the round's first text: no gap to add
-            self.turn.content += visible
-            return visible
-        return self._append(visible)
+        if visible and len(self.turn.content) == self._start:  # the round's first text: after the round before's gap
+            visible = self._prefix + visible
+        self.turn.content += visible
+        return visible
 
     def assistant_message(self) -> dict[str, Any]:
         """The round as the assistant's message in the conversation sent back to the model."""
