@@ -6,7 +6,8 @@ another app process, or another program, using the same server is not seen. A se
 refused, no answer in time, a 5xx of its own) is marked down and left alone for DOWN_SECONDS; then its models are
 read again (the probe), and if it answers it takes turns again. With MAX_TURNS_PER_SERVER turns on every server
 that has the model, a turn waits in line, first come first served, and says so; a summary (which nobody waits
-for) lets every turn in line go first.
+for) lets every turn in line go first. A place given back wakes the turns that may take a server then; the others
+look at their place every PLACE_SECONDS.
 
 A pool serves every event loop of its process (the web app's tabs, the summary writer's thread, the document
 index's worker threads): its state is behind a lock, and a turn in line is woken on its own loop.
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 DOWN_SECONDS = 30.0  # a server that failed is left alone this long, then probed again
 MODELS_SECONDS = 10.0  # how long a server's list of models (/api/tags) is trusted
 PROBE_SECONDS = 3.0  # the time limit of reading a server's models
+PLACE_SECONDS = 1.0  # a turn in line looks at its place this often (woken at once when a server may be its)
 
 
 def split_servers(servers: str | Sequence[str]) -> tuple[str, ...]:
@@ -126,7 +128,7 @@ class ServerPool:
             server.down_until, server.models = self._clock() + self.down_seconds, None
         if self.several:
             logger.warning("Ollama at %s is left alone for %g s: %s", url, self.down_seconds, reason)
-        self._wake_line()
+        self._wake_ready()
 
     def mark_answering(self, url: str, models: frozenset[str] | None = None) -> None:
         """`url` answered (with `models`, when it listed them)."""
@@ -136,7 +138,7 @@ class ServerPool:
             if models is not None:
                 server.models, server.models_read = models, self._clock()
         if came_back:
-            self._wake_line()
+            self._wake_ready()
 
     def forget_models(self, url: str) -> None:
         """Read `url`'s models again before the next turn (it said it lacks one it listed)."""
@@ -242,16 +244,21 @@ class ServerPool:
         with self._lock:
             self._line[:] = [other for other in self._line if not other.loop.is_closed() or other is waiter]
             before = self._line[: self._line.index(waiter)]
-            wanted = frozenset().union(*(other.servers for other in before))
-            answering = [url for url in waiter.servers if self._servers[url].down_until is None]
-            free = [url for url in answering or waiter.servers if url not in wanted and self._room(url)]
+            free = self._free_for(waiter, frozenset().union(*(other.servers for other in before)))
             if not free:
                 return None
             best = min(free, key=lambda url: self._load(url, waiter))
             self._servers[best].in_flight += 1
             self._servers[best].claimed += 1
             self._line.remove(waiter)
-            return best
+        self._wake_ready()  # the turn behind it may have a place too (several were freed at once)
+        return best
+
+    def _free_for(self, waiter: _Waiter, wanted: frozenset[str] | set[str]) -> list[str]:
+        """The servers `waiter` may take now: free, answering (or, when none of its servers answers, any of them)
+        and `wanted` by no turn before it."""
+        answering = [url for url in waiter.servers if self._servers[url].down_until is None]
+        return [url for url in answering or waiter.servers if url not in wanted and self._room(url)]
 
     def _load(self, url: str, waiter: _Waiter) -> tuple[int, int, int]:
         """How busy a server is for a turn: its turns in flight, this process's and (as the turn started) the
@@ -273,17 +280,25 @@ class ServerPool:
         with self._lock:
             if waiter in self._line:
                 self._line.remove(waiter)
-        self._wake_line()
+        self._wake_ready()
 
     def release(self, url: str) -> None:
         with self._lock:
             self._servers[url].in_flight -= 1
-        self._wake_line()
+        self._wake_ready()
 
-    def _wake_line(self) -> None:
+    def _wake_ready(self) -> None:
+        """Wake the turns in line that may take a server now, not the whole line: waking every turn at each
+        release made a line of n turns cost n² wake-ups (each turn looks at its place every PLACE_SECONDS)."""
         with self._lock:
-            waiting = list(self._line)
-        for waiter in waiting:
+            ready, wanted = [], set[str]()
+            for waiter in self._line:
+                if waiter.loop.is_closed():
+                    continue  # gone: taken out of the line by the next `take`
+                if self._free_for(waiter, wanted):
+                    ready.append(waiter)
+                wanted |= waiter.servers
+        for waiter in ready:
             waiter.wake()
 
 
@@ -308,7 +323,8 @@ class Claim:
 
     async def waits(self) -> AsyncGenerator[WaitingForServer, None]:
         """Hold a server for the model: at once when one is free; else after a wait in line, told by a
-        `WaitingForServer` whenever the turn's place changes and once more when the wait is over. Raises
+        `WaitingForServer` when the turn's place has changed (looked at every PLACE_SECONDS, and whenever a
+        server may be its) and once more when the wait is over. Raises
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
         self._waiter = waiter = self._pool.join(servers, self._elsewhere, self._background)
@@ -317,7 +333,7 @@ class Claim:
             if (position := self._pool.position(waiter)) != shown:
                 shown = position
                 yield self._waiting(position, len(servers))
-            await waiter.sleep()
+            await waiter.sleep(PLACE_SECONDS)
         self._waiter, self.server = None, server
         if shown:
             yield WaitingForServer(

@@ -18,6 +18,9 @@ class LoopWaiter:
         with contextlib.suppress(RuntimeError):  # its loop is closed: nothing waits there any more
             self.loop.call_soon_threadsafe(self._event.set)
 
-    async def sleep(self) -> None:
-        await self._event.wait()
+    async def sleep(self, longest: float | None = None) -> None:
+        """Until woken, or `longest` seconds have passed (None: until woken)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(longest):
+                await self._event.wait()
         self._event.clear()
