@@ -132,9 +132,12 @@ class LeaseStore(TurnStore):
                 FROM running_turns WHERE owner != ?""",  # noqa: S608 - the dialect's clock
             (self.holder,),
         ).fetchall()
+        # Each holder's process is looked up once (a read of /proc), however many turns it runs: each turn begun
+        # under the write lock had looked up the other process once for every turn it ran.
+        gone = {owner: holder_gone(owner) for owner in {row["owner"] for row in rows if not row["expired"]}}
         stored = 0
         for row in rows:
-            if (row["expired"] or holder_gone(row["owner"])) and self._end_running(db, row):
+            if (row["expired"] or gone[row["owner"]]) and self._end_running(db, row):
                 stored += 1
         return stored
 

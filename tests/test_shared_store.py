@@ -13,13 +13,16 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agent import AIAgent
 from app.application import Application
 from app.documents.library import INDEX_CLAIM, DocumentLibrary
 from fakes.documents import build_document_set
 from fakes.ollama import FakeOllama, Gate, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB
-from store import is_postgres_url
+from store import is_postgres_url, leases
+from store.holders import holder_gone
 from store.leases import CUT_OFF
 from tests.stores import raw_rows
 
@@ -161,3 +164,23 @@ def test_the_store_finishes_the_turn_it_began(store_target: str) -> None:
     assert [(t.turn_id, t.assistant, t.asked_by) for t in store.get_turns(chat)] == [(turn_id, "45 m.", "A. Engineer")]
     assert raw_rows(store_target, "SELECT COUNT(*) FROM running_turns") == [(0,)]
     assert store.store_cut_off_turns() == 0
+
+
+def test_a_turn_begun_looks_up_each_other_process_once_however_many_turns_it_runs(
+    store_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn begins under the store's write lock, after a look at the running turns of other processes: one look
+    at each process, not one for each of its turns (50 sessions on two servers had made it 25 a turn)."""
+    theirs, mine = ChatHistoryDB(store_target), ChatHistoryDB(store_target)
+    for number in range(5):
+        assert theirs.begin_turn(theirs.create_chat(f"Tower {number}"), "How tall?", "qwen3:4b", "B. Engineer")
+    looked: list[str] = []
+
+    def counted(holder: str) -> bool:
+        looked.append(holder)
+        return holder_gone(holder)
+
+    monkeypatch.setattr(leases, "holder_gone", counted)
+    assert mine.begin_turn(mine.create_chat("Bridge"), "How long?", "qwen3:4b", "A. Engineer") is not None
+    assert looked == [theirs.holder], "their process, once"
+    assert raw_rows(store_target, "SELECT COUNT(*) FROM running_turns") == [(6,)], "theirs still run: it is alive"
