@@ -207,7 +207,7 @@ class TurnLoop:
         self,
         client: ollama.AsyncClient,
         messages: list[Message],
-        tools: list[dict[str, Any]] | None,
+        tools: list[ollama.Tool | dict[str, Any]] | None,
         tools_chars: int,
         capabilities: ModelCapabilities,
         reply: RoundState,

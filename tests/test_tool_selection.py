@@ -12,7 +12,7 @@ from app.application import Application
 from engine.tool_selection import _DESIGNATION, ALWAYS, MAX_OFFERED, _profile, _stems, offered_tools
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
-from tools import tool_specs
+from tools import ollama_tools, tool_specs
 
 ALL = list(tool_specs)
 
@@ -104,3 +104,12 @@ def test_the_selection_is_its_stated_rule_for_any_question_and_set_of_tools() ->
         )
         used = set(rng.sample(ALL, rng.randint(0, 3)))
         assert offered_tools(question, allowed, used) == plainly_offered(question, allowed, used), question
+
+
+async def test_every_tool_reaches_ollama_as_the_registry_describes_it(fake_ollama: FakeOllama) -> None:
+    """The tools go to the client as its own models, made once a tool: the body sent is the registry's schemas."""
+    fake_ollama.script(Reply.text("Noted."))
+    agent = AIAgent("qwen3:4b", fake_ollama.url, "system", num_ctx=32_768)  # room for every schema
+    async for _ in agent.stream(agent.request("Which tools are there?")):
+        pass
+    assert fake_ollama.chat_requests[-1]["tools"] == ollama_tools(list(tool_specs))
