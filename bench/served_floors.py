@@ -3,7 +3,8 @@ limits), against their floors, on SQLite and on PostgreSQL:
 
 - 50 sessions at once shared out over two server processes on one store, against the raw client sending the
   request a served turn sends (recorded first) 50 times at once: the share of the raw fan-out's rate reached,
-  every failed dispatch counted (as in `bench/server_bench.py`), the 99th percentile of the dispatches shown.
+  every failed dispatch counted (as in `bench/server_bench.py`), the 99th percentile of the dispatches shown,
+  and the servers' CPU time a turn over the rounds (from /proc, the summaries written after each included).
   Each client disconnects after its turn, so the servers then write the 50 sessions' summaries in the background
   (docs/protocol.md); each phase starts once the servers are idle again, and the time that took is shown;
 - one turn at a time over the protocol with AUTH=accounts (an engineer's API key) against the same with AUTH=none,
@@ -105,16 +106,19 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
         ports = [served.port for served in servers]
         asyncio.run(spread(ports, 4))  # warm both servers
         asyncio.run(fan_out(ollama, body, 4))
-        idle([served.pid for served in servers])
+        pids = [served.pid for served in servers]
+        idle(pids)
+        cpu_before = sum(map(_cpu_seconds, pids))
         for _ in range(rounds):
             wall, outcomes = asyncio.run(spread(ports, SESSIONS))
-            settling.append(idle([served.pid for served in servers]))
+            settling.append(idle(pids))
             raw_wall, raw_failed = asyncio.run(fan_out(ollama, body, SESSIONS))
             answered = [outcome.ms for outcome in outcomes if outcome.failure is None]
             figure.failures += [outcome.failure for outcome in outcomes if outcome.failure is not None]
             figure.failures += [f"the raw client: {raw_failed} requests failed"] if raw_failed else []
             dispatches += answered
             figure.round([len(answered) / (wall / 1000)], [(SESSIONS - raw_failed) / (raw_wall / 1000)])
+        cpu_per_turn = (sum(map(_cpu_seconds, pids)) - cpu_before) * 1000 / (rounds * SESSIONS)
     p99 = percentile(dispatches or [0.0], 0.99)
     shown = f"0 of {rounds * SESSIONS}" if not figure.failures else f"{len(figure.failures)} ({figure.failures[0]})"
     figure.extra = [
@@ -122,6 +126,8 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
         single(f"{figure.name}: p99 of the dispatches", p99, "ms", "(reported)", None),
         summarise(f"{figure.name}: until the servers were idle after a round (the sessions' summaries)", settling,
                   "ms", "(reference)", None),
+        single(f"{figure.name}: CPU time of the two servers a turn, its summary included (steadier than the rate "
+               "on a shared machine)", cpu_per_turn, "ms", "(reference)", None),
     ]  # fmt: skip
     return figure
 
