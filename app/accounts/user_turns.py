@@ -57,9 +57,7 @@ class UserTurns:
     def release(self, user: str) -> None:
         with self._lock:
             self._running[user] = max(0, self._running.get(user, 0) - 1)
-            waiting = list(self._line)
-        for waiter in waiting:
-            waiter.wake()
+        self._wake(user)
 
     def _take(self, waiter: _Waiter) -> bool:
         with self._lock:
@@ -79,9 +77,14 @@ class UserTurns:
         with self._lock:
             if waiter in self._line:
                 self._line.remove(waiter)
-            waiting = list(self._line)
-        for other in waiting:
-            other.wake()
+        self._wake(waiter.user)
+
+    def _wake(self, user: str) -> None:
+        """Wake `user`'s turns in line, whose place may have changed; another user's has not, nor may it go on."""
+        with self._lock:
+            waiting = [waiter for waiter in self._line if waiter.user == user]
+        for waiter in waiting:
+            waiter.wake()
 
     def _waiting(self, position: int) -> WaitingForServer:
         ahead = position - 1
