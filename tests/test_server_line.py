@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -14,6 +15,15 @@ from engine.server_pool import Claim, ServerPool
 
 SERVER = "http://127.0.0.1:9"  # one server: the pool never asks it anything
 WAIT = 10.0  # seconds: a turn that is never woken fails the test instead of hanging it
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Until `condition` holds (at most WAIT seconds: then the test fails)."""
+    for _ in range(int(WAIT / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("not within the wait")
 
 
 async def holding(pool: ServerPool) -> Claim:
@@ -35,8 +45,7 @@ async def in_line(pool: ServerPool, count: int) -> tuple[list[Claim], list[list[
     tasks = []
     for claim, places in zip(claims, told, strict=True):
         tasks.append(asyncio.create_task(wait(claim, places)))
-        while not places:  # in line, told its first place, before the next one joins
-            await asyncio.sleep(0.001)
+        await until(partial(bool, places))  # in line, told its first place, before the next one joins
     return claims, told, tasks
 
 
@@ -79,15 +88,6 @@ async def test_a_place_freed_wakes_only_the_turn_that_takes_it(monkeypatch: pyte
     for claim in claims:  # as a turn gives its claim back however it ends
         claim.release()
     assert pool.health()[0].in_flight == 0 and not pool._line  # noqa: SLF001
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Until `condition` holds (at most WAIT seconds: then the test fails)."""
-    for _ in range(int(WAIT / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("not within the wait")
 
 
 async def test_a_turn_further_back_is_told_its_new_place_when_it_next_looks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,8 +35,11 @@ async def test_a_place_given_back_wakes_only_that_users_turns_in_line(monkeypatc
     for name in ("ann 2", "bob 2", "ann 3", "bob 3"):
         told[name] = []
         tasks[name] = asyncio.create_task(wait(name, name.split()[0]))
-        while not told[name]:
+        for _ in range(int(WAIT / 0.001)):  # in line, told its first place, before the next joins
+            if told[name]:
+                break
             await asyncio.sleep(0.001)
+        assert told[name], f"{name} was not told its place"
     line.release("ann")
     await asyncio.wait_for(tasks["ann 2"], WAIT)
     await asyncio.sleep(0.05)  # time for any turn woken to look at its place
