@@ -137,11 +137,7 @@ class RoundState:
 
     def text(self, piece: str) -> str:
         """The part of `piece` to show now (perhaps none), added to the turn's text."""
-        visible = self.text_filter.feed(piece)
-        if visible and len(self.turn.content) == self._start:  # the round's first text: after the round before's gap
-            visible = self._prefix + visible
-        self.turn.content += visible
-        return visible
+        return self._append(self.text_filter.feed(piece))
 
     def assistant_message(self) -> dict[str, Any]:
         """The round as the assistant's message in the conversation sent back to the model."""
