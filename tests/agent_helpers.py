@@ -1,13 +1,26 @@
-"""Helpers for driving AIAgent in tests: make one against the fake, run a turn, pick events."""
+"""Helpers for driving AIAgent in tests: make one against the fake, run a turn, pick events, wait for what it does."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from agent import AIAgent
 from domain.events import ToolCallFinished, TurnCompleted
 from domain.records import ToolCall
 from fakes.ollama import FakeOllama
+
+
+async def until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Until `condition` holds, looked at every 10 ms on the running loop; AssertionError after `seconds` (a wait
+    that never ends fails the test instead of hanging it)."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    if not condition():
+        raise AssertionError(f"not within {seconds:g} s")
 
 
 def make_agent(fake: FakeOllama, model: str = "qwen3:4b", **options: Any) -> AIAgent:

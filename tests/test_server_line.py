@@ -4,7 +4,6 @@ every turn still learns its place (each looks at it every PLACE_SECONDS)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from functools import partial
 
 import pytest
@@ -12,18 +11,10 @@ import pytest
 from engine import server_pool
 from engine.ollama_server import ClientPerLoop
 from engine.server_pool import Claim, ServerPool
+from tests.agent_helpers import until
 
 SERVER = "http://127.0.0.1:9"  # one server: the pool never asks it anything
 WAIT = 10.0  # seconds: a turn that is never woken fails the test instead of hanging it
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    """Until `condition` holds (at most WAIT seconds: then the test fails)."""
-    for _ in range(int(WAIT / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("not within the wait")
 
 
 async def holding(pool: ServerPool) -> Claim:

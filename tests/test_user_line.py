@@ -4,11 +4,13 @@ their turns in line, each told its new place at once; another user's turns are l
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import pytest
 
 from app.accounts import user_turns
 from app.accounts.user_turns import UserTurns
+from tests.agent_helpers import until
 
 WAIT = 10.0  # seconds: a turn never woken fails the test instead of hanging it
 
@@ -35,11 +37,7 @@ async def test_a_place_given_back_wakes_only_that_users_turns_in_line(monkeypatc
     for name in ("ann 2", "bob 2", "ann 3", "bob 3"):
         told[name] = []
         tasks[name] = asyncio.create_task(wait(name, name.split()[0]))
-        for _ in range(int(WAIT / 0.001)):  # in line, told its first place, before the next joins
-            if told[name]:
-                break
-            await asyncio.sleep(0.001)
-        assert told[name], f"{name} was not told its place"
+        await until(partial(bool, told[name]))  # in line, told its first place, before the next one joins
     line.release("ann")
     await asyncio.wait_for(tasks["ann 2"], WAIT)
     await asyncio.sleep(0.05)  # time for any turn woken to look at its place
