@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,10 +74,11 @@ class StoreBase:
         return unit[1] if unit is not None and unit[0] == threading.get_ident() else None
 
     @contextmanager
-    def _write(self) -> Iterator[Database]:
+    def _write(self, flushed: bool = True) -> Iterator[Database]:
         """One short write transaction (or the open unit of work's); it commits when the block ends, and leaves
-        nothing if the block fails."""
-        with self._joining(self._writing) as db:
+        nothing if the block fails. `flushed=False`: a write nothing is lost with if the machine loses power before
+        the next flushed one (a claim, which lapses anyway), so that its commit need not wait for the disk."""
+        with self._joining(partial(self._writing, flushed)) as db:
             yield db
 
     @contextmanager
@@ -103,8 +105,8 @@ class StoreBase:
 
     # What each backend provides ------------------------------------------------------
 
-    def _writing(self) -> AbstractContextManager[Database]:
-        """One short write transaction of its own."""
+    def _writing(self, flushed: bool = True) -> AbstractContextManager[Database]:
+        """One short write transaction of its own (`flushed`: as `_write` says)."""
         raise NotImplementedError
 
     def _reading(self) -> AbstractContextManager[Database]:

@@ -39,7 +39,7 @@ class LeaseStore(TurnStore):
     def claim(self, name: str) -> bool:
         """Take the claim `name` for this store, unless another store holds it; whether this store holds it now."""
         now = self._dialect.now_seconds
-        with self._write() as db:
+        with self._write(flushed=False) as db:  # a claim lapses anyway: lost with the power, nothing is
             row = db.execute(f"SELECT owner, expires_at < {now} FROM claims WHERE name = ?", (name,)).fetchone()  # noqa: S608
             if row is not None and row[0] != self.holder:
                 if not (row[1] or holder_gone(row[0])):
@@ -60,12 +60,12 @@ class LeaseStore(TurnStore):
     def release(self, name: str) -> None:
         """Give the claim `name` up (nothing happens if this store does not hold it)."""
         self._held_claims.discard(name)
-        with self._write() as db:
+        with self._write(flushed=False) as db:
             db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, self.holder))
 
     def set_running_server(self, running_id: int, server: str) -> None:
         """The Ollama server a running turn of this store runs on."""
-        with self._write() as db:
+        with self._write(flushed=False) as db:
             db.execute("UPDATE running_turns SET server = ? WHERE id = ?", (server, running_id))
 
     def busy_servers(self) -> dict[str, int]:

@@ -181,7 +181,9 @@ class PostgresConnection(StoreBase):
 
     # Transactions ------------------------------------------------------------------------
 
-    def _writing(self) -> AbstractContextManager[Database]:
+    def _writing(self, flushed: bool = True) -> AbstractContextManager[Database]:
+        """Every commit waits for the disk: `SET LOCAL synchronous_commit = off` for a write not `flushed` costs a
+        round trip, and 50 served sessions ran no faster without the wait (bench/README.md)."""
         return self._transaction("BEGIN")
 
     @contextmanager

@@ -202,9 +202,9 @@ def test_a_key_s_uses_reach_the_audit_trail_a_minute_at_a_time_and_a_request_wri
         writes = []
         opening = store._writing  # noqa: SLF001 - every write transaction of the store goes through it
 
-        def counted() -> object:
+        def counted(flushed: bool = True) -> object:
             writes.append(1)
-            return opening()
+            return opening(flushed)
 
         store._writing = counted  # type: ignore[method-assign,assignment]  # noqa: SLF001
         for seconds in (0, 10, 20, 59, 61, 70, 125):
