@@ -18,6 +18,7 @@ import pytest
 from agent import AIAgent
 from app.application import Application
 from app.documents.library import INDEX_CLAIM, DocumentLibrary
+from domain.events import AgentError
 from fakes.documents import build_document_set
 from fakes.ollama import FakeOllama, Gate, Hang, Reply, is_summary_request, wait_until
 from history import ChatHistoryDB
@@ -99,6 +100,38 @@ def test_a_workspace_s_summary_is_written_once_whoever_leaves_it(store_target: s
     assert writer.get_context_summary(tower) == "- Tower: 12 storeys."
     first.close()
     second.close()
+
+
+def test_a_summary_is_stored_with_its_claim_given_up_in_one_transaction(
+    store_target: str, fake_ollama: FakeOllama
+) -> None:
+    fake_ollama.responder = lambda body: Reply.text("- Tower: 12 storeys.")
+    store = ChatHistoryDB(store_target)
+    service = Application(store, AIAgent("qwen3:4b", fake_ollama.url, "system"))
+    tower = service.workspaces.create("Tower").chat_id
+    store.add_to_history(tower, "How many storeys?", "Twelve.")
+    writes: list[str] = []
+    opening = store._writing  # noqa: SLF001 - every write transaction of the store goes through it
+
+    def counted(flushed: bool = True) -> object:
+        writes.append("flushed" if flushed else "not flushed")
+        return opening(flushed)
+
+    store._writing = counted  # type: ignore[method-assign,assignment]  # noqa: SLF001
+    assert asyncio.run(service.summaries.refresh(tower))
+    assert writes == ["not flushed", "flushed"], "the claim, then the summary with the claim given up"
+    assert store.get_context_summary(tower) == "- Tower: 12 storeys."
+    other = ChatHistoryDB(store_target)
+    assert other.claim(f"summary {tower}"), "given up"
+    other.release(f"summary {tower}")
+    fake_ollama.responder = lambda body: Reply.http_error(500, "out of memory")
+    store.add_to_history(tower, "And the roof?", "Steel.")
+    writes.clear()
+    with pytest.raises(AgentError):
+        asyncio.run(service.summaries.refresh(tower))
+    assert writes == ["not flushed", "not flushed"], "the claim, then the claim given up: no summary to store"
+    assert store.get_context_summary(tower) == "- Tower: 12 storeys." and other.claim(f"summary {tower}")
+    service.close()
 
 
 def waits_for_the_claim(thread_name: str) -> bool:

@@ -237,22 +237,31 @@ class Summaries:
         claim = f"summary {chat_id}"
         if not self._store.claim(claim):
             return False
+        released = False
         try:
-            return await self._summarise(chat_id)
+            written = await self._summarise(chat_id)
+            if written is None:
+                return False
+            with self._store.unit_of_work():  # stored and given up in one transaction: one flush to disk, not two
+                self._store.set_context_summary(chat_id, written[0], through_turn_id=written[1])
+                self._store.release(claim)
+            released = True
+            return True
         finally:
-            self._store.release(claim)
+            if not released:
+                self._store.release(claim)
 
-    async def _summarise(self, chat_id: int) -> bool:
+    async def _summarise(self, chat_id: int) -> tuple[str, int] | None:
+        """The new summary, and the last turn it covers; None when no turn is left to cover."""
         chat = self._store.get_chat(chat_id)
         turns, pending = self._store.turns_since_summary(chat_id, TURNS_PER_SUMMARY)
         if chat is None or not pending:
-            return False
+            return None
         pairs = [(turn.user, turn.assistant) for turn in turns if turn.status != "superseded"]
         summary = await self._agent.summarize_history(
             pairs, previous_summary=chat.context_summary, model=self._models.current
         )
-        self._store.set_context_summary(chat_id, summary, through_turn_id=turns[-1].turn_id)
-        return True
+        return summary, turns[-1].turn_id
 
     def set(self, chat_id: int, text: str | None) -> None:
         """Replace the summary with the user's own text (None or blank clears it), where the user may change."""
