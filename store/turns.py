@@ -101,6 +101,17 @@ class TurnStore(ImageStore):
             ).fetchall()
         return [(str(u), str(a)) for u, a in reversed(rows)]
 
+    def tools_used_recently(self, chat_id: int, turns: int) -> set[str]:
+        """The names of the tools the newest `turns` turns called (one statement: a turn's offer of tools asks it,
+        and reading those turns whole, with their tool calls and pictures, took three and 0.45 ms for 50 turns)."""
+        with self._query() as db:
+            rows = db.execute(
+                """SELECT DISTINCT name FROM tool_calls
+                   WHERE turn_id IN (SELECT id FROM history WHERE chat_id = ? ORDER BY id DESC LIMIT ?)""",
+                (chat_id, turns),
+            ).fetchall()
+        return {str(row[0]) for row in rows}
+
     def add_to_history(
         self,
         chat_id: int,

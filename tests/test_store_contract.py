@@ -77,6 +77,7 @@ def test_turns(db: ChatHistoryDB) -> None:
     assert turns[0].asked_by == "ann" and db.count_turns(chat) == 2
     assert [t.turn_id for t in db.iter_turns(chat, batch=1)] == [t.turn_id for t in turns]
     assert db.load_recent_history(chat, 1) == [("Load?", "5 kN/m.")]
+    assert db.tools_used_recently(chat, 2) == {"evaluate_quantity"} and db.tools_used_recently(chat, 1) == set()
     assert db.has_turns_before(chat, turns[1].turn_id) and not db.has_turns_before(chat, turns[0].turn_id)
     assert db.has_answered_turns(chat) and sorted(db.turn_models(chat)) == ["llama3", "qwen3:4b"]
     db.supersede_turn(turns[1].turn_id)

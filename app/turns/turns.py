@@ -314,7 +314,7 @@ class Turns:
         summary, recent turns and agent, the user's memory, the tools and their approvers, its pictures; as a
         program's own conversation asks it, if it has one."""
         chat_id, question, profile = asked.chat.chat_id, asked.question, asked.profile
-        recent = self._store.get_turns(chat_id, limit=RECENT_TURNS_IN_MEMORY)
+        used = self._store.tools_used_recently(chat_id, RECENT_TURNS_IN_MEMORY)
         external = _asking(self._context.external, asked.consent)
         context = replace(
             self._context,
@@ -331,7 +331,7 @@ class Turns:
             summary=asked.chat.context_summary,
             history=tuple(self._store.load_recent_history(chat_id, RECENT_TURNS_IN_MEMORY)),
             memory=tuple(self._memory.for_prompt(question)),
-            tools=self._offer(question, profile, recent, external),
+            tools=self._offer(question, profile, used, external),
             tool_context=context,
             temperature=profile.temperature,
             think=settings.think,
@@ -349,12 +349,11 @@ class Turns:
             CleanImage(data=data, **image.model_dump(exclude={"image_id"})) for image, data in found if data is not None
         )
 
-    def _offer(self, question: str, profile: AgentProfile, recent: list[Turn], external: McpHub | None) -> ToolOffer:
+    def _offer(self, question: str, profile: AgentProfile, used: set[str], external: McpHub | None) -> ToolOffer:
         """The workspace's agent's tools (only they are sent and run; MCP servers start on first need): the
         question's described when the agent has them all, or all of the agent's own."""
         tools = self._tools + (external.names() if external is not None else [])
         allowed = tools if profile.tools is None else [name for name in tools if name in profile.tools]
-        used = {call.name for turn in recent for call in turn.tool_calls}
         select = self._agent.settings.select_tools and profile.tools is None
         return offer_tools(question, allowed, used=used, select=select, external=external)
 
