@@ -40,22 +40,30 @@ class LeaseStore(TurnStore):
         """Take the claim `name` for this store, unless another store holds it; whether this store holds it now."""
         now = self._dialect.now_seconds
         with self._write(flushed=False) as db:  # a claim lapses anyway: lost with the power, nothing is
-            row = db.execute(f"SELECT owner, expires_at < {now} FROM claims WHERE name = ?", (name,)).fetchone()  # noqa: S608
-            if row is not None and row[0] != self.holder:
-                if not (row[1] or holder_gone(row[0])):
-                    return False
-                db.execute("DELETE FROM claims WHERE name = ? AND owner = ?", (name, row[0]))
-            db.execute(
+            # Free, this store's own or lapsed: taken in one statement (a claim had taken three).
+            held = db.execute(
                 f"""INSERT INTO claims (name, owner, expires_at) VALUES (?, ?, {now} + ?)
-                    ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at
-                    WHERE claims.owner = excluded.owner""",  # noqa: S608 - the dialect's clock
+                    ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+                    WHERE claims.owner = excluded.owner OR claims.expires_at < {now}
+                    RETURNING owner""",  # noqa: S608 - the dialect's clock
                 (name, self.holder, LEASE_SECONDS),
-            )
-            held = bool(db.execute("SELECT owner FROM claims WHERE name = ?", (name,)).fetchone()[0] == self.holder)
+            ).fetchone() is not None or self._take_from_gone_holder(db, name)
         if held:
             self._held_claims.add(name)
             self._keep_renewing()
         return held
+
+    def _take_from_gone_holder(self, db: Database, name: str) -> bool:
+        """Take the claim `name` another store holds if that store's process has ended (on this machine)."""
+        row = db.execute("SELECT owner FROM claims WHERE name = ?", (name,)).fetchone()
+        if row is None or not holder_gone(row[0]):
+            return False
+        now = self._dialect.now_seconds
+        taken = db.execute(
+            f"UPDATE claims SET owner = ?, expires_at = {now} + ? WHERE name = ? AND owner = ?",  # noqa: S608
+            (self.holder, LEASE_SECONDS, name, row[0]),
+        )
+        return bool(taken.rowcount == 1)
 
     def release(self, name: str) -> None:
         """Give the claim `name` up (nothing happens if this store does not hold it)."""

@@ -17,6 +17,7 @@ from domain.packages import PackageRevision, ProjectDetails, SheetEntry
 from domain.records import CleanImage, DocumentFile, FinishedTurn, Passage, ToolCall
 from fakes.ollama import wait_until
 from history import ChatHistoryDB, HistoryError
+from tests.stores import raw_write
 
 
 @pytest.fixture
@@ -151,6 +152,8 @@ def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
         assert db.busy_servers() == {"http://gpu2:11434": 1}, "another process's turn on gpu2"
         db.release("summary 1")
         assert other.claim("summary 1")
+        raw_write(store_target, "UPDATE claims SET expires_at = expires_at - 3600 WHERE name = 'summary 1'")
+        assert db.claim("summary 1") and not other.claim("summary 1"), "a lapsed claim is whoever's asks next"
     finally:
         other.close()
 
