@@ -44,14 +44,19 @@ class SummaryStore(TurnStore):
     def turns_since_summary(self, chat_id: int, limit: int) -> tuple[list[Turn], int]:
         """The newest `limit` turns the summary does not cover yet, and how many such turns exist.
 
-        Turns that failed before any answer are no content to summarise: they are neither returned nor counted.
+        Turns that failed before any answer are no content to summarise: they are neither returned nor counted. A
+        summary is written from the questions and answers: the turns' tool calls and pictures are not read.
         """
         with self._read() as db:
-            row = db.execute("SELECT COALESCE(summary_turn_id, 0) FROM chats WHERE chat_id = ?", (chat_id,)).fetchone()
-            after = int(row[0]) if row else 0
-            total = db.execute(
-                f"SELECT COUNT(*) FROM history WHERE chat_id = ? AND id > ? AND {HAS_CONTENT}",  # noqa: S608
-                (chat_id, after),
-            ).fetchone()[0]
-            turns = self._select_turns(db, chat_id, limit, after_turn_id=after, content_only=True) if total else []
-        return turns, int(total)
+            row = db.execute(
+                f"""SELECT covered, (SELECT COUNT(*) FROM history WHERE chat_id = ? AND id > covered AND {HAS_CONTENT})
+                    FROM (SELECT COALESCE(summary_turn_id, 0) AS covered FROM chats WHERE chat_id = ?) AS summary""",  # noqa: S608
+                (chat_id, chat_id),
+            ).fetchone()
+            after, total = (int(row[0]), int(row[1])) if row else (0, 0)
+            turns = (
+                self._select_turns(db, chat_id, limit, after_turn_id=after, content_only=True, whole=False)
+                if total
+                else []
+            )
+        return turns, total

@@ -236,7 +236,10 @@ class TurnStore(ImageStore):
         before_turn_id: int | None = None,
         after_turn_id: int = 0,
         content_only: bool = False,
+        whole: bool = True,
     ) -> list[Turn]:
+        """The newest `limit` turns in the range, oldest first; `whole=False` leaves their tool calls and pictures
+        unread (two statements fewer)."""
         rows = db.execute(
             f"""SELECT {_TURN_COLUMNS} FROM history
                WHERE chat_id = ? AND id > ? AND id < ? AND (? OR {HAS_CONTENT})
@@ -249,6 +252,8 @@ class TurnStore(ImageStore):
                 limit or NO_LIMIT,
             ),
         ).fetchall()
+        if not whole:
+            return self._validated([{**dict(row), "tool_calls": (), "images": ()} for row in reversed(rows)])
         return self._with_tool_calls(db, list(reversed(rows)))
 
     def _with_tool_calls(self, db: Database, rows: list[Any]) -> list[Turn]:
@@ -261,6 +266,10 @@ class TurnStore(ImageStore):
             {**dict(row), "tool_calls": calls.get(row["turn_id"], ()), "images": images.get(row["turn_id"], ())}
             for row in rows
         ]
+        return self._validated(turns)
+
+    @staticmethod
+    def _validated(turns: list[dict[str, Any]]) -> list[Turn]:
         try:
             return _TURNS.validate_python(turns)
         except ValidationError:

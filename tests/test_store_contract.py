@@ -137,9 +137,15 @@ def test_notifications_and_what_a_page_watches(db: ChatHistoryDB) -> None:
 
 def test_summaries_and_leases(db: ChatHistoryDB, store_target: str) -> None:
     chat = db.create_chat("Bridge")
-    _turn(db, chat, "Span?")
+    _turn(
+        db,
+        chat,
+        "Span?",
+        tool_calls=(ToolCall(name="evaluate_quantity", arguments={"expression": "12 m"}, output="12 m"),),
+    )
     assert db.count_unsummarised_turns(chat) == 1
     turns, pending = db.turns_since_summary(chat, 10)
+    assert not turns[-1].tool_calls and not turns[-1].images, "a summary reads questions and answers only"
     db.set_context_summary(chat, "A 12 m bridge.", through_turn_id=turns[-1].turn_id)
     assert pending == 1 and db.count_unsummarised_turns(chat) == 0
     found = db.get_chat(chat)
