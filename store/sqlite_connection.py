@@ -180,12 +180,11 @@ class SqliteConnection(StoreBase):
                 )
             if version < self.schema_version and tables:
                 self._check_integrity()  # before the first write, so a damaged file stays as it was
-            wal = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
-            self._wal = wal
+            self._wal = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate(version)
-            self._files = self._written_files(wal)
+            self._files = self._written_files(self._wal)
 
     def _written_files(self, wal: bool) -> tuple[tuple[Path, tuple[int, int]], ...]:
         """The database file and, in WAL mode, its log (which exists while any connection is open), by inode."""
