@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from store import is_postgres_url
+
+if TYPE_CHECKING:
+    from history import ChatHistoryDB
 
 
 def raw_rows(target: str, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -37,3 +40,17 @@ def raw_write(target: str, sql: str, parameters: tuple[Any, ...] = ()) -> None:
             raw.execute(sql, parameters)
     finally:
         raw.close()
+
+
+def write_transactions(store: ChatHistoryDB) -> list[bool]:
+    """From now on, each write transaction `store` opens, as whether it is flushed (True) or not: every write of the
+    store goes through its `_writing`."""
+    opened: list[bool] = []
+    opening = store._writing  # noqa: SLF001
+
+    def counted(flushed: bool = True) -> object:
+        opened.append(flushed)
+        return opening(flushed)
+
+    store._writing = counted  # type: ignore[method-assign,assignment]  # noqa: SLF001
+    return opened

@@ -24,6 +24,7 @@ from fakes.replies import Gate, Reply, chunk, final
 from store import ChatHistoryDB
 from tests.agent_helpers import completed, make_agent, of_type
 from tests.package_helpers import text_of, three_calculations
+from tests.stores import write_transactions
 
 PASSWORD = "correct horse battery"
 
@@ -199,14 +200,7 @@ def test_a_key_s_uses_reach_the_audit_trail_a_minute_at_a_time_and_a_request_wri
     try:
         service.accounts.add("ann", "engineer", PASSWORD)
         key = service.accounts.issue_key("ann")
-        writes = []
-        opening = store._writing  # noqa: SLF001 - every write transaction of the store goes through it
-
-        def counted(flushed: bool = True) -> object:
-            writes.append(1)
-            return opening(flushed)
-
-        store._writing = counted  # type: ignore[method-assign,assignment]  # noqa: SLF001
+        writes = write_transactions(store)
         for seconds in (0, 10, 20, 59, 61, 70, 125):
             clock.now = 1000.0 + seconds
             assert service.accounts.sign_in_with_key(key, "10.0.0.9").name == "ann"

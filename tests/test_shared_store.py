@@ -25,7 +25,7 @@ from history import ChatHistoryDB
 from store import is_postgres_url, leases
 from store.holders import holder_gone
 from store.leases import CUT_OFF
-from tests.stores import raw_rows
+from tests.stores import raw_rows, write_transactions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,16 +110,9 @@ def test_a_summary_is_stored_with_its_claim_given_up_in_one_transaction(
     service = Application(store, AIAgent("qwen3:4b", fake_ollama.url, "system"))
     tower = service.workspaces.create("Tower").chat_id
     store.add_to_history(tower, "How many storeys?", "Twelve.")
-    writes: list[str] = []
-    opening = store._writing  # noqa: SLF001 - every write transaction of the store goes through it
-
-    def counted(flushed: bool = True) -> object:
-        writes.append("flushed" if flushed else "not flushed")
-        return opening(flushed)
-
-    store._writing = counted  # type: ignore[method-assign,assignment]  # noqa: SLF001
+    writes = write_transactions(store)
     assert asyncio.run(service.summaries.refresh(tower))
-    assert writes == ["not flushed", "flushed"], "the claim, then the summary with the claim given up"
+    assert writes == [False, True], "the claim (not flushed), then the summary with the claim given up"
     assert store.get_context_summary(tower) == "- Tower: 12 storeys."
     other = ChatHistoryDB(store_target)
     assert other.claim(f"summary {tower}"), "given up"
@@ -129,7 +122,7 @@ def test_a_summary_is_stored_with_its_claim_given_up_in_one_transaction(
     writes.clear()
     with pytest.raises(AgentError):
         asyncio.run(service.summaries.refresh(tower))
-    assert writes == ["not flushed", "not flushed"], "the claim, then the claim given up: no summary to store"
+    assert writes == [False, False], "the claim, then the claim given up (neither flushed): no summary to store"
     assert store.get_context_summary(tower) == "- Tower: 12 storeys." and other.claim(f"summary {tower}")
     service.close()
 
