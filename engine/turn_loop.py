@@ -169,59 +169,19 @@ class TurnLoop:
         with_tools: bool,
         first: bool,
     ) -> AsyncGenerator[AgentEvent, None]:
-        """One request within the model's context, and the warnings it gives rise to."""
-        request = self.request
+        """One streamed request within the model's context: text and thinking deltas out, tool calls into `reply`,
+        then the warnings it gives rise to. The response is read here, not in a generator of its own: every piece
+        of every answer passes through each generator between the client and the face."""
         context = self.knowledge.context(self.site, self.limits.num_ctx, capabilities)
         tools_chars = self.offer.chars if with_tools else 0
-        window = build_window(
-            request.system_prompt,
-            request.summary,
-            request.history,
-            turn_messages,
-            context=context,
-            tools_chars=tools_chars,
-            memory=request.memory,
-        )
-        reply.answer_limit = self.limits.answer_limit(window.answer_room(context))
-        if first and window.dropped_turns and request.workspace_key not in self.knowledge.told_trimmed:
-            self.knowledge.told_trimmed.add(request.workspace_key)
-            yield notices.context_trimmed(window.dropped_turns, context)
+        messages, trimmed = self._window(turn_messages, context, tools_chars, reply, first)
+        if trimmed is not None:
+            yield trimmed
         tools = list(self.offer.schemas) if with_tools else None
-        streamed = self._stream_round(client, window.messages, tools, tools_chars, capabilities, reply)
-        async with aclosing(streamed) as events:
-            async for event in events:
-                yield event
-        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
-            if warning is not None and warning.code not in reply.turn.warned:
-                reply.turn.warned.add(warning.code)
-                yield warning
-
-    def _options(self, num_ctx: int, num_predict: int) -> dict[str, Any]:
-        """Ollama's options: the context, a bound on the answer (its default has none), and the temperature."""
-        options: dict[str, Any] = {"num_ctx": num_ctx, "num_predict": num_predict}
-        if self.request.temperature is not None:
-            options["temperature"] = self.request.temperature
-        return options
-
-    async def _stream_round(
-        self,
-        client: ollama.AsyncClient,
-        messages: list[Message],
-        tools: list[ollama.Tool | dict[str, Any]] | None,
-        tools_chars: int,
-        capabilities: ModelCapabilities,
-        reply: RoundState,
-    ) -> AsyncGenerator[AgentEvent, None]:
-        """One streamed request: text and thinking deltas out, tool calls into `reply`."""
-        model = self.request.model
-        if logger.isEnabledFor(logging.DEBUG):
-            shown = [{**m, "images": len(m["images"])} if "images" in m else m for m in messages]
-            logger.debug("request to %s: %s", model, json.dumps(shown, default=str)[:100_000])
-        context = self.knowledge.context(self.site, self.limits.num_ctx, capabilities)
         received = False
         try:
             response = await client.chat(
-                model=model,
+                model=self.request.model,
                 messages=messages,
                 tools=tools,
                 stream=True,
@@ -236,8 +196,9 @@ class TurnLoop:
                     await close_stream(response)
                     break
                 if chunk.done and not self.request.images:  # a picture's tokens are the model's own count
-                    sent = request_chars(messages, tools_chars)
-                    self.knowledge.ratio(self.site).learn(sent, reply.prompt_tokens, context.tokens)
+                    self.knowledge.ratio(self.site).learn(
+                        request_chars(messages, tools_chars), reply.prompt_tokens, context.tokens
+                    )
         except CLIENT_FAILURES as failure:
             reply.keep_held_text()
             raise classify(failure, self.site, mid_stream=received) from failure
@@ -248,3 +209,38 @@ class TurnLoop:
             reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
         if tail := reply.finish():
             yield TextDelta(text=tail)
+        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
+            if warning is not None and warning.code not in reply.turn.warned:
+                reply.turn.warned.add(warning.code)
+                yield warning
+
+    def _window(
+        self, turn_messages: list[Message], context: ContextWindow, tools_chars: int, reply: RoundState, first: bool
+    ) -> tuple[list[Message], AgentEvent | None]:
+        """The round's messages within the context, the answer's bound set on `reply`, and the notice (once per
+        workspace, at a turn's first round) that older turns were left out."""
+        request = self.request
+        window = build_window(
+            request.system_prompt,
+            request.summary,
+            request.history,
+            turn_messages,
+            context=context,
+            tools_chars=tools_chars,
+            memory=request.memory,
+        )
+        reply.answer_limit = self.limits.answer_limit(window.answer_room(context))
+        if logger.isEnabledFor(logging.DEBUG):
+            shown = [{**m, "images": len(m["images"])} if "images" in m else m for m in window.messages]
+            logger.debug("request to %s: %s", request.model, json.dumps(shown, default=str)[:100_000])
+        if first and window.dropped_turns and request.workspace_key not in self.knowledge.told_trimmed:
+            self.knowledge.told_trimmed.add(request.workspace_key)
+            return window.messages, notices.context_trimmed(window.dropped_turns, context)
+        return window.messages, None
+
+    def _options(self, num_ctx: int, num_predict: int) -> dict[str, Any]:
+        """Ollama's options: the context, a bound on the answer (its default has none), and the temperature."""
+        options: dict[str, Any] = {"num_ctx": num_ctx, "num_predict": num_predict}
+        if self.request.temperature is not None:
+            options["temperature"] = self.request.temperature
+        return options
