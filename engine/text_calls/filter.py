@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from engine.text_calls.formats import (
     LINE_START_MARKER,
-    MARKER,
     MARKERS,
     MAX_INDENT,
     extract_text_tool_calls,
+    find_marker,
     marker_start,
 )
 from engine.text_calls.requested import RequestedCall
@@ -117,7 +117,7 @@ class TextCallFilter:
             if _could_open_call(self.content):
                 return ""
             self.holding_all = False
-        marker = MARKER.search(self.content, max(self.shown - _LONGEST_MARKER, 0))
+        marker = find_marker(self.content, max(self.shown - _LONGEST_MARKER, 0))
         if marker:
             return self._release(marker_start(marker))
         return self._release(len(self.content) - _partial_marker_length(self.content))

@@ -66,6 +66,7 @@ LINE_START_MARKER = "functions."  # only at the start of a (perhaps indented) li
 MAX_INDENT = 8
 # A line that starts a JSON object with a key (`{"`, `{'`, `{&#34;`, `[{"`): perhaps a bare call.
 LINE_JSON = r"(?:\[\s*)?\{\s*(?:[\"']|&(?:#34|quot);)"
+_MARKER_BEGINNINGS = ("<", "[", "`", "{", LINE_START_MARKER)  # what each of MARKER's alternatives begins with
 MARKER = re.compile(
     f"(?P<marker>{'|'.join(map(re.escape, MARKERS))})"
     rf"|^[ \t]{{0,{MAX_INDENT}}}(?:(?P<line_marker>functions\.)(?=[A-Za-z_])|(?P<line_json>{LINE_JSON}))",
@@ -121,10 +122,20 @@ def extract_text_tool_calls(content: str, known: Collection[str]) -> tuple[str, 
     return _unmarked_calls(content, known)
 
 
+def find_marker(text: str, position: int = 0) -> re.Match[str] | None:
+    """The first `MARKER` in `text` from `position` on. Every marker begins with one of a few characters, or is
+    `functions.`: a text with none of them (most answers) is passed over by five `in` tests, where the expression
+    tries its alternatives at every character (11 µs against 1 µs for an answer of 300 characters, and a turn
+    looks at least twice)."""
+    if not any(first in text for first in _MARKER_BEGINNINGS):
+        return None
+    return MARKER.search(text, position)
+
+
 def _marked_calls(content: str, known: Collection[str]) -> list[_Written]:
     written = []
     position = 0
-    while match := MARKER.search(content, position):
+    while match := find_marker(content, position):
         calls, end = _read(content, match, known)
         if calls:
             written.append(_Written(marker_start(match), end, calls))
