@@ -75,12 +75,8 @@ class AuditStore(StoreBase):
             record_id, prev_hash = int(head[0]), str(head[1])
             at = timestamp()
             digest = record_hash(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash)
-            db.execute(
-                """INSERT INTO audit (id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, digest),
-            )
-            db.execute("UPDATE audit_head SET hash = ? WHERE id = 1", (digest,))
+            record = (record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, digest)
+            self._dialect.add_audit_record(db, record)
         return AuditRecord(
             record_id=record_id,
             at=at,

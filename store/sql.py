@@ -42,6 +42,8 @@ class Database(Protocol):
 
 
 TurnRows = Sequence[tuple[int, int, str, str]]  # (turn_id, chat_id, user, assistant)
+# An audit record's columns, in the order `Dialect.add_audit_record` takes its values.
+AUDIT_COLUMNS = "id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash"
 
 
 class Dialect(Protocol):
@@ -84,6 +86,11 @@ class Dialect(Protocol):
 
     def add_terms(self, db: Database, words: Iterable[str]) -> None:
         """Add words to `search_terms`, the list of indexed words a typed prefix is expanded from."""
+        ...
+
+    def add_audit_record(self, db: Database, record: Sequence[Any]) -> None:
+        """Add one audit record (id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash) and make
+        its hash the chain's head's, the head's row already locked by this transaction."""
         ...
 
     def newest_matches(
