@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,35 +73,26 @@ class StoreBase:
         unit = self._unit
         return unit[1] if unit is not None and unit[0] == threading.get_ident() else None
 
-    @contextmanager
-    def _write(self, flushed: bool = True) -> Iterator[Database]:
+    def _write(self, flushed: bool = True) -> AbstractContextManager[Database]:
         """One short write transaction (or the open unit of work's); it commits when the block ends, and leaves
         nothing if the block fails. `flushed=False`: a write nothing is lost with if the machine loses power before
         the next flushed one (a claim, which lapses anyway), so that its commit need not wait for the disk."""
-        with self._joining(partial(self._writing, flushed)) as db:
-            yield db
+        return self._joining(partial(self._writing, flushed))
 
-    @contextmanager
-    def _read(self) -> Iterator[Database]:
+    def _read(self) -> AbstractContextManager[Database]:
         """Reads of more than one statement (SQLite: one snapshot; PostgreSQL: each statement's own, which is all
         the store's reads need, and saves two round trips); inside a unit of work, its transaction."""
-        with self._joining(self._reading) as db:
-            yield db
+        return self._joining(self._reading)
 
-    @contextmanager
-    def _query(self) -> Iterator[Database]:
+    def _query(self) -> AbstractContextManager[Database]:
         """The connection for one statement, outside any transaction (or inside the open unit of work's)."""
-        with self._joining(self._querying) as db:
-            yield db
+        return self._joining(self._querying)
 
-    @contextmanager
-    def _joining(self, opening: Callable[[], AbstractContextManager[Database]]) -> Iterator[Database]:
+    def _joining(self, opening: Callable[[], AbstractContextManager[Database]]) -> AbstractContextManager[Database]:
+        """The open unit of work's transaction, or what `opening` opens. Every statement of the store passes here:
+        the context managers are handed on, not wrapped in one more generator each (1-2 µs a statement apiece)."""
         joined = self._joined()
-        if joined is not None:
-            yield joined
-            return
-        with opening() as db:
-            yield db
+        return nullcontext(joined) if joined is not None else opening()
 
     # What each backend provides ------------------------------------------------------
 
