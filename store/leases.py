@@ -93,22 +93,31 @@ class LeaseStore(TurnStore):
     ) -> int | None:
         """Store a question as it is asked; `add_to_history(…, running_id=…)` finishes it. None, and nothing
         stored, while another turn runs in the workspace (of any store: one at a time, `running_turn` says whose).
-        Turns other stores left running when they stopped are stored as stopped first."""
-        now = self._dialect.now_seconds
+        A turn another store left running in the workspace when it stopped is stored as stopped first. Only then
+        are the running turns looked through: with many sessions, every question read all the other process's
+        running turns (and looked its process up) under the write lock. Those of other workspaces are stored by
+        whichever store renews its own next, or opens the history."""
+        running = (chat_id, question, model, asked_by or None, timestamp(), self.holder, LEASE_SECONDS)
         with self._write() as db:
-            self._store_cut_off_turns(db)
-            row = db.execute(
-                f"""INSERT INTO running_turns (chat_id, "user", model, asked_by, created_at, owner, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, {now} + ?)
-                    ON CONFLICT (chat_id) DO NOTHING RETURNING id""",  # noqa: S608 - the dialect's clock
-                (chat_id, question, model, asked_by or None, timestamp(), self.holder, LEASE_SECONDS),
-            ).fetchone()
+            row = self._insert_running(db, running)
+            if row is None and self._store_cut_off_turns(db):
+                row = self._insert_running(db, running)
         if row is None:
             return None
         running_id = int(row[0])
         self._running_turns.add(running_id)
         self._keep_renewing()
         return running_id
+
+    def _insert_running(self, db: Database, running: tuple[object, ...]) -> Any:
+        """The running turn's row made, and its id; None when the workspace has one already."""
+        now = self._dialect.now_seconds
+        return db.execute(
+            f"""INSERT INTO running_turns (chat_id, "user", model, asked_by, created_at, owner, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, {now} + ?)
+                ON CONFLICT (chat_id) DO NOTHING RETURNING id""",  # noqa: S608 - the dialect's clock
+            running,
+        ).fetchone()
 
     def running_turn(self, chat_id: int) -> RunningTurn | None:
         """The turn being answered in the workspace now, if any (as it was asked, with who asks it)."""

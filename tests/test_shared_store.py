@@ -25,7 +25,7 @@ from history import ChatHistoryDB
 from store import is_postgres_url, leases
 from store.holders import holder_gone
 from store.leases import CUT_OFF
-from tests.stores import raw_rows, write_transactions
+from tests.stores import raw_rows, raw_write, write_transactions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -192,14 +192,17 @@ def test_the_store_finishes_the_turn_it_began(store_target: str) -> None:
     assert store.store_cut_off_turns() == 0
 
 
-def test_a_turn_begun_looks_up_each_other_process_once_however_many_turns_it_runs(
+def test_a_turn_begun_looks_at_other_processes_only_when_its_workspace_is_taken(
     store_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A turn begins under the store's write lock, after a look at the running turns of other processes: one look
-    at each process, not one for each of its turns (50 sessions on two servers had made it 25 a turn)."""
+    """A turn begins under the store's write lock. In a free workspace it looks at nobody else's running turns (50
+    sessions on two servers had made it a look at 25 a question); in one another store's turn holds, it looks at
+    each other process once, however many turns it runs, and a turn whose lease lapsed is stored as stopped and
+    gives the workspace up."""
     theirs, mine = ChatHistoryDB(store_target), ChatHistoryDB(store_target)
-    for number in range(5):
-        assert theirs.begin_turn(theirs.create_chat(f"Tower {number}"), "How tall?", "qwen3:4b", "B. Engineer")
+    towers = [theirs.create_chat(f"Tower {number}") for number in range(5)]
+    for chat_id in towers:
+        assert theirs.begin_turn(chat_id, "How tall?", "qwen3:4b", "B. Engineer")
     looked: list[str] = []
 
     def counted(holder: str) -> bool:
@@ -208,5 +211,13 @@ def test_a_turn_begun_looks_up_each_other_process_once_however_many_turns_it_run
 
     monkeypatch.setattr(leases, "holder_gone", counted)
     assert mine.begin_turn(mine.create_chat("Bridge"), "How long?", "qwen3:4b", "A. Engineer") is not None
+    assert looked == [], "a free workspace: nobody else's turns looked at"
+    assert mine.begin_turn(towers[0], "How wide?", "qwen3:4b", "A. Engineer") is None, "theirs runs there"
     assert looked == [theirs.holder], "their process, once"
     assert raw_rows(store_target, "SELECT COUNT(*) FROM running_turns") == [(6,)], "theirs still run: it is alive"
+
+    raw_write(store_target, "UPDATE running_turns SET expires_at = expires_at - 3600 WHERE chat_id = ?", (towers[1],))
+    assert mine.begin_turn(towers[1], "How wide?", "qwen3:4b", "A. Engineer") is not None, "a lapsed turn gives way"
+    (lapsed,) = mine.get_turns(towers[1])
+    assert (lapsed.user, lapsed.status, lapsed.error) == ("How tall?", "stopped", CUT_OFF)
+    assert raw_rows(store_target, "SELECT COUNT(*) FROM running_turns") == [(6,)], "the lapsed one, replaced"
