@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -30,7 +31,7 @@ from bench.agent_bench import fake_server_process
 from bench.floors import Figure
 from bench.harness import single, summarise
 from bench.server_bench import QUESTION, Outcome, concurrent, dispatch, fan_out, percentile
-from bench.shipped import environment, main_py, timed_run
+from bench.shipped import MAIN, environment, main_py, timed_run
 from fakes.ollama import FakeOllama
 
 SESSIONS = 50
@@ -52,12 +53,14 @@ class Served:
 
 
 @contextmanager
-def server(ollama: str, target: str, folder: Path, settings: Mapping[str, str] | None = None) -> Iterator[Served]:
-    """`python main.py serve --port 0` in `folder` on the store `target`."""
+def server(
+    ollama: str, target: str, folder: Path, settings: Mapping[str, str] | None = None, main: Path = MAIN
+) -> Iterator[Served]:
+    """`python main.py serve --port 0` in `folder` on the store `target` (`main`: another checkout's main.py)."""
     flags, env = store_settings(target, folder)
     process = subprocess.Popen(
-        main_py(["serve", "--port", "0", "--server", ollama, *flags]), cwd=folder, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, env=environment({**env, **(settings or {})}),
+        [sys.executable, str(main), "serve", "--port", "0", "--server", ollama, *flags], cwd=folder,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment({**env, **(settings or {})}),
     )  # fmt: skip
     try:
         assert process.stdout is not None
@@ -108,7 +111,7 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
         asyncio.run(fan_out(ollama, body, 4))
         pids = [served.pid for served in servers]
         idle(pids)
-        cpu_before = sum(map(_cpu_seconds, pids))
+        cpu_before = sum(map(cpu_seconds, pids))
         for _ in range(rounds):
             wall, outcomes = asyncio.run(spread(ports, SESSIONS))
             settling.append(idle(pids))
@@ -118,7 +121,7 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
             figure.failures += [f"the raw client: {raw_failed} requests failed"] if raw_failed else []
             dispatches += answered
             figure.round([len(answered) / (wall / 1000)], [(SESSIONS - raw_failed) / (raw_wall / 1000)])
-        cpu_per_turn = (sum(map(_cpu_seconds, pids)) - cpu_before) * 1000 / (rounds * SESSIONS)
+        cpu_per_turn = (sum(map(cpu_seconds, pids)) - cpu_before) * 1000 / (rounds * SESSIONS)
     p99 = percentile(dispatches or [0.0], 0.99)
     shown = f"0 of {rounds * SESSIONS}" if not figure.failures else f"{len(figure.failures)} ({figure.failures[0]})"
     figure.extra = [
@@ -135,17 +138,17 @@ def sessions_figure(label: str, target: str, folder: Path, rounds: int) -> Figur
 def idle(pids: list[int], quiet: float = 0.3, longest: float = 60.0) -> float:
     """Milliseconds until the processes `pids` use no CPU for `quiet` seconds (at most `longest`)."""
     started = time.perf_counter()
-    before = [_cpu_seconds(pid) for pid in pids]
+    before = [cpu_seconds(pid) for pid in pids]
     while time.perf_counter() - started < longest:
         time.sleep(quiet)
-        now = [_cpu_seconds(pid) for pid in pids]
+        now = [cpu_seconds(pid) for pid in pids]
         if all(after - earlier < 0.005 for after, earlier in zip(now, before, strict=True)):
             return (time.perf_counter() - started - quiet) * 1000
         before = now
     return longest * 1000
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """A process's CPU time so far (user and system), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -6,7 +6,8 @@
 `bench.before_after` runs the checkouts one after the other, minutes apart; on a machine whose speed moves
 more than a change does, this is how a change to a served turn is told apart. Each pair's answered turns a
 second (median of its rounds) and the CPU of its two servers a turn over its own rounds (from /proc, the
-sessions' summaries included, as in `bench.served_floors`).
+sessions' summaries included, as in `bench.served_floors`). Both checkouts run on this checkout's interpreter and
+packages: compare commits whose requirements are the same.
 """
 
 from __future__ import annotations
@@ -14,52 +15,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import subprocess
-import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 from bench.agent_bench import fake_server_process
-from bench.served_floors import SESSIONS, Served, _cpu_seconds, idle, spread, store_settings
-from bench.shipped import environment
+from bench.served_floors import SESSIONS, cpu_seconds, idle, server, spread
 from fakes.postgres import PostgresServer
 
 HERE = Path(__file__).resolve().parents[1]
 
 
-@contextmanager
-def served(checkout: Path, ollama: str, target: str, folder: Path) -> Iterator[Served]:
-    """`python main.py serve --port 0` of `checkout`, on the store `target`."""
-    flags, settings = store_settings(target, folder)
-    command = [sys.executable, str(checkout / "main.py"), "serve", "--port", "0", "--server", ollama, *flags]
-    process = subprocess.Popen(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                               env=environment(settings))  # fmt: skip
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("Listening on "), line
-        yield Served(int(line.split()[-1].rsplit(":", 1)[1]), process.pid)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
 def compare(checkouts: dict[str, Path], backend: str, rounds: int) -> dict[str, tuple[float, float, int]]:
     """(turns a second, the servers' CPU ms a turn, turns failed) of each checkout's pair."""
-    folder = Path(tempfile.mkdtemp(prefix="served-pairs-"))
     with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="served-pairs-")))
         if backend == "postgresql":
             postgres = stack.enter_context(PostgresServer(durable=True))
             targets = {name: postgres.new_database() for name in checkouts}
         else:
             targets = {name: f"{name}.sqlite" for name in checkouts}
         ollama = stack.enter_context(fake_server_process())
-        pairs = {
-            name: [stack.enter_context(served(checkout, ollama, targets[name], folder)) for _ in range(2)]
-            for name, checkout in checkouts.items()
-        }
+        pairs = {name: [stack.enter_context(server(ollama, targets[name], folder, main=checkout / "main.py"))
+                        for _ in range(2)] for name, checkout in checkouts.items()}  # fmt: skip
         for pair in pairs.values():  # warm
             asyncio.run(spread([one.port for one in pair], 4))
             idle([one.pid for one in pair])
@@ -69,10 +47,10 @@ def compare(checkouts: dict[str, Path], backend: str, rounds: int) -> dict[str, 
         for number in range(rounds):
             for name in list(checkouts)[:: 1 if number % 2 == 0 else -1]:
                 pids = [one.pid for one in pairs[name]]
-                before = sum(map(_cpu_seconds, pids))
+                before = sum(map(cpu_seconds, pids))
                 wall, outcomes = asyncio.run(spread([one.port for one in pairs[name]], SESSIONS))
                 idle(pids)
-                cpu[name] += sum(map(_cpu_seconds, pids)) - before
+                cpu[name] += sum(map(cpu_seconds, pids)) - before
                 answered = sum(outcome.failure is None for outcome in outcomes)
                 failed[name] += len(outcomes) - answered
                 rates[name].append(answered / (wall / 1000))
@@ -83,13 +61,15 @@ def compare(checkouts: dict[str, Path], backend: str, rounds: int) -> dict[str, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old", type=Path, help="the older checkout (a `git worktree add` of an earlier commit)")
-    parser.add_argument("backends", nargs="*", choices=["sqlite", "postgresql"], default=["sqlite"])
+    parser.add_argument("backends", nargs="*", help="sqlite (the default), postgresql or both")
     parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
+    if unknown := set(args.backends) - {"sqlite", "postgresql"}:  # not argparse's choices: 3.11 refuses an empty list
+        parser.error(f"no backend {', '.join(sorted(unknown))}: sqlite or postgresql")
     checkouts = {"before": args.old.resolve(), "after": HERE}
     print("| backend | checkout | turns/s (median) | the servers' CPU a turn | turns failed |")
     print("|---|---|---|---|---|")
-    for backend in args.backends:
+    for backend in args.backends or ["sqlite"]:
         for name, (rate, cpu, failed) in compare(checkouts, backend, args.rounds).items():
             print(f"| {backend} | {name} | {rate:.1f} | {cpu:.2f} ms | {failed} of {args.rounds * SESSIONS} |")
 
