@@ -14,7 +14,7 @@ import pytest
 
 from app.application import Application
 from domain.events import TextDelta, ToolCallStarted
-from engine.text_calls.formats import extract_text_tool_calls
+from engine.text_calls.formats import extract_text_tool_calls, find_marker
 from engine.text_calls.requested import RequestedCall
 from fakes.ollama import FakeOllama, Reply
 from history import ChatHistoryDB
@@ -192,3 +192,11 @@ async def test_a_written_call_in_the_step_limit_round_is_not_shown(fake_ollama: 
     events = await run(make_agent(fake_ollama, max_tool_rounds=1), "q")
     assert not of_type(events, TextDelta) and completed(events).content == ""
     assert [c.name for c in calls(events)] == ["sqrt"], "the call written in the last round is not run"
+
+
+def test_every_written_call_s_marker_is_found_after_prose() -> None:
+    """`find_marker` passes over a text without any character a marker begins with: each way of writing a call
+    still has one (a marker added with a new first character would otherwise stay in the answer unnoticed)."""
+    for written in WRITTEN_CALLS.values():
+        assert find_marker(f"The answer.\n{written}") is not None, written
+        assert find_marker(f"The answer.\n{written}", len("The answer.\n")) is not None, written
