@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from domain.accounts import AuditRecord, ChainCheck
 from store.base import HistoryError, StoreBase
-from store.sql import Database, timestamp
+from store.sql import AuditRow, Database, timestamp
 
 GENESIS = "0" * 64  # the "previous hash" of the first record
 _COLUMNS = "id AS record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash"
@@ -75,8 +75,8 @@ class AuditStore(StoreBase):
             record_id, prev_hash = int(head[0]), str(head[1])
             at = timestamp()
             digest = record_hash(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash)
-            record = (record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, digest)
-            self._dialect.add_audit_record(db, record)
+            row = AuditRow(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, digest)
+            self._dialect.add_audit_record(db, row)
         return AuditRecord(
             record_id=record_id,
             at=at,

@@ -22,7 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from store.postgres_schema import TURN_SEARCH_INDEXES
-from store.sql import AUDIT_COLUMNS, Database, TurnQuery, TurnRows
+from store.sql import ADD_AUDIT_ROW, AuditRow, Database, TurnQuery, TurnRows
 from store.words import TOKEN, fold, tokens
 
 if TYPE_CHECKING:
@@ -233,12 +233,12 @@ class PostgresDialect:
         terms = [word for word in words if len(word.encode()) <= MAX_WORD_BYTES]
         db.execute("INSERT INTO search_terms (term) SELECT unnest(?::text[]) ON CONFLICT DO NOTHING", (terms,))
 
-    def add_audit_record(self, db: Database, record: Sequence[Any]) -> None:
-        """One statement, so one round trip to the server (a signed-in user's every question adds a record)."""
+    def add_audit_record(self, db: Database, record: AuditRow) -> None:
+        """One statement, so one round trip to the server (a signed-in user's every question adds a record): the
+        record added in a `WITH`, which PostgreSQL runs whole whether or not the statement reads from it."""
         db.execute(
-            f"""WITH added AS (INSERT INTO audit ({AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING hash)
-                UPDATE audit_head SET hash = (SELECT hash FROM added) WHERE id = 1""",  # noqa: S608 - fixed names
-            record,
+            f"WITH added AS ({ADD_AUDIT_ROW}) UPDATE audit_head SET hash = ? WHERE id = 1",  # noqa: S608 - fixed names
+            (*record, record.hash),
         )
 
     def newest_matches(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Params = Sequence[Any] | Mapping[str, Any]
 NO_LIMIT = 2**62  # `LIMIT ?` without a limit (SQLite's -1 is an error in PostgreSQL)
@@ -42,8 +42,24 @@ class Database(Protocol):
 
 
 TurnRows = Sequence[tuple[int, int, str, str]]  # (turn_id, chat_id, user, assistant)
-# An audit record's columns, in the order `Dialect.add_audit_record` takes its values.
-AUDIT_COLUMNS = "id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash"
+
+
+class AuditRow(NamedTuple):
+    """An audit record as it is stored (`Dialect.add_audit_record`), its columns in order."""
+
+    id: int
+    at: str
+    user_name: str
+    action: str
+    chat_id: int | None
+    workspace_name: str | None
+    detail: str
+    prev_hash: str
+    hash: str
+
+
+_AUDIT_COLUMNS, _AUDIT_VALUES = ", ".join(AuditRow._fields), ", ".join("?" * len(AuditRow._fields))
+ADD_AUDIT_ROW = f"INSERT INTO audit ({_AUDIT_COLUMNS}) VALUES ({_AUDIT_VALUES})"  # noqa: S608 - fixed names
 
 
 class Dialect(Protocol):
@@ -88,9 +104,9 @@ class Dialect(Protocol):
         """Add words to `search_terms`, the list of indexed words a typed prefix is expanded from."""
         ...
 
-    def add_audit_record(self, db: Database, record: Sequence[Any]) -> None:
-        """Add one audit record (id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, hash) and make
-        its hash the chain's head's, the head's row already locked by this transaction."""
+    def add_audit_record(self, db: Database, record: AuditRow) -> None:
+        """Add one audit record and make its hash the chain's head's, the head's row already locked by this
+        transaction."""
         ...
 
     def newest_matches(

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from typing import Any
 
-from store.sql import AUDIT_COLUMNS, Database, TurnQuery, TurnRows
+from store.sql import ADD_AUDIT_ROW, AuditRow, Database, TurnQuery, TurnRows
 
 
 def quoted(tokens: list[str]) -> str:
@@ -70,9 +70,9 @@ class SqliteDialect:
     def add_terms(self, db: Database, words: Iterable[str]) -> None:
         db.executemany("INSERT OR IGNORE INTO search_terms (term) VALUES (?)", [(word,) for word in words])
 
-    def add_audit_record(self, db: Database, record: Sequence[Any]) -> None:
-        db.execute(f"INSERT INTO audit ({AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", record)  # noqa: S608
-        db.execute("UPDATE audit_head SET hash = ? WHERE id = 1", (record[-1],))
+    def add_audit_record(self, db: Database, record: AuditRow) -> None:
+        db.execute(ADD_AUDIT_ROW, record)
+        db.execute("UPDATE audit_head SET hash = ? WHERE id = 1", (record.hash,))
 
     def newest_matches(
         self, db: Database, query: TurnQuery, chat_ids: Sequence[int] | None, limit: int
