@@ -84,6 +84,7 @@ class PostgresConnection(StoreBase):
                 autocommit=True,
                 connect_timeout=CONNECT_SECONDS,
                 application_name=APPLICATION_NAME,
+                client_encoding="utf8",  # text and the columns' names come as UTF-8, whatever the database's own
                 options=f"-c lock_timeout={LOCK_WAIT}",
                 row_factory=rows,
             )
