@@ -17,7 +17,7 @@ from typing import Any
 
 import ollama
 
-from domain.events import AgentEvent, TextDelta, ToolCallFinished
+from domain.events import AgentEvent, TextDelta, ToolCallFinished, WarningEvent
 from engine import notices
 from engine.context_window import CharsPerToken, ContextWindow, context_window, request_chars
 from engine.failures import CLIENT_FAILURES, CallSite, classify
@@ -174,7 +174,7 @@ class TurnLoop:
         of every answer passes through each generator between the client and the face."""
         context = self.knowledge.context(self.site, self.limits.num_ctx, capabilities)
         tools_chars = self.offer.chars if with_tools else 0
-        messages, trimmed = self._window(turn_messages, context, tools_chars, reply, first)
+        messages, trimmed = self._prepare_round(turn_messages, context, tools_chars, reply, first)
         if trimmed is not None:
             yield trimmed
         tools = list(self.offer.schemas) if with_tools else None
@@ -209,16 +209,24 @@ class TurnLoop:
             reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
         if tail := reply.finish():
             yield TextDelta(text=tail)
+        for warning in self._warnings(reply, context):
+            yield warning
+
+    @staticmethod
+    def _warnings(reply: RoundState, context: ContextWindow) -> list[WarningEvent]:
+        """What the round gives rise to that the turn has not said yet: its context full, its answer cut short."""
+        said = []
         for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
             if warning is not None and warning.code not in reply.turn.warned:
                 reply.turn.warned.add(warning.code)
-                yield warning
+                said.append(warning)
+        return said
 
-    def _window(
+    def _prepare_round(
         self, turn_messages: list[Message], context: ContextWindow, tools_chars: int, reply: RoundState, first: bool
     ) -> tuple[list[Message], AgentEvent | None]:
-        """The round's messages within the context, the answer's bound set on `reply`, and the notice (once per
-        workspace, at a turn's first round) that older turns were left out."""
+        """The round's messages within the context (logged when debugging), and the notice, once per workspace at a
+        turn's first round, that older turns were left out (noted as given); sets the answer's bound on `reply`."""
         request = self.request
         window = build_window(
             request.system_prompt,
