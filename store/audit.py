@@ -77,17 +77,8 @@ class AuditStore(StoreBase):
             digest = record_hash(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash)
             row = AuditRow(record_id, at, user_name, action, chat_id, workspace_name, detail, prev_hash, digest)
             self._dialect.add_audit_record(db, row)
-        return AuditRecord(
-            record_id=record_id,
-            at=at,
-            user_name=user_name,
-            action=action,
-            chat_id=chat_id,
-            workspace_name=workspace_name,
-            detail=detail,
-            prev_hash=prev_hash,
-            hash=digest,
-        )
+        stored = row._asdict()
+        return AuditRecord(record_id=stored.pop("id"), **stored)
 
     def audit_records(
         self, user_name: str | None = None, chat_id: int | None = None, since: str | None = None, limit: int = 10_000
