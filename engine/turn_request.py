@@ -8,6 +8,7 @@ turn's question, workspace context, tools, approvers and Stop travel in its own 
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -15,6 +16,18 @@ from typing import Any
 
 from engine.tool_selection import ToolOffer
 from tools import ToolContext
+
+
+def _task_lookup() -> Callable[[asyncio.AbstractEventLoop], asyncio.Task[Any] | None]:
+    """`asyncio.current_task(loop)` at its cheapest: Python 3.11's is a Python function over a map of each loop's
+    task, read directly here (an answer's every piece looks); later Pythons have it in C."""
+    tasks = getattr(asyncio.tasks, "_current_tasks", None)
+    if sys.version_info < (3, 12) and isinstance(tasks, dict):
+        return tasks.get
+    return asyncio.current_task
+
+
+_current_task = _task_lookup()
 
 
 class StopSignal:
@@ -48,10 +61,12 @@ class StopSignal:
 
     def follow(self) -> None:
         """Note the task the turn runs in now; raise CancelledError if Stop was pressed and missed this task."""
-        task = asyncio.current_task()
         running = self._running
-        if running is not None and running[1] is task and not self._requested:
-            return  # still the task noted (as for every piece of an answer): a Stop cancels it, as noted
+        if running is not None and not self._requested and _current_task(running[0]) is running[1]:
+            # Still the task noted (as for every piece of an answer): a Stop cancels it, as noted. The noted loop's
+            # task is asked for, not the running loop's: the same while the turn stays in its task, and cheaper.
+            return
+        task = asyncio.current_task()
         with self._lock:
             self._running = (asyncio.get_running_loop(), task) if task else None
             missed = self._requested and self._cancelled is not task
