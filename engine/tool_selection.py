@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ollama import Tool
 
@@ -45,11 +45,18 @@ def _profile(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]
     return named, cued, frozenset(_stems(description)) - named - cued
 
 
+class _Selection(NamedTuple):
+    """What choosing among one set of tools needs, made once per set (an agent's is the same every turn), so that a
+    question's choice is a few lookups, not three set intersections a tool."""
+
+    weights: dict[str, dict[str, int]]  # each stem's weight for each tool it scores for
+    order: dict[str, int]  # each tool's place in the set
+    fixed: frozenset[str]  # the set's tools described whatever the question: always offered, or an MCP server's
+
+
 @lru_cache(maxsize=32)
-def _stem_weights(allowed: tuple[str, ...]) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
-    """Each stem's weight for each tool of the set it scores for (3 a stem of the tool's name or cues, 1 of its
-    description), and each tool's place in the set. Made once per set (an agent's is the same every turn), a
-    question's scores are a few lookups, not three set intersections a tool."""
+def _selection(allowed: tuple[str, ...]) -> _Selection:
+    """The weights of a stem: 3 for a tool whose name or cues it is a stem of, 1 for one whose description."""
     weights: dict[str, dict[str, int]] = {}
     for name in allowed:
         named, cued, described = _profile(name)
@@ -57,7 +64,9 @@ def _stem_weights(allowed: tuple[str, ...]) -> tuple[dict[str, dict[str, int]], 
             for stem in stems:
                 tools = weights.setdefault(stem, {})
                 tools[name] = tools.get(name, 0) + weight
-    return weights, {name: place for place, name in enumerate(allowed)}
+    order = {name: place for place, name in enumerate(allowed)}
+    fixed = frozenset(name for name in allowed if name in ALWAYS or "__" in name)  # MCP: the office's own
+    return _Selection(weights, order, fixed)
 
 
 def _names_a_section(question: str) -> bool:
@@ -70,11 +79,12 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
     """The tools to describe for `question`, in the agent's own order."""
     if len(allowed) <= MAX_OFFERED:
         return list(allowed)
+    weights, order, fixed = _selection(allowed if isinstance(allowed, tuple) else tuple(allowed))
     words = _stems(question)
     if _names_a_section(question):
         words.add("sectio")
-    chosen = {name for name in allowed if name in used or name in ALWAYS or "__" in name}  # MCP: the office's own
-    weights, order = _stem_weights(tuple(allowed))
+    chosen = set(fixed)
+    chosen.update(name for name in used if name in order)
     scores: dict[str, int] = {}
     for word in words:
         for name, weight in weights.get(word, {}).items():
@@ -84,34 +94,37 @@ def offered_tools(question: str, allowed: Sequence[str], used: Collection[str] =
         if len(chosen) >= MAX_OFFERED or scores[name] < 2:
             break
         chosen.add(name)
-    return [name for name in allowed if name in chosen]
+    return sorted(chosen, key=order.__getitem__)
 
 
 def schemas(offered: Sequence[str], external: ExternalTools | None) -> list[Tool | dict[str, Any]]:
     """The described tools' schemas: the registry's, as the client's `Tool` models, made once a tool (given a dict,
     the client validates it into one at every request: 80 µs a request for six tools), and an MCP server's own for
     `SERVER__tool`. Treat them as read-only."""
-    built_in: list[Tool | dict[str, Any]] = [_registry_tool(name) for name in offered if name in tool_specs]
+    built_in: list[Tool | dict[str, Any]] = list(_built_in(tuple(offered))[0])
     extra = [external.schema(n) for n in offered if n not in tool_specs] if external is not None else []
     return built_in + extra
 
 
-@cache
-def _registry_tool(name: str) -> Tool:
-    return Tool.model_validate(ollama_tools([name])[0])
-
-
 def schemas_chars(offered: Sequence[str], external: ExternalTools | None) -> int:
     """The schemas' size in characters: the registry's measured once per set of names (cached)."""
-    built_in = _registry_chars(tuple(name for name in offered if name in tool_specs))
+    built_in = _built_in(tuple(offered))[1]
     if external is None or all(name in tool_specs for name in offered):
         return built_in
     return built_in + len(json.dumps([external.schema(n) for n in offered if n not in tool_specs]))
 
 
+@lru_cache(maxsize=64)
+def _built_in(offered: tuple[str, ...]) -> tuple[tuple[Tool, ...], int]:
+    """The registry's schemas among `offered` and their JSON size, made once per set of names (an agent that
+    describes every tool asks for the same set every turn)."""
+    names = [name for name in offered if name in tool_specs]
+    return tuple(_registry_tool(name) for name in names), len(json.dumps(ollama_tools(names), ensure_ascii=False))
+
+
 @cache
-def _registry_chars(names: tuple[str, ...]) -> int:
-    return len(json.dumps(ollama_tools(list(names)), ensure_ascii=False))
+def _registry_tool(name: str) -> Tool:
+    return Tool.model_validate(ollama_tools([name])[0])
 
 
 @dataclass(frozen=True)
