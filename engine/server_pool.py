@@ -244,27 +244,42 @@ class ServerPool:
         with self._lock:
             self._line[:] = [other for other in self._line if not other.loop.is_closed() or other is waiter]
             before = self._line[: self._line.index(waiter)]
-            free = self._free_for(waiter, frozenset().union(*(other.servers for other in before)))
-            if not free:
+            best = self._hold_best(
+                waiter.servers, frozenset().union(*(other.servers for other in before)), waiter.elsewhere
+            )
+            if best is None:
                 return None
-            best = min(free, key=lambda url: self._load(url, waiter))
-            self._servers[best].in_flight += 1
-            self._servers[best].claimed += 1
             self._line.remove(waiter)
         self._wake_ready()  # the turn behind it may have a place too (several were freed at once)
         return best
 
-    def _free_for(self, waiter: _Waiter, wanted: frozenset[str] | set[str]) -> list[str]:
-        """The servers `waiter` may take now: free, answering (or, when none of its servers answers, any of them)
-        and `wanted` by no turn before it."""
-        answering = [url for url in waiter.servers if self._servers[url].down_until is None]
-        return [url for url in answering or waiter.servers if url not in wanted and self._room(url)]
+    def take_without_waiting(self, servers: Collection[str], elsewhere: Mapping[str, int]) -> str | None:
+        """A server, counted in flight, for a turn that finds nobody in line and one of `servers` free (as most do):
+        nobody would go before it, so it need not join the line."""
+        with self._lock:
+            return None if self._line else self._hold_best(servers, frozenset(), elsewhere)
 
-    def _load(self, url: str, waiter: _Waiter) -> tuple[int, int, int]:
+    def _hold_best(self, servers: Collection[str], wanted: frozenset[str], elsewhere: Mapping[str, int]) -> str | None:
+        """The least busy of `servers` free for a turn, counted in flight (called holding the lock)."""
+        free = self._free_for(servers, wanted)
+        if not free:
+            return None
+        best = min(free, key=lambda url: self._load(url, elsewhere))
+        self._servers[best].in_flight += 1
+        self._servers[best].claimed += 1
+        return best
+
+    def _free_for(self, servers: Collection[str], wanted: frozenset[str] | set[str]) -> list[str]:
+        """Those of a turn's `servers` it may take now: free, answering (or, when none of them answers, any of them)
+        and `wanted` by no turn before it."""
+        answering = [url for url in servers if self._servers[url].down_until is None]
+        return [url for url in answering or servers if url not in wanted and self._room(url)]
+
+    def _load(self, url: str, elsewhere: Mapping[str, int]) -> tuple[int, int, int]:
         """How busy a server is for a turn: its turns in flight, this process's and (as the turn started) the
         others'; then how many turns this process gave it (so turns one after another take turns); then order."""
         server = self._servers[url]
-        return server.in_flight + waiter.elsewhere.get(url, 0), server.claimed, self.urls.index(url)
+        return server.in_flight + elsewhere.get(url, 0), server.claimed, self.urls.index(url)
 
     def _room(self, url: str) -> bool:
         return self.cap is None or self._servers[url].in_flight < self.cap
@@ -295,7 +310,7 @@ class ServerPool:
             for waiter in self._line:
                 if waiter.loop.is_closed():
                     continue  # gone: taken out of the line by the next `take`
-                if self._free_for(waiter, wanted):
+                if self._free_for(waiter.servers, wanted):
                     ready.append(waiter)
                 wanted |= waiter.servers
         for waiter in ready:
@@ -327,6 +342,9 @@ class Claim:
         server may be its) and once more when the wait is over. Raises
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
+        if (server := self._pool.take_without_waiting(servers, self._elsewhere)) is not None:
+            self.server = server
+            return
         self._waiter = waiter = self._pool.join(servers, self._elsewhere, self._background)
         shown = 0
         while (server := self._pool.take(waiter)) is None:
