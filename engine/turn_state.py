@@ -99,10 +99,15 @@ class RoundState:
         if turn.received_chars + len(piece) > MAX_ANSWER_CHARS:
             return self._take_whole(chunk)
         # The common chunk, once per piece of every answer: answer text alone, within the cap (`_within_cap` need not
-        # cut it), taken in with as little as can be, as the chunks of a long answer are many.
+        # cut it), taken in with as little as can be, as the chunks of a long answer are many (`text`, inline).
         turn.received_chars += len(piece)
-        visible = self.text(piece)
-        return [_text_delta({"text": visible})] if visible else []
+        visible = self.text_filter.feed(piece)
+        if not visible:
+            return []
+        if len(turn.content) == self._start:  # the round's first text: after the previous round's, a blank line
+            visible = self._prefix + visible
+        turn.content += visible
+        return [_text_delta({"text": visible})]
 
     def _take_whole(self, chunk: ChatResponse) -> list[AgentEvent]:
         events: list[AgentEvent] = []
