@@ -207,17 +207,46 @@ class AIAgent:
         """Run one turn, yielding typed events; the last is always `TurnCompleted`. Never raises.
 
         The turn is built up in `turn` (a fresh one if not given), so a caller whose stream is cut
-        off part-way still has what arrived.
+        off part-way still has what arrived. It runs on a server that has its model and the fewest
+        turns in flight, after a wait in line when each is busy. A server that fails before anything
+        of the answer was shown leaves the turn to another that has the model, once; after that, or
+        once text has streamed, its failure is the turn's. (One generator for all of it: every piece
+        of every answer passes through each generator between the client and the face.)
         """
         turn = turn if turn is not None else TurnState()
         stop = request.stop
         error: ErrorEvent | None = None
+        avoid: set[str] = set()
+        failed: ServerFailedError | None = None
         try:
             stop.follow()
-            async with aclosing(self._routed(request, turn)) as events:
-                async for event in events:
-                    yield event
-                    stop.follow()
+            while True:
+                claim = self._pool.claim(request.model, self._knowledge.clients, avoid, dict(request.busy_elsewhere))
+                shown = False
+                try:
+                    async with aclosing(self._hold(claim, failed)) as waits:
+                        async for waiting in waits:
+                            yield waiting
+                            stop.follow()
+                    loop = self._loop_on(claim, request)
+                    async with aclosing(loop.run(turn)) as events:
+                        async for event in events:
+                            shown = shown or not isinstance(event, (WarningEvent, WaitingForServer))
+                            yield event
+                            stop.follow()
+                    self._pool.mark_answering(loop.site.server)
+                    break
+                except ServerFailedError as failure:
+                    began = shown or bool(turn.content or turn.thinking or turn.tool_calls)
+                    if not self._fail_over(claim, failure, avoid, began):
+                        raise
+                    failed = failure
+                except AgentError as failure:
+                    if failure.code == "MODEL_NOT_FOUND" and claim.server is not None:
+                        self._pool.forget_models(claim.server)  # it listed the model: read its list again
+                    raise
+                finally:
+                    claim.release()
         except asyncio.CancelledError as cancelled:
             if not stop.was_this(cancelled):
                 raise
@@ -240,40 +269,12 @@ class AIAgent:
 
     # The servers -------------------------------------------------------------------------------
 
-    async def _routed(self, request: TurnRequest, turn: TurnState) -> AsyncGenerator[AgentEvent, None]:
-        """The turn on a server that has its model and the fewest turns in flight, after a wait in line when each
-        is busy. A server that fails before anything of the answer was shown leaves the turn to another that has
-        the model, once; after that, or once text has streamed, its failure is the turn's."""
-        avoid: set[str] = set()
-        failed: ServerFailedError | None = None
-        while True:
-            claim = self._pool.claim(request.model, self._knowledge.clients, avoid, dict(request.busy_elsewhere))
-            shown = False
-            try:
-                async with aclosing(self._hold(claim, failed)) as waits:
-                    async for waiting in waits:
-                        yield waiting
-                site = self._site(claim, request.model)
-                if request.on_server is not None:
-                    request.on_server(site.server)
-                loop = TurnLoop(request, self._settings.limits, self._knowledge, site)
-                async with aclosing(loop.run(turn)) as events:
-                    async for event in events:
-                        shown = shown or not isinstance(event, (WarningEvent, WaitingForServer))
-                        yield event
-                self._pool.mark_answering(site.server)
-                return
-            except ServerFailedError as failure:
-                began = shown or bool(turn.content or turn.thinking or turn.tool_calls)
-                if not self._fail_over(claim, failure, avoid, began):
-                    raise
-                failed = failure
-            except AgentError as failure:
-                if failure.code == "MODEL_NOT_FOUND" and claim.server is not None:
-                    self._pool.forget_models(claim.server)  # it listed the model: read its list again
-                raise
-            finally:
-                claim.release()
+    def _loop_on(self, claim: Claim, request: TurnRequest) -> TurnLoop:
+        """The turn's rounds on the server `claim` holds (told to the request's `on_server`)."""
+        site = self._site(claim, request.model)
+        if request.on_server is not None:
+            request.on_server(site.server)
+        return TurnLoop(request, self._settings.limits, self._knowledge, site)
 
     async def _hold(self, claim: Claim, failed: ServerFailedError | None) -> AsyncGenerator[WaitingForServer, None]:
         """`claim.waits()`; when no other server has the model after one failed, that failure is the turn's."""
