@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from app.turns.turns import Consent
     from app.verification import issued_revision
     from app.workspaces.naming import AmbiguousWorkspaceError
-    from app.workspaces.summaries import SwitchOutcome
+    from app.workspaces.summary_writer import SwitchOutcome
     from domain.accounts import User
     from domain.issued import IssuedMatch
     from engine.ollama_server import ServerStatus
@@ -67,7 +67,7 @@ _WHERE = {
     "history_place": "app.configuration.store_place",
     "issued_revision": "app.verification",
     "SignoffError": "app.packages",
-    "SwitchOutcome": "app.workspaces.summaries",
+    "SwitchOutcome": "app.workspaces.summary_writer",
     "configure_logging": "app.configuration.settings",
     "edit_diff": "app.approvals",
     "load_settings": "app.configuration.settings",

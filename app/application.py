@@ -44,6 +44,7 @@ from app.turns.turns import Turns
 from app.webhooks import Deliverer, Webhooks
 from app.workspaces.past_work import PastWork
 from app.workspaces.summaries import Summaries
+from app.workspaces.summary_writer import SummaryWriter
 from app.workspaces.workspaces import Workspaces
 from domain.accounts import User
 from engine.agent import AIAgent
@@ -107,6 +108,7 @@ class Application:
         webhooks: Deliverer | None = None,
         standing: Callable[[], object] | None = None,
         summary_every_turns: int = 10,
+        summary_writer: SummaryWriter | None = None,
     ) -> None:
         self._store = store
         self._summary_every = summary_every_turns
@@ -141,7 +143,11 @@ class Application:
         ]
         self.agents = Agents(catalog, store, tool_names, self.access, used)
         self.models = Models(agent)
-        self.summaries = Summaries(store, agent, self.models, self.access, used, summary_every_turns)
+        self._owns_writer = summary_writer is None  # siblings share the first one's, which ends it when it closes
+        self._summary_writer = summary_writer if summary_writer is not None else SummaryWriter(agent.aclose)
+        self.summaries = Summaries(
+            store, agent, self.models, self.access, used, summary_every_turns, self._summary_writer
+        )
         self.workspaces = Workspaces(store, self.summaries, self.access, used)
         asked_by = user.name if user is not None else engineer
         user_turns = self._accounts.user_turns if user is not None else None
@@ -251,6 +257,7 @@ class Application:
             webhooks=self._deliverer,
             standing=standing,
             summary_every_turns=self._summary_every,
+            summary_writer=self._summary_writer,
         )
 
     async def aclose(self) -> None:
@@ -264,5 +271,7 @@ class Application:
         self.documents.close()
         self.summaries.skip()
         self.summaries.wait(CLOSE_WAIT_SECONDS)
+        if self._owns_writer:
+            self._summary_writer.close(CLOSE_WAIT_SECONDS)
         self.webhooks.close()  # a command that exits at once tries its deliveries first
         self._store.close()

@@ -72,6 +72,7 @@ class FakeOllama:
         self.version = version
         self.record = record  # keep request bodies (turn off for long runs that measure memory)
         self.requests: list[tuple[str, str, dict[str, Any] | None]] = []
+        self.ports: list[int] = []  # each request's client port, in the order of `requests`: its connection
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
         # when set, the digital-twin summary requests take this reply, never one of the script's (a summary is
         # asked for when a client hangs up, so when it comes, before or after the next question, is the machine's)
@@ -103,8 +104,10 @@ class FakeOllama:
         self._server.shutdown()
         self._server.server_close()
 
-    def remember(self, path: str, method: str, body: dict[str, Any] | None) -> None:
-        self.requests.append((path, method, body if self.record else None))
+    def remember(self, path: str, method: str, body: dict[str, Any] | None, port: int = 0) -> None:
+        with self._lock:
+            self.requests.append((path, method, body if self.record else None))
+            self.ports.append(port)
 
     def script(self, *replies: Reply) -> None:
         with self._lock:
@@ -195,7 +198,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         fake = self.server_fake
-        fake.remember(self.path, "GET", None)
+        fake.remember(self.path, "GET", None, self.client_address[1])
         if self.path == "/api/tags":
             self._send_json(200, {"models": [_model_entry(name, fake.details_of(name)) for name in fake.models]})
         elif self.path == "/api/version":
@@ -208,7 +211,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         fake = self.server_fake
         body = self._body()
-        fake.remember(self.path, "POST", body)
+        fake.remember(self.path, "POST", body, self.client_address[1])
         if self.path == "/api/show":
             self._show(body or {})
         elif self.path == "/api/chat":

@@ -37,7 +37,7 @@ ONCE_LOADS = {
         presentation.formatting presentation.interaction presentation.sections together together.live
         together.notifications turns turns.conversation turns.images turns.recording turns.turns turns.workspace_line
         webhooks webhooks.config webhooks.deliverer webhooks.events webhooks.webhooks workspaces workspaces.naming
-        workspaces.past_work workspaces.summaries workspaces.workspaces""",
+        workspaces.past_work workspaces.summaries workspaces.summary_writer workspaces.workspaces""",
     "faces": """cli cli.chat cli.calculations cli.renderer cli.running cli.signing_in cli.terminal cli.waiting
         exit_codes opening skip_httpx_cli text""",
     "tools": """atomic_files catalogue documents documents.readers documents.reading documents.search files registry

@@ -13,7 +13,8 @@ from app.accounts.policy import Access
 from app.ports import WorkspaceRecords
 from app.presentation.formatting import shortened, shown_name
 from app.workspaces.naming import By, the_one
-from app.workspaces.summaries import Summaries, SwitchOutcome
+from app.workspaces.summaries import Summaries
+from app.workspaces.summary_writer import SwitchOutcome
 from domain.records import SearchHit, Workspace
 
 DEFAULT_WORKSPACE_NAME = "New workspace"
