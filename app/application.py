@@ -146,7 +146,7 @@ class Application:
         self._owns_writer = summary_writer is None  # siblings share the first one's, which ends it when it closes
         self._summary_writer = summary_writer if summary_writer is not None else SummaryWriter(agent.aclose)
         self.summaries = Summaries(
-            store, agent, self.models, self.access, used, summary_every_turns, self._summary_writer
+            store, agent, self.models, self.access, used, self._summary_writer, summary_every_turns
         )
         self.workspaces = Workspaces(store, self.summaries, self.access, used)
         asked_by = user.name if user is not None else engineer

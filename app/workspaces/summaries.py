@@ -36,8 +36,8 @@ class Summaries:
         models: Models,
         access: Access,
         audit: AuditTrail,
+        writer: SummaryWriter,
         every_turns: int = 10,
-        writer: SummaryWriter | None = None,
     ) -> None:
         self._store = store
         self._every_turns = every_turns  # SUMMARY_EVERY_TURNS (0: only on leaving)
@@ -45,7 +45,7 @@ class Summaries:
         self._audit = audit
         self._agent = agent
         self._models = models  # summaries are written by the model in use
-        self._writer = writer if writer is not None else SummaryWriter(agent.aclose)  # shared by siblings
+        self._writer = writer  # the application's, shared by its siblings
 
     def needed(self, chat_id: int | None) -> bool:
         """Whether leaving the workspace would call the model to refresh its summary (never when the history
