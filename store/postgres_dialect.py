@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from store.postgres_schema import TURN_SEARCH_INDEXES
 from store.sql import ADD_AUDIT_ROW, AuditRow, Database, TurnQuery, TurnRows
-from store.words import TOKEN, fold, tokens
+from store.words import TOKEN, fold, word_bytes
 
 if TYPE_CHECKING:
     from store.postgres_adapters import PgDatabase
 
 MAX_POSITION = 16_383  # PostgreSQL keeps word positions up to this, and at most 256 for a word
 MAX_POSITIONS = 256
+_POSITION_BYTES = [str(position).encode() for position in range(16_384)]  # a position's text, written once
 MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for one)
 MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
 PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
@@ -52,38 +53,44 @@ def _lexeme(word: str) -> str:
 
 def turn_vector(user: str, assistant: str) -> str:
     """The `tsvector` of a turn: its words with their positions, the answer's after a gap (so that no phrase
-    spans the question and the answer), within PostgreSQL's limits."""
-    asked, answered = tokens(fold(user)), tokens(fold(assistant))
-    if len(asked) + len(answered) + 2 > MAX_POSITION:
-        return _capped_vector(asked, answered)
-    positions: defaultdict[str, list[int]] = defaultdict(list)  # every word at its own position: only words capped
-    for position, word in enumerate(asked, 1):
-        positions[word].append(position)
-    for position, word in enumerate(answered, len(asked) + 2):
-        positions[word].append(position)
-    if _within_limits(len(user) + len(assistant), positions):  # a question's and answer's words: no quote to escape
-        return " ".join([f"'{word}':{_positions(where)}" for word, where in positions.items()])
+    spans the question and the answer), within PostgreSQL's limits. Made as UTF-8 bytes, each word's positions
+    gathered and written by C's loops (`map` over the words, positions written once for the module): a copy makes
+    a million turns' vectors."""
+    asked, answered = word_bytes(user), word_bytes(assistant)
+    gap = len(asked) + 1
+    if gap + len(answered) + 1 > MAX_POSITION:
+        return _capped_vector(_texts(asked), _texts(answered))
+    positions: defaultdict[bytes, list[bytes]] = defaultdict(list)  # a question's and answer's words: no quote
+    deque(map(list.append, map(positions.__getitem__, asked), _POSITION_BYTES[1:gap]), maxlen=0)
+    answer_positions = _POSITION_BYTES[gap + 1 : gap + 1 + len(answered)]
+    deque(map(list.append, map(positions.__getitem__, answered), answer_positions), maxlen=0)
+    if _within_limits(positions):
+        entries = map(b"'%b':%b".__mod__, zip(positions, map(b",".join, positions.values()), strict=True))
+        return b" ".join(entries).decode("utf-8", "surrogatepass")
     budget, kept = MAX_VECTOR_BYTES, []
     for word, where in positions.items():
-        size = len(word) if word.isascii() else len(word.encode())
-        if size <= MAX_WORD_BYTES and size <= budget:
-            budget -= size
-            kept.append(f"{_lexeme(word)}:{_positions(where[:MAX_POSITIONS])}")
+        if len(word) <= MAX_WORD_BYTES and len(word) <= budget:
+            budget -= len(word)
+            positions_text = b",".join(where[:MAX_POSITIONS]).decode()
+            kept.append(f"{_lexeme(word.decode('utf-8', 'surrogatepass'))}:{positions_text}")
     return " ".join(kept)
 
 
-def _within_limits(characters: int, positions: dict[str, list[int]]) -> bool:
-    """Whether no word of a text of `characters` can pass PostgreSQL's limits (at most 4 bytes a character)."""
+def _within_limits(positions: dict[bytes, list[bytes]]) -> bool:
+    """Whether no word, nor the words together, pass PostgreSQL's limits."""
     return (
-        4 * characters <= MAX_VECTOR_BYTES
-        and 4 * max(map(len, positions), default=0) <= MAX_WORD_BYTES
+        sum(map(len, positions)) <= MAX_VECTOR_BYTES
+        and max(map(len, positions), default=0) <= MAX_WORD_BYTES
         and max(map(len, positions.values()), default=0) <= MAX_POSITIONS
     )
 
 
+def _texts(words: list[bytes]) -> list[str]:
+    return [word.decode("utf-8", "surrogatepass") for word in words]
+
+
 def _positions(where: list[int]) -> str:
-    """`1,5,9` of [1, 5, 9]: one number's own text, or the list's without its brackets and spaces, made in C
-    (faster than joining each number's text; a copy makes a million turns' positions)."""
+    """`1,5,9` of [1, 5, 9]: one number's own text, or the list's without its brackets and spaces, made in C."""
     return str(where[0]) if len(where) == 1 else repr(where)[1:-1].replace(" ", "")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from store.sql import Database, TurnQuery
 
@@ -28,6 +29,7 @@ _LAST_CHARACTER = "\U0010ffff"
 _SEPARATOR_BYTES = bytes(byte if chr(byte).isalnum() else 32 for byte in range(128)) + bytes(range(128, 256))
 _ASCII_BYTES = bytes(range(128))
 _MOST_REPLACED = 24  # distinct characters replaced one pass each; a text of more takes one lookup a character
+_CAPITAL_SIGMA = "\u03a3"  # the one character whose lower case depends on the letters around it (σ or ς)
 
 
 def fold(text: str) -> str:
@@ -61,6 +63,41 @@ def tokens(text: str) -> list[str]:
         for character in separators:
             text = text.replace(character, " ")
     return text.encode("utf-8", "surrogatepass").translate(_SEPARATOR_BYTES).decode("utf-8", "surrogatepass").split()
+
+
+def word_bytes(text: str) -> list[bytes]:
+    """`tokens(fold(text))`, each word as UTF-8 bytes, made a character at a time rather than a pass at a time (a
+    copy makes a million turns' words): the ASCII letters lowered by a byte method, each of the text's few distinct
+    other characters replaced by what folding makes of it (`_folding`, kept), then split as bytes, which makes no
+    string of each word. Folding is a character's own (lower case, then its decomposition without marks), but for
+    the capital sigma, so a text holding one is lowered whole first."""
+    if text.isascii():
+        return text.encode().lower().translate(_SEPARATOR_BYTES).split()
+    others = _distinct_non_ascii(text)
+    if _CAPITAL_SIGMA in others:
+        text = text.lower()
+        others = _distinct_non_ascii(text)
+    if len(others) > _MOST_REPLACED:  # a pass over the text for each would cost more than one lookup a character
+        lowered = text.lower()
+        table = {ord(character): _folding(character)[2] for character in _distinct_non_ascii(lowered)}
+        folded = lowered.translate(table)
+        return folded.encode("utf-8", "surrogatepass").translate(_SEPARATOR_BYTES).split()
+    encoded = text.encode("utf-8", "surrogatepass").lower()
+    for character in others:
+        written, replacement, _ = _folding(character)
+        if replacement != written:
+            encoded = encoded.replace(written, replacement)
+    return encoded.translate(_SEPARATOR_BYTES).split()
+
+
+@lru_cache(maxsize=65_536)
+def _folding(character: str) -> tuple[bytes, bytes, str]:
+    """A non-ASCII character as UTF-8, and what the index's words make of it, as UTF-8 and as text: lower case,
+    diacritics removed, a character that is neither a letter nor a digit a space (an ASCII one is left to the
+    byte table)."""
+    kept = [part for part in unicodedata.normalize("NFD", character.lower()) if not unicodedata.combining(part)]
+    folded = "".join(part if part.isascii() or part.isalnum() else " " for part in kept)
+    return character.encode("utf-8", "surrogatepass"), folded.encode("utf-8", "surrogatepass"), folded
 
 
 def index_words(text: str) -> set[str]:

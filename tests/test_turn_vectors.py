@@ -10,7 +10,7 @@ import pytest
 
 from store import postgres_dialect
 from store.postgres_dialect import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, _lexeme
-from store.words import TOKEN, fold, index_words, tokens
+from store.words import TOKEN, fold, index_words, tokens, word_bytes
 
 ASCII = "".join(map(chr, range(128)))
 ALPHABET = "abc xyz éèçñ ü ß ﬁ ½ ² · ' \\ 𝔸 İ 中文 \u0301\u0327 ,.;\n\t" + "0123456789"
@@ -73,6 +73,21 @@ def test_a_text_s_words_are_the_token_s_for_any_text_ascii_or_not() -> None:
     for text in every:
         assert tokens(text) == TOKEN.findall(text), repr(text)
         assert index_words(text) == set(TOKEN.findall(plain_fold(text))), repr(text)
+
+
+def test_a_text_s_words_as_bytes_are_the_folded_token_s_for_any_text() -> None:
+    """Folded a character at a time, as bytes: the capital sigma (lower case by its neighbours), a dotted capital
+    I (two characters lowered), marks, separators that are not ASCII, and texts of many distinct characters."""
+    chosen = random.Random(9)
+    ascii_texts = ["".join(chosen.choice(ASCII) for _ in range(chosen.randint(0, 80))) for _ in range(2000)]
+    cyrillic = "".join(map(chr, range(0x400, 0x440)))
+    greek = ["ΣΑΣ ΟΔΟΣ. Σ", "ὈΔΥΣΣΕΎΣ kN·m", "aΣ b", "Σ", "xΣ'", "İstanbul ΣΣ", "ΣΙΣΥΦΟΣ" + cyrillic]
+    many = "".join(chr(code) + "Éb" for code in range(0x2200, 0x2240))
+    every = [*ascii_texts, *texts(10, 2000, 200), *any_characters(11, 3000, 80), *any_characters(12, 200, 3000),
+             *greek, many, "The maximum moment is wL²/8 = 54 kN·m.", ""]  # fmt: skip
+    for text in every:
+        words = [word.decode("utf-8", "surrogatepass") for word in word_bytes(text)]
+        assert words == TOKEN.findall(plain_fold(text)), repr(text)
 
 
 def test_a_turn_s_vector_is_the_definition_s() -> None:
