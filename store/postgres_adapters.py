@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from psycopg import BaseConnection, Cursor, OperationalError
-from psycopg.adapt import Buffer
+from psycopg import adapters as postgres_adapters
+from psycopg.adapt import Buffer, PyFormat
 from psycopg.types.string import StrDumperUnknown, TextBinaryLoader, TextLoader
 
 ESCAPE = "\ue000"
@@ -49,6 +50,20 @@ class UnescapingBinaryLoader(TextBinaryLoader):
     def load(self, data: Buffer) -> bytes | str:
         text = super().load(data)
         return unescape(text) if isinstance(text, str) else text
+
+
+_PLAIN_TEXT = postgres_adapters.get_dumper(str, PyFormat.TEXT)  # psycopg's own, before `adapt` replaces it
+
+
+def _holds_escaped(rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether any text of the rows holds what `escape` changes (looked for in all of them joined, in C)."""
+    joined = "".join([value for row in rows for value in row if type(value) is str])
+    return "\x00" in joined or ESCAPE in joined
+
+
+def _copy_statement(table: str, columns: Sequence[str]) -> str:
+    names = ", ".join(f'"{name}"' for name in columns)
+    return f"COPY {table} ({names}) FROM STDIN"
 
 
 def adapt(connection: BaseConnection[Any]) -> None:
@@ -140,11 +155,20 @@ class PgDatabase:
         return cursor
 
     def copy_rows(self, table: str, columns: Sequence[str], values: Iterable[Sequence[Any]]) -> None:
-        """Many rows at once, with COPY (what `db copy` moves in)."""
-        names = ", ".join(f'"{name}"' for name in columns)
-        with self.connection.cursor().copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-            for row in values:
-                copy.write_row(row)
+        """Many rows at once, with COPY (what `db copy` moves in). A batch holding no text to escape has its text
+        written by psycopg's own dumper (in C where psycopg has it), not a Python call a value."""
+        rows = list(values)
+        with self.connection.cursor() as cursor:
+            if not _holds_escaped(rows):
+                cursor.adapters.register_dumper(str, _PLAIN_TEXT)
+            with cursor.copy(_copy_statement(table, columns)) as copy:
+                for row in rows:
+                    copy.write_row(row)
+
+    def copy_text(self, table: str, columns: Sequence[str], data: bytes) -> None:
+        """Rows already written as COPY's text (a copy's word vectors, made by other processes)."""
+        with self.connection.cursor() as cursor, cursor.copy(_copy_statement(table, columns)) as copy:
+            copy.write(data)
 
     def reopen_if_dropped(self) -> None:
         if self.connection.closed or self.connection.broken:

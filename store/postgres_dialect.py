@@ -35,6 +35,7 @@ MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for o
 MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
 PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 _TURN_TABLES = "('history', 'tool_calls', 'turn_search')"  # whose references a copy makes again at the end
+TURN_SEARCH_COLUMNS = ("turn_id", "chat_id", "words")
 SPREAD_FROM_TURNS = 20_000  # a copy of fewer turns makes their vectors itself (starting processes costs a second)
 IDENTITIES = (
     ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("turn_images", "id"), ("file_edits", "id"),
@@ -53,27 +54,48 @@ def _lexeme(word: str) -> str:
 
 def turn_vector(user: str, assistant: str) -> str:
     """The `tsvector` of a turn: its words with their positions, the answer's after a gap (so that no phrase
-    spans the question and the answer), within PostgreSQL's limits. Made as UTF-8 bytes, each word's positions
-    gathered and written by C's loops (`map` over the words, positions written once for the module): a copy makes
-    a million turns' vectors."""
+    spans the question and the answer), within PostgreSQL's limits."""
+    return _vector_bytes(user, assistant).decode("utf-8", "surrogatepass")
+
+
+def turn_search_rows(turns: TurnRows) -> bytes:
+    """The `turn_search` rows of `turns` (turn_id, chat_id, user, assistant) as COPY's text, ready to be sent: a
+    copy's work for a process (its vectors never made into strings, nor each row into a tuple to be written)."""
+    return b"".join(
+        [b"%d\t%d\t%b\n" % (turn_id, chat_id, _copy_escaped(_vector_bytes(user, assistant)))
+         for turn_id, chat_id, user, assistant in turns]
+    )  # fmt: skip
+
+
+def _copy_escaped(value: bytes) -> bytes:
+    """A value as COPY's text holds it (a vector's words are letters and digits, so there is nothing to escape;
+    a vector that had a backslash, tab or line break would be escaped all the same)."""
+    if b"\\" in value or b"\t" in value or b"\n" in value or b"\r" in value:
+        return value.replace(b"\\", b"\\\\").replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+    return value
+
+
+def _vector_bytes(user: str, assistant: str) -> bytes:
+    """`turn_vector` as UTF-8, made as bytes: each word's positions gathered and written by C's loops (`map` over
+    the words, positions written once for the module); a copy makes a million turns' vectors."""
     asked, answered = word_bytes(user), word_bytes(assistant)
     gap = len(asked) + 1
     if gap + len(answered) + 1 > MAX_POSITION:
-        return _capped_vector(_texts(asked), _texts(answered))
+        return _capped_vector(_texts(asked), _texts(answered)).encode("utf-8", "surrogatepass")
     positions: defaultdict[bytes, list[bytes]] = defaultdict(list)  # a question's and answer's words: no quote
     deque(map(list.append, map(positions.__getitem__, asked), _POSITION_BYTES[1:gap]), maxlen=0)
     answer_positions = _POSITION_BYTES[gap + 1 : gap + 1 + len(answered)]
     deque(map(list.append, map(positions.__getitem__, answered), answer_positions), maxlen=0)
     if _within_limits(positions):
         entries = map(b"'%b':%b".__mod__, zip(positions, map(b",".join, positions.values()), strict=True))
-        return b" ".join(entries).decode("utf-8", "surrogatepass")
+        return b" ".join(entries)
     budget, kept = MAX_VECTOR_BYTES, []
     for word, where in positions.items():
         if len(word) <= MAX_WORD_BYTES and len(word) <= budget:
             budget -= len(word)
             positions_text = b",".join(where[:MAX_POSITIONS]).decode()
             kept.append(f"{_lexeme(word.decode('utf-8', 'surrogatepass'))}:{positions_text}")
-    return " ".join(kept)
+    return " ".join(kept).encode("utf-8", "surrogatepass")
 
 
 def _within_limits(positions: dict[bytes, list[bytes]]) -> bool:
@@ -114,9 +136,8 @@ def _capped_vector(asked: list[str], answered: list[str]) -> str:
     return " ".join(f"{_lexeme(word)}:{_positions(where)}" for word, where in positions.items())
 
 
-def turn_vectors(turns: TurnRows) -> list[tuple[int, int, str]]:
-    """(turn_id, chat_id, vector) of each turn (turn_id, chat_id, user, assistant): a copy's work for a process."""
-    return [(turn_id, chat_id, turn_vector(user, assistant)) for turn_id, chat_id, user, assistant in turns]
+def _pg(db: Database) -> PgDatabase:
+    return cast("PgDatabase", db)
 
 
 def _workers_context() -> multiprocessing.context.BaseContext:
@@ -172,8 +193,7 @@ class PostgresDialect:
                 (turn_id, chat_id, turn_vector(user, assistant)),
             )
             return
-        vectors = [(turn_id, chat_id, turn_vector(user, assistant)) for turn_id, chat_id, user, assistant in turns]
-        self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), vectors)
+        _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, turn_search_rows(turns))
 
     @contextmanager
     def indexing_turns(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
@@ -185,20 +205,20 @@ class PostgresDialect:
             yield partial(self.index_turns, db)
             return
         with ProcessPoolExecutor(workers, mp_context=_workers_context()) as pool:
-            ready: deque[Future[list[tuple[int, int, str]]]] = deque()
+            ready: deque[Future[bytes]] = deque()
 
             def index(turns: TurnRows) -> None:
-                ready.append(pool.submit(turn_vectors, [(turn[0], turn[1], turn[2], turn[3]) for turn in turns]))
+                ready.append(pool.submit(turn_search_rows, [(turn[0], turn[1], turn[2], turn[3]) for turn in turns]))
                 while len(ready) > workers or (ready and ready[0].done()):
-                    self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), ready.popleft().result())
+                    _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, ready.popleft().result())
 
             yield index
             while ready:
-                self.insert_rows(db, "turn_search", ("turn_id", "chat_id", "words"), ready.popleft().result())
+                _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, ready.popleft().result())
 
     def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """With COPY, the fastest way PostgreSQL takes rows in."""
-        cast("PgDatabase", db).copy_rows(table, columns, rows)
+        _pg(db).copy_rows(table, columns, rows)
 
     def before_copy(self, db: Database) -> None:
         """A workspace's count is made once at the end: counted by the trigger, a million turns would update its

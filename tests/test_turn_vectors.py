@@ -9,7 +9,7 @@ import unicodedata
 import pytest
 
 from store import postgres_dialect
-from store.postgres_dialect import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, _lexeme
+from store.postgres_dialect import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, _lexeme, turn_vector
 from store.words import TOKEN, fold, index_words, tokens, word_bytes
 
 ASCII = "".join(map(chr, range(128)))
@@ -111,3 +111,10 @@ def test_at_postgresql_s_limits_too(monkeypatch: pytest.MonkeyPatch, limit: str,
 
 def test_the_limits_are_postgresql_s() -> None:
     assert (MAX_POSITION, MAX_POSITIONS, MAX_WORD_BYTES, MAX_VECTOR_BYTES) == (16_383, 256, 2_046, 1_000_000)
+
+
+def test_a_copy_s_turn_search_rows_are_each_vector_as_copy_s_text() -> None:
+    turns = [(1, 2, "Beam B1?", "The moment is 54 kN·m. " * 3), (3, 4, "", ""), (5, 4, "Crème", "ΣΑΣ")]
+    lines = [f"{turn_id}\t{chat_id}\t{turn_vector(user, answer)}\n" for turn_id, chat_id, user, answer in turns]
+    assert postgres_dialect.turn_search_rows(turns) == "".join(lines).encode()
+    assert postgres_dialect._copy_escaped(b"a\\b\tc\nd\re'f':1") == b"a\\\\b\\tc\\nd\\re'f':1"
