@@ -47,6 +47,16 @@ def _batches(db: Database, table: Table) -> Iterator[list[Any]]:
         after = rows[-1][table.copied_columns.index(table.key)]
 
 
+def _reported(batches: Iterator[list[Any]], table: str, rows: int, progress: Progress | None) -> Iterator[list[Any]]:
+    """The batches, `progress` told of each once it is written (when the next is asked for)."""
+    done = 0
+    for batch in batches:
+        yield batch
+        done += len(batch)
+        if progress is not None:
+            progress(table, done, rows)
+
+
 def _counts(db: Database) -> dict[str, int]:
     return {table.name: int(db.execute(f"SELECT COUNT(*) FROM {table.name}").fetchone()[0]) for table in TABLES}  # noqa: S608
 
@@ -74,14 +84,13 @@ def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None
         dialect.before_copy(writing)
         with dialect.indexing_turns(writing, counts["history"]) as index_turns:
             for table in TABLES:
-                done = 0
-                for rows in _batches(reading, table):
+                batches = _reported(_batches(reading, table), table.name, counts[table.name], progress)
+                if table.name != "history":
+                    dialect.insert_batches(writing, table.name, table.copied_columns, batches)
+                    continue
+                for rows in batches:  # the turns a batch at a time, each batch made findable
                     dialect.insert_rows(writing, table.name, table.copied_columns, rows)
-                    if table.name == "history":
-                        index_turns([(row[0], row[1], row[2], row[3]) for row in rows])
-                    done += len(rows)
-                    if progress is not None:
-                        progress(table.name, done, counts[table.name])
+                    index_turns([(row[0], row[1], row[2], row[3]) for row in rows])
         head = reading.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
         writing.execute("UPDATE audit_head SET last_id = ?, hash = ? WHERE id = 1", (head[0], head[1]))
         dialect.after_copy(writing)

@@ -55,10 +55,12 @@ class UnescapingBinaryLoader(TextBinaryLoader):
 _PLAIN_TEXT = postgres_adapters.get_dumper(str, PyFormat.TEXT)  # psycopg's own, before `adapt` replaces it
 
 
-def _holds_escaped(rows: Sequence[Sequence[Any]]) -> bool:
-    """Whether any text of the rows holds what `escape` changes (looked for in all of them joined, in C)."""
+def _escaped(rows: Sequence[Sequence[Any]]) -> Sequence[Sequence[Any]]:
+    """The rows with their text escaped (`escape`), looked for in all of it joined first (in C): most hold none."""
     joined = "".join([value for row in rows for value in row if type(value) is str])
-    return "\x00" in joined or ESCAPE in joined
+    if "\x00" not in joined and ESCAPE not in joined:
+        return rows
+    return [tuple(escape(value) if type(value) is str else value for value in row) for row in rows]
 
 
 def _copy_statement(table: str, columns: Sequence[str]) -> str:
@@ -154,16 +156,15 @@ class PgDatabase:
         cursor.executemany(translate(sql), parameters)
         return cursor
 
-    def copy_rows(self, table: str, columns: Sequence[str], values: Iterable[Sequence[Any]]) -> None:
-        """Many rows at once, with COPY (what `db copy` moves in). A batch holding no text to escape has its text
-        written by psycopg's own dumper (in C where psycopg has it), not a Python call a value."""
-        rows = list(values)
+    def copy_batches(self, table: str, columns: Sequence[str], batches: Iterable[Sequence[Sequence[Any]]]) -> None:
+        """Many rows with one COPY (what `db copy` moves in), their text written by psycopg's own dumper (in C where
+        psycopg has it), not a Python call a value: the rare batch holding text to escape is escaped first."""
         with self.connection.cursor() as cursor:
-            if not _holds_escaped(rows):
-                cursor.adapters.register_dumper(str, _PLAIN_TEXT)
+            cursor.adapters.register_dumper(str, _PLAIN_TEXT)
             with cursor.copy(_copy_statement(table, columns)) as copy:
-                for row in rows:
-                    copy.write_row(row)
+                for rows in batches:
+                    for row in _escaped(rows):
+                        copy.write_row(row)
 
     def copy_text(self, table: str, columns: Sequence[str], data: bytes) -> None:
         """Rows already written as COPY's text (a copy's word vectors, made by other processes)."""

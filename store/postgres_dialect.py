@@ -37,6 +37,7 @@ PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 _TURN_TABLES = "('history', 'tool_calls', 'turn_search')"  # whose references a copy makes again at the end
 TURN_SEARCH_COLUMNS = ("turn_id", "chat_id", "words")
 SPREAD_FROM_TURNS = 20_000  # a copy of fewer turns makes their vectors itself (starting processes costs a second)
+BATCHES_AHEAD = 2  # batches given to each process before the copy waits for the first: neither side waits for the other
 IDENTITIES = (
     ("chats", "chat_id"), ("history", "id"), ("tool_calls", "id"), ("turn_images", "id"), ("file_edits", "id"),
     ("package_revisions", "id"), ("memories", "id"), ("passages", "id"), ("running_turns", "id"), ("users", "id"),
@@ -199,7 +200,9 @@ class PostgresDialect:
     def indexing_turns(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
         """A copy's turns made findable as they are copied. Making their vectors in Python takes longer than the
         database takes to store them, so for a long history it is spread over processes, one a CPU, each batch's
-        vectors written once ready (the database meanwhile stores the next batches)."""
+        vectors written once ready (the database meanwhile stores the next batches). The processes may be up to
+        BATCHES_AHEAD batches each behind the turns, so that their last ones are made while the database takes
+        the tables after the turns."""
         workers = os.cpu_count() or 1
         if turns < SPREAD_FROM_TURNS or workers < 2:
             yield partial(self.index_turns, db)
@@ -209,7 +212,7 @@ class PostgresDialect:
 
             def index(turns: TurnRows) -> None:
                 ready.append(pool.submit(turn_search_rows, [(turn[0], turn[1], turn[2], turn[3]) for turn in turns]))
-                while len(ready) > workers or (ready and ready[0].done()):
+                while len(ready) > BATCHES_AHEAD * workers or (ready and ready[0].done()):
                     _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, ready.popleft().result())
 
             yield index
@@ -218,7 +221,14 @@ class PostgresDialect:
 
     def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """With COPY, the fastest way PostgreSQL takes rows in."""
-        _pg(db).copy_rows(table, columns, rows)
+        _pg(db).copy_batches(table, columns, [rows])
+
+    def insert_batches(
+        self, db: Database, table: str, columns: Sequence[str], batches: Iterable[Sequence[Sequence[Any]]]
+    ) -> None:
+        """With one COPY, which the database goes on reading while the next batch is read: a COPY a batch would
+        have each side wait for the other at every batch's end."""
+        _pg(db).copy_batches(table, columns, batches)
 
     def before_copy(self, db: Database) -> None:
         """A workspace's count is made once at the end: counted by the trigger, a million turns would update its

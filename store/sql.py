@@ -87,6 +87,12 @@ class Dialect(Protocol):
         """Many rows into `table` at once (a copy moving a history in)."""
         ...
 
+    def insert_batches(
+        self, db: Database, table: str, columns: Sequence[str], batches: Iterable[Sequence[Sequence[Any]]]
+    ) -> None:
+        """A whole table's rows, a batch at a time as they are read (a copy moving a history in)."""
+        ...
+
     def indexing_turns(self, db: Database, turns: int) -> AbstractContextManager[Callable[[TurnRows], None]]:
         """For a copy of `turns` turns: what makes each batch of them findable as it is copied (`index_turns`,
         or the same work spread over processes), all of it done when the block ends."""

@@ -61,6 +61,12 @@ class SqliteDialect:
         marks = ", ".join("?" for _ in columns)
         db.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)  # noqa: S608 - fixed names
 
+    def insert_batches(
+        self, db: Database, table: str, columns: Sequence[str], batches: Iterable[Sequence[Sequence[Any]]]
+    ) -> None:
+        for rows in batches:
+            self.insert_rows(db, table, columns, rows)
+
     def before_copy(self, db: Database) -> None:
         """Nothing to do: the triggers keep the counts and the indexes, AUTOINCREMENT follows the ids written."""
 
