@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from app.accounts.audit_trail import SERVER_OWNER
 from app.configuration.settings import check_paths, load_settings
 from store import (
     ChatHistoryDB,
@@ -121,6 +120,8 @@ def _record_the_copy(source: str, target: str, counts: str) -> None:
         store = ChatHistoryDB(here)
         try:
             if store.list_users():
+                from app.accounts.audit_trail import SERVER_OWNER  # noqa: PLC0415 - an office's only (140 ms)
+
                 where = "to" if action.endswith("out") else "from"
                 store.append_audit(SERVER_OWNER, action, detail=f"{where} {shown(there)}: {counts}")
         finally:
