@@ -71,18 +71,20 @@ def word_bytes(text: str) -> list[bytes]:
     other characters replaced by what folding makes of it (`_folding`, kept), then split as bytes, which makes no
     string of each word. Folding is a character's own (lower case, then its decomposition without marks), but for
     the capital sigma, so a text holding one is lowered whole first."""
+    encoded = text.encode("utf-8", "surrogatepass")
     if text.isascii():
-        return text.encode().lower().translate(_SEPARATOR_BYTES).split()
-    others = _distinct_non_ascii(text)
+        return encoded.lower().translate(_SEPARATOR_BYTES).split()
+    others = set(encoded.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
     if _CAPITAL_SIGMA in others:
         text = text.lower()
+        encoded = text.encode("utf-8", "surrogatepass")
         others = _distinct_non_ascii(text)
     if len(others) > _MOST_REPLACED:  # a pass over the text for each would cost more than one lookup a character
         lowered = text.lower()
         table = {ord(character): _folding(character)[2] for character in _distinct_non_ascii(lowered)}
         folded = lowered.translate(table)
         return folded.encode("utf-8", "surrogatepass").translate(_SEPARATOR_BYTES).split()
-    encoded = text.encode("utf-8", "surrogatepass").lower()
+    encoded = encoded.lower()
     for character in others:
         written, replacement, _ = _folding(character)
         if replacement != written:
