@@ -91,9 +91,9 @@ def copy_history(source: StoreBase, target: StoreBase, progress: Progress | None
                 for rows in batches:  # the turns a batch at a time, each batch made findable
                     dialect.insert_rows(writing, table.name, table.copied_columns, rows)
                     index_turns([(row[0], row[1], row[2], row[3]) for row in rows])
-        head = reading.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
-        writing.execute("UPDATE audit_head SET last_id = ?, hash = ? WHERE id = 1", (head[0], head[1]))
-        dialect.after_copy(writing)
+            head = reading.execute("SELECT last_id, hash FROM audit_head WHERE id = 1").fetchone()
+            writing.execute("UPDATE audit_head SET last_id = ?, hash = ? WHERE id = 1", (head[0], head[1]))
+            dialect.after_copy(writing)  # while the last turns' vectors may still be being made
         copied = _counts(writing)
         _check(writing, counts, copied, target)
     return copied

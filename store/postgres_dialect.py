@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from store.postgres_schema import TURN_SEARCH_INDEXES
 from store.sql import ADD_AUDIT_ROW, AuditRow, Database, TurnQuery, TurnRows
+from store.tables import TABLES
 from store.words import TOKEN, fold, word_bytes
 
 if TYPE_CHECKING:
@@ -137,6 +138,12 @@ def _capped_vector(asked: list[str], answered: list[str]) -> str:
     return " ".join(f"{_lexeme(word)}:{_positions(where)}" for word, where in positions.items())
 
 
+def _add_references(db: Database, which: str) -> None:
+    """Make again the references `before_copy` dropped, of the tables `which` names (checked at once, every row)."""
+    for name, constraint, definition in db.execute(f"SELECT * FROM copy_references WHERE {which}").fetchall():  # noqa: S608 - fixed text
+        db.execute(f'ALTER TABLE {name} ADD CONSTRAINT "{constraint}" {definition}')
+
+
 def _pg(db: Database) -> PgDatabase:
     return cast("PgDatabase", db)
 
@@ -198,11 +205,22 @@ class PostgresDialect:
 
     @contextmanager
     def indexing_turns(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
-        """A copy's turns made findable as they are copied. Making their vectors in Python takes longer than the
-        database takes to store them, so for a long history it is spread over processes, one a CPU, each batch's
-        vectors written once ready (the database meanwhile stores the next batches). The processes may be up to
-        BATCHES_AHEAD batches each behind the turns, so that their last ones are made while the database takes
-        the tables after the turns."""
+        """A copy's turns made findable as they are copied (`_making_vectors`); when the block ends, the indexes
+        and reference `before_copy` dropped from `turn_search` are made again, and its statistics gathered."""
+        with self._making_vectors(db, turns) as index:
+            yield index
+        db.execute("SET LOCAL maintenance_work_mem = '256MB'")  # a GIN index of a million turns, built in memory
+        for statement in TURN_SEARCH_INDEXES:
+            db.execute(statement)
+        _add_references(db, "name = 'turn_search'")
+        db.execute("ANALYZE turn_search")
+
+    @contextmanager
+    def _making_vectors(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
+        """Making the turns' vectors in Python takes longer than the database takes to store them, so for a long
+        history it is spread over processes, one a CPU, each batch's vectors written once ready (the database
+        meanwhile stores the next batches). The processes may be up to BATCHES_AHEAD batches each behind the
+        turns: their last ones are made while the database takes the tables after the turns and `after_copy`."""
         workers = os.cpu_count() or 1
         if turns < SPREAD_FROM_TURNS or workers < 2:
             yield partial(self.index_turns, db)
@@ -247,13 +265,13 @@ class PostgresDialect:
             db.execute(f'ALTER TABLE {name} DROP CONSTRAINT "{constraint}"')
 
     def after_copy(self, db: Database) -> None:
-        db.execute("UPDATE chats SET turn_count = (SELECT COUNT(*) FROM history WHERE history.chat_id = chats.chat_id)")
+        db.execute(  # counted in one pass over the turns (a count a workspace read its turns again: 5× longer)
+            """UPDATE chats SET turn_count = counted.turns
+               FROM (SELECT chat_id, COUNT(*) AS turns FROM history GROUP BY chat_id) AS counted
+               WHERE counted.chat_id = chats.chat_id"""
+        )
         db.execute("ALTER TABLE history ENABLE TRIGGER turn_count_insert")
-        db.execute("SET LOCAL maintenance_work_mem = '256MB'")  # a GIN index of a million turns, built in memory
-        for statement in TURN_SEARCH_INDEXES:
-            db.execute(statement)
-        for name, constraint, definition in db.execute("SELECT * FROM copy_references").fetchall():
-            db.execute(f'ALTER TABLE {name} ADD CONSTRAINT "{constraint}" {definition}')
+        _add_references(db, "name <> 'turn_search'")  # the turns' vectors may still be coming (`indexing_turns`)
         for table, column in IDENTITIES:
             db.execute(
                 f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "  # noqa: S608 - fixed names
@@ -262,7 +280,7 @@ class PostgresDialect:
         db.execute("SELECT setval('chat_activity', COALESCE((SELECT MAX(activity_seq) FROM chats), 0) + 1, false)")
         for index in ("passages_words", "memories_words"):  # what COPY left in the indexes' pending lists
             db.execute(f"SELECT gin_clean_pending_list('{index}')")
-        db.execute("ANALYZE")
+        db.execute(f"ANALYZE {', '.join(table.name for table in TABLES)}")  # `turn_search`'s once it is whole
 
     def add_terms(self, db: Database, words: Iterable[str]) -> None:
         """In the order given, so that two writers adding the same words never wait on each other in a circle;

@@ -103,7 +103,8 @@ class Dialect(Protocol):
         ...
 
     def after_copy(self, db: Database) -> None:
-        """Finish what `before_copy` began: counts, id sequences, the planner's statistics."""
+        """Finish what `before_copy` began: counts, id sequences, the planner's statistics (called within the
+        `indexing_turns` block, whose end finishes what concerns the turns' search)."""
         ...
 
     def add_terms(self, db: Database, words: Iterable[str]) -> None:
