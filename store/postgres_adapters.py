@@ -166,9 +166,11 @@ class PgDatabase:
                     for row in _escaped(rows):
                         copy.write_row(row)
 
-    def copy_text(self, table: str, columns: Sequence[str], data: bytes) -> None:
-        """Rows already written as COPY's text (a copy's word vectors, made by other processes)."""
-        with self.connection.cursor() as cursor, cursor.copy(_copy_statement(table, columns)) as copy:
+    def copy_text(self, table: str, columns: Sequence[str], data: bytes, *, binary: bool = False) -> None:
+        """Rows already written for COPY, as text or whole in its binary format (a copy's word vectors, made by
+        other processes)."""
+        statement = _copy_statement(table, columns) + (" (FORMAT BINARY)" if binary else "")
+        with self.connection.cursor() as cursor, cursor.copy(statement) as copy:
             copy.write(data)
 
     def reopen_if_dropped(self) -> None:

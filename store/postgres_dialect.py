@@ -14,29 +14,30 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from store.postgres_schema import TURN_SEARCH_INDEXES
 from store.sql import ADD_AUDIT_ROW, AuditRow, Database, TurnQuery, TurnRows
 from store.tables import TABLES
-from store.words import TOKEN, fold, word_bytes
+from store.turn_vectors import (
+    MAX_WORD_BYTES,
+    TURN_SEARCH_COLUMNS,
+    lexeme,
+    turn_search_copy,
+    turn_search_rows,
+    turn_vector,
+)
+from store.words import TOKEN, fold
 
 if TYPE_CHECKING:
     from store.postgres_adapters import PgDatabase
 
-MAX_POSITION = 16_383  # PostgreSQL keeps word positions up to this, and at most 256 for a word
-MAX_POSITIONS = 256
-_POSITION_BYTES = [str(position).encode() for position in range(16_384)]  # a position's text, written once
-MAX_WORD_BYTES = 2_046  # a longer word is not indexed (PostgreSQL's limit for one)
-MAX_VECTOR_BYTES = 1_000_000  # the distinct words of one vector (PostgreSQL's limit is 1 MiB)
 PASSAGE_WEIGHTS = "{0.1, 0.2, 0.5, 1.0}"
 _TURN_TABLES = "('history', 'tool_calls', 'turn_search')"  # whose references a copy makes again at the end
-TURN_SEARCH_COLUMNS = ("turn_id", "chat_id", "words")
 SPREAD_FROM_TURNS = 20_000  # a copy of fewer turns makes their vectors itself (starting processes costs a second)
 BATCHES_AHEAD = 2  # batches given to each process before the copy waits for the first: neither side waits for the other
 IDENTITIES = (
@@ -46,102 +47,16 @@ IDENTITIES = (
 )  # fmt: skip  # D, C, B (a passage's location), A (its text): as SQLite's BM25 weights
 
 
-def _lexeme(word: str) -> str:
-    """A word as a tsvector's lexeme. The words are TOKEN's (letters and digits only), so there is no quote or
-    backslash to escape; one that had them would be escaped all the same."""
-    if "'" in word or "\\" in word:
-        return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
-    return f"'{word}'"
-
-
-def turn_vector(user: str, assistant: str) -> str:
-    """The `tsvector` of a turn: its words with their positions, the answer's after a gap (so that no phrase
-    spans the question and the answer), within PostgreSQL's limits."""
-    return _vector_bytes(user, assistant).decode("utf-8", "surrogatepass")
-
-
-def turn_search_rows(turns: TurnRows) -> bytes:
-    """The `turn_search` rows of `turns` (turn_id, chat_id, user, assistant) as COPY's text, ready to be sent: a
-    copy's work for a process (its vectors never made into strings, nor each row into a tuple to be written)."""
-    return b"".join(
-        [b"%d\t%d\t%b\n" % (turn_id, chat_id, _copy_escaped(_vector_bytes(user, assistant)))
-         for turn_id, chat_id, user, assistant in turns]
-    )  # fmt: skip
-
-
-def _copy_escaped(value: bytes) -> bytes:
-    """A value as COPY's text holds it (a vector's words are letters and digits, so there is nothing to escape;
-    a vector that had a backslash, tab or line break would be escaped all the same)."""
-    if b"\\" in value or b"\t" in value or b"\n" in value or b"\r" in value:
-        return value.replace(b"\\", b"\\\\").replace(b"\t", b"\\t").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
-    return value
-
-
-def _vector_bytes(user: str, assistant: str) -> bytes:
-    """`turn_vector` as UTF-8, made as bytes: each word's positions gathered and written by C's loops (`map` over
-    the words, positions written once for the module); a copy makes a million turns' vectors."""
-    asked, answered = word_bytes(user), word_bytes(assistant)
-    gap = len(asked) + 1
-    if gap + len(answered) + 1 > MAX_POSITION:
-        return _capped_vector(_texts(asked), _texts(answered)).encode("utf-8", "surrogatepass")
-    positions: defaultdict[bytes, list[bytes]] = defaultdict(list)  # a question's and answer's words: no quote
-    deque(map(list.append, map(positions.__getitem__, asked), _POSITION_BYTES[1:gap]), maxlen=0)
-    answer_positions = _POSITION_BYTES[gap + 1 : gap + 1 + len(answered)]
-    deque(map(list.append, map(positions.__getitem__, answered), answer_positions), maxlen=0)
-    if _within_limits(positions):
-        entries = map(b"'%b':%b".__mod__, zip(positions, map(b",".join, positions.values()), strict=True))
-        return b" ".join(entries)
-    budget, kept = MAX_VECTOR_BYTES, []
-    for word, where in positions.items():
-        if len(word) <= MAX_WORD_BYTES and len(word) <= budget:
-            budget -= len(word)
-            positions_text = b",".join(where[:MAX_POSITIONS]).decode()
-            kept.append(f"{_lexeme(word.decode('utf-8', 'surrogatepass'))}:{positions_text}")
-    return " ".join(kept).encode("utf-8", "surrogatepass")
-
-
-def _within_limits(positions: dict[bytes, list[bytes]]) -> bool:
-    """Whether no word, nor the words together, pass PostgreSQL's limits."""
-    return (
-        sum(map(len, positions)) <= MAX_VECTOR_BYTES
-        and max(map(len, positions), default=0) <= MAX_WORD_BYTES
-        and max(map(len, positions.values()), default=0) <= MAX_POSITIONS
-    )
-
-
-def _texts(words: list[bytes]) -> list[str]:
-    return [word.decode("utf-8", "surrogatepass") for word in words]
-
-
-def _positions(where: list[int]) -> str:
-    """`1,5,9` of [1, 5, 9]: one number's own text, or the list's without its brackets and spaces, made in C."""
-    return str(where[0]) if len(where) == 1 else repr(where)[1:-1].replace(" ", "")
-
-
-def _capped_vector(asked: list[str], answered: list[str]) -> str:
-    """`turn_vector` of a turn of more words than PostgreSQL keeps positions for: the later ones share the last."""
-    positions: dict[str, list[int]] = {}
-    position, budget = 0, MAX_VECTOR_BYTES
-    for words in (asked, answered):
-        for word in words:
-            position = min(position + 1, MAX_POSITION)
-            seen = positions.get(word)
-            if seen is None:
-                size = len(word.encode())
-                if size > MAX_WORD_BYTES or size > budget:
-                    continue
-                budget -= size
-                positions[word] = [position]
-            elif len(seen) < MAX_POSITIONS and seen[-1] != position:
-                seen.append(position)
-        position = min(position + 1, MAX_POSITION)
-    return " ".join(f"{_lexeme(word)}:{_positions(where)}" for word, where in positions.items())
-
-
 def _add_references(db: Database, which: str) -> None:
     """Make again the references `before_copy` dropped, of the tables `which` names (checked at once, every row)."""
     for name, constraint, definition in db.execute(f"SELECT * FROM copy_references WHERE {which}").fetchall():  # noqa: S608 - fixed text
         db.execute(f'ALTER TABLE {name} ADD CONSTRAINT "{constraint}" {definition}')
+
+
+def _write_vectors(db: Database, rows: tuple[bool, bytes]) -> None:
+    """Store `turn_search_copy`'s rows, in COPY's binary format or its text."""
+    binary, data = rows
+    _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, data, binary=binary)
 
 
 def _pg(db: Database) -> PgDatabase:
@@ -160,7 +75,7 @@ def turn_tsquery(query: TurnQuery) -> str | None:
     if any(len(word.encode()) > MAX_WORD_BYTES for phrases in query for phrase in phrases for word in phrase):
         return None
     return " & ".join(
-        "(" + " | ".join("(" + " <-> ".join(_lexeme(word) for word in phrase) + ")" for phrase in phrases) + ")"
+        "(" + " | ".join("(" + " <-> ".join(lexeme(word) for word in phrase) + ")" for phrase in phrases) + ")"
         for phrases in query
     )
 
@@ -223,19 +138,19 @@ class PostgresDialect:
         turns: their last ones are made while the database takes the tables after the turns and `after_copy`."""
         workers = os.cpu_count() or 1
         if turns < SPREAD_FROM_TURNS or workers < 2:
-            yield partial(self.index_turns, db)
+            yield lambda turns: _write_vectors(db, turn_search_copy(turns))
             return
         with ProcessPoolExecutor(workers, mp_context=_workers_context()) as pool:
-            ready: deque[Future[bytes]] = deque()
+            ready: deque[Future[tuple[bool, bytes]]] = deque()
 
             def index(turns: TurnRows) -> None:
-                ready.append(pool.submit(turn_search_rows, [(turn[0], turn[1], turn[2], turn[3]) for turn in turns]))
+                ready.append(pool.submit(turn_search_copy, [(turn[0], turn[1], turn[2], turn[3]) for turn in turns]))
                 while len(ready) > BATCHES_AHEAD * workers or (ready and ready[0].done()):
-                    _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, ready.popleft().result())
+                    _write_vectors(db, ready.popleft().result())
 
             yield index
             while ready:
-                _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, ready.popleft().result())
+                _write_vectors(db, ready.popleft().result())
 
     def insert_rows(self, db: Database, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         """With COPY, the fastest way PostgreSQL takes rows in."""
@@ -333,7 +248,7 @@ class PostgresDialect:
         self, db: Database, words: Sequence[str], where: str, parameters: Mapping[str, Any], limit: int
     ) -> list[int]:
         """`ts_rank` of the turns holding any of the words (exact lexemes, as `turn_search` holds them)."""
-        lexemes = [_lexeme(word) for word in words if len(word.encode()) <= MAX_WORD_BYTES]
+        lexemes = [lexeme(word) for word in words if len(word.encode()) <= MAX_WORD_BYTES]
         if not lexemes:
             return []
         rows = db.execute(

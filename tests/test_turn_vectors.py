@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from pathlib import Path
 
 import pytest
 
-from store import postgres_dialect
-from store.postgres_dialect import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, _lexeme, turn_vector
+from fakes.postgres import PostgresServer
+from history import ChatHistoryDB
+from store import copy_history, turn_vectors
+from store.turn_vectors import MAX_POSITION, MAX_POSITIONS, MAX_VECTOR_BYTES, MAX_WORD_BYTES, lexeme, turn_vector
 from store.words import TOKEN, fold, index_words, tokens, word_bytes
+from tests.stores import raw_rows, raw_write
 
 ASCII = "".join(map(chr, range(128)))
 ALPHABET = "abc xyz éèçñ ü ß ﬁ ½ ² · ' \\ 𝔸 İ 中文 \u0301\u0327 ,.;\n\t" + "0123456789"
@@ -23,21 +27,21 @@ def plain_fold(text: str) -> str:
 def plain_vector(user: str, assistant: str) -> str:
     """The definition: each word's positions, the answer's after a gap, capped as PostgreSQL caps them."""
     positions: dict[str, list[int]] = {}
-    position, budget = 0, postgres_dialect.MAX_VECTOR_BYTES
+    position, budget = 0, turn_vectors.MAX_VECTOR_BYTES
     for text in (user, assistant):
         for word in TOKEN.findall(plain_fold(text)):
-            position = min(position + 1, postgres_dialect.MAX_POSITION)
+            position = min(position + 1, turn_vectors.MAX_POSITION)
             seen = positions.get(word)
             if seen is None:
                 size = len(word.encode())
-                if size > postgres_dialect.MAX_WORD_BYTES or size > budget:
+                if size > turn_vectors.MAX_WORD_BYTES or size > budget:
                     continue
                 budget -= size
                 positions[word] = [position]
-            elif len(seen) < postgres_dialect.MAX_POSITIONS and seen[-1] != position:
+            elif len(seen) < turn_vectors.MAX_POSITIONS and seen[-1] != position:
                 seen.append(position)
-        position = min(position + 1, postgres_dialect.MAX_POSITION)
-    return " ".join(f"{_lexeme(word)}:{','.join(map(str, where))}" for word, where in positions.items())
+        position = min(position + 1, turn_vectors.MAX_POSITION)
+    return " ".join(f"{lexeme(word)}:{','.join(map(str, where))}" for word, where in positions.items())
 
 
 def texts(seed: int, count: int, longest: int) -> list[str]:
@@ -96,17 +100,17 @@ def test_a_turn_s_vector_is_the_definition_s() -> None:
                    for _ in range(200)]  # fmt: skip
     pairs = list(zip(texts(2, 500, 300), texts(3, 500, 3000), strict=True)) + ascii_pairs
     for user, assistant in [*pairs, ("Question 1 about the transfer beam", "The moment is 54 kN·m. " * 30)]:
-        assert postgres_dialect.turn_vector(user, assistant) == plain_vector(user, assistant)
+        assert turn_vectors.turn_vector(user, assistant) == plain_vector(user, assistant)
 
 
 @pytest.mark.parametrize(("limit", "value"), [("MAX_POSITION", 40), ("MAX_POSITIONS", 3), ("MAX_VECTOR_BYTES", 25),
                                               ("MAX_WORD_BYTES", 2)])  # fmt: skip
 def test_at_postgresql_s_limits_too(monkeypatch: pytest.MonkeyPatch, limit: str, value: int) -> None:
-    monkeypatch.setattr(postgres_dialect, limit, value)
+    monkeypatch.setattr(turn_vectors, limit, value)
     words = "beam girder beam slab column beam éclisse girder " * 12
     random_pairs = list(zip(texts(4, 50, 200), texts(5, 50, 900), strict=True))
     for user, assistant in [(words, words), ("a b", words), (words[:40], ""), *random_pairs]:
-        assert postgres_dialect.turn_vector(user, assistant) == plain_vector(user, assistant)
+        assert turn_vectors.turn_vector(user, assistant) == plain_vector(user, assistant)
 
 
 def test_the_limits_are_postgresql_s() -> None:
@@ -116,5 +120,35 @@ def test_the_limits_are_postgresql_s() -> None:
 def test_a_copy_s_turn_search_rows_are_each_vector_as_copy_s_text() -> None:
     turns = [(1, 2, "Beam B1?", "The moment is 54 kN·m. " * 3), (3, 4, "", ""), (5, 4, "Crème", "ΣΑΣ")]
     lines = [f"{turn_id}\t{chat_id}\t{turn_vector(user, answer)}\n" for turn_id, chat_id, user, answer in turns]
-    assert postgres_dialect.turn_search_rows(turns) == "".join(lines).encode()
-    assert postgres_dialect._copy_escaped(b"a\\b\tc\nd\re'f':1") == b"a\\\\b\\tc\\nd\\re'f':1"
+    assert turn_vectors.turn_search_rows(turns) == "".join(lines).encode()
+    assert turn_vectors._copy_escaped(b"a\\b\tc\nd\re'f':1") == b"a\\\\b\\tc\\nd\\re'f':1"
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("spread", [False, True])
+def test_a_copy_s_vectors_are_the_ones_postgresql_makes_of_their_text(
+    postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spread: bool
+) -> None:
+    """A copy sends its vectors in COPY's binary format: stored, each is what PostgreSQL makes of the vector's text
+    (equal, and as large), and a batch with a turn the binary input would refuse (more words than positions,
+    here) comes as text; the turns are found as they were."""
+    if spread:
+        monkeypatch.setattr("store.postgres_dialect.SPREAD_FROM_TURNS", 1)
+    monkeypatch.setattr("store.copying.BATCH", 3)
+    laptop = ChatHistoryDB(tmp_path / "laptop.sqlite")
+    chat = laptop.create_chat("Tower")
+    long_answer = "beam " * (MAX_POSITION + 10)
+    turns = [*zip(texts(20, 12, 300), texts(21, 12, 3000), strict=True), ("ΣΑΣ Crème brûlée", "kN·m " * 300),
+             ("Long?", long_answer), ("", ""), ("Girder G1?", "The girder spans 12 m.")]  # fmt: skip
+    for user, answer in turns:
+        laptop.add_to_history(chat, user, answer)
+    server = postgres_server.new_database()
+    copy_history(laptop, ChatHistoryDB(server))
+    raw_write(server, "CREATE TABLE made (turn_id BIGINT, words TSVECTOR)")  # each vector as its text makes it
+    for turn_id, user, answer in raw_rows(server, 'SELECT id, "user", assistant FROM history'):
+        raw_write(server, "INSERT INTO made VALUES (?, ?::tsvector)", (turn_id, turn_vector(user, answer)))
+    compared = raw_rows(server, "SELECT s.words = m.words, pg_column_size(s.words) = pg_column_size(m.words) "
+                                "FROM turn_search s JOIN made m USING (turn_id)")  # fmt: skip
+    assert compared == [(True, True)] * len(turns)
+    found = ChatHistoryDB(server).search_chats("girder spans")
+    assert [hit.chat_id for hit in found] == [chat] and "girder" in (found[0].snippet or "").lower()
