@@ -52,7 +52,7 @@ class UnescapingBinaryLoader(TextBinaryLoader):
         return unescape(text) if isinstance(text, str) else text
 
 
-_PLAIN_TEXT = postgres_adapters.get_dumper(str, PyFormat.TEXT)  # psycopg's own, before `adapt` replaces it
+_PLAIN_TEXT = postgres_adapters.get_dumper(str, PyFormat.TEXT)  # psycopg's own (`adapt` gives connections ours)
 
 
 def _escaped(rows: Sequence[Sequence[Any]]) -> Sequence[Sequence[Any]]:
@@ -166,7 +166,7 @@ class PgDatabase:
                     for row in _escaped(rows):
                         copy.write_row(row)
 
-    def copy_text(self, table: str, columns: Sequence[str], data: bytes, *, binary: bool = False) -> None:
+    def copy_data(self, table: str, columns: Sequence[str], data: bytes, *, binary: bool = False) -> None:
         """Rows already written for COPY, as text or whole in its binary format (a copy's word vectors, made by
         other processes)."""
         statement = _copy_statement(table, columns) + (" (FORMAT BINARY)" if binary else "")

@@ -56,7 +56,7 @@ def _add_references(db: Database, which: str) -> None:
 def _write_vectors(db: Database, rows: tuple[bool, bytes]) -> None:
     """Store `turn_search_copy`'s rows, in COPY's binary format or its text."""
     binary, data = rows
-    _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, data, binary=binary)
+    _pg(db).copy_data("turn_search", TURN_SEARCH_COLUMNS, data, binary=binary)
 
 
 def _pg(db: Database) -> PgDatabase:
@@ -116,7 +116,7 @@ class PostgresDialect:
                 (turn_id, chat_id, turn_vector(user, assistant)),
             )
             return
-        _pg(db).copy_text("turn_search", TURN_SEARCH_COLUMNS, turn_search_rows(turns))
+        _pg(db).copy_data("turn_search", TURN_SEARCH_COLUMNS, turn_search_rows(turns))
 
     @contextmanager
     def indexing_turns(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
