@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from store.postgres_schema import TURN_SEARCH_INDEXES
@@ -28,7 +29,6 @@ from store.turn_vectors import (
     TURN_SEARCH_COLUMNS,
     lexeme,
     turn_search_copy,
-    turn_search_rows,
     turn_vector,
 )
 from store.words import TOKEN, fold
@@ -116,7 +116,7 @@ class PostgresDialect:
                 (turn_id, chat_id, turn_vector(user, assistant)),
             )
             return
-        _pg(db).copy_data("turn_search", TURN_SEARCH_COLUMNS, turn_search_rows(turns))
+        _write_vectors(db, turn_search_copy(turns))
 
     @contextmanager
     def indexing_turns(self, db: Database, turns: int) -> Iterator[Callable[[TurnRows], None]]:
@@ -138,7 +138,7 @@ class PostgresDialect:
         turns: their last ones are made while the database takes the tables after the turns and `after_copy`."""
         workers = os.cpu_count() or 1
         if turns < SPREAD_FROM_TURNS or workers < 2:
-            yield lambda turns: _write_vectors(db, turn_search_copy(turns))
+            yield partial(self.index_turns, db)
             return
         with ProcessPoolExecutor(workers, mp_context=_workers_context()) as pool:
             ready: deque[Future[tuple[bool, bytes]]] = deque()

@@ -49,7 +49,12 @@ def fold(text: str) -> str:
 
 def _distinct_non_ascii(text: str) -> set[str]:
     """The text's distinct non-ASCII characters (its ASCII ones dropped in one byte table first)."""
-    return set(text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    return _distinct_others(text.encode("utf-8", "surrogatepass"))
+
+
+def _distinct_others(encoded: bytes) -> set[str]:
+    """`_distinct_non_ascii` of a text already encoded."""
+    return set(encoded.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
 
 
 def tokens(text: str) -> list[str]:
@@ -74,11 +79,11 @@ def word_bytes(text: str) -> list[bytes]:
     encoded = text.encode("utf-8", "surrogatepass")
     if text.isascii():
         return encoded.lower().translate(_SEPARATOR_BYTES).split()
-    others = set(encoded.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    others = _distinct_others(encoded)
     if _CAPITAL_SIGMA in others:
         text = text.lower()
         encoded = text.encode("utf-8", "surrogatepass")
-        others = _distinct_non_ascii(text)
+        others = _distinct_others(encoded)
     if len(others) > _MOST_REPLACED:  # a pass over the text for each would cost more than one lookup a character
         lowered = text.lower()
         table = {ord(character): _folding(character)[2] for character in _distinct_non_ascii(lowered)}
