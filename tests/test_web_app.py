@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -325,6 +327,17 @@ def test_the_page_config_keeps_errors_local_and_stop_in_the_streaming_run() -> N
     draw the page beside a stopped reply that is still being stored."""
     config = tomllib.loads((Path(APP).parent / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["client"]["showErrorLinks"] is False and config["runner"]["fastReruns"] is False
+
+
+def test_the_page_does_not_watch_its_own_source() -> None:
+    """Streamlit's source watcher follows every module a page imported, anew for each tab (hundreds of milliseconds
+    of the server's event loop a page load, and threads of its own): the app's settings turn it off, as Streamlit
+    itself reads them."""
+    asked = "from streamlit import config; print(config.get_option('server.fileWatcherType'))"
+    done = subprocess.run(
+        [sys.executable, "-c", asked], cwd=Path(APP).parent, capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "none", done.stdout + done.stderr
 
 
 def test_the_model_picker_offers_chat_models_only(app: AppTest, fake_ollama: FakeOllama) -> None:
