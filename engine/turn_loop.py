@@ -74,6 +74,42 @@ class ModelKnowledge:
         return context_window(num_ctx, site.model, capabilities.context_length, self.ratio(site).value)
 
 
+@dataclass(frozen=True)
+class RoundRequest:
+    """One round's request: the client's arguments, the context it fits, the characters it sends (0: they are not
+    counted, as a picture's tokens are the model's own count) and the older turns left out of it."""
+
+    arguments: dict[str, Any]
+    context: ContextWindow
+    chars: int
+    dropped_turns: int
+
+
+class RoundFailures:
+    """Around reading a round's response: a client's failure becomes the turn's error (`classify`), and a round
+    ended early keeps the text held back; the round's usage is added to the turn however it ends."""
+
+    def __init__(self, site: CallSite, reply: RoundState) -> None:
+        self.site = site
+        self.reply = reply
+        self.received = False  # a chunk arrived: a failure now is mid-stream
+
+    async def __aenter__(self) -> RoundFailures:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, failure: BaseException | None, _: Any) -> bool:
+        reply = self.reply
+        try:
+            if isinstance(failure, CLIENT_FAILURES):
+                reply.keep_held_text()
+                raise classify(failure, self.site, mid_stream=self.received) from failure
+            if isinstance(failure, asyncio.CancelledError):
+                reply.keep_held_text()
+            return False
+        finally:
+            reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
+
+
 class TurnLoop:
     """The rounds of one turn on the server of its `site`: each a request within the model's context, then the tool
     calls it asked for."""
@@ -86,30 +122,38 @@ class TurnLoop:
         self.offer = request.tools
 
     async def run(self, turn: TurnState) -> AsyncGenerator[AgentEvent, None]:
-        request = self.request
+        """The turn's rounds. Each round's response is read here, not in a generator of its own: every piece of
+        every answer passes through each generator between the client and the face."""
         client = self.knowledge.clients.get(self.site)
-        capabilities = await self.knowledge.capabilities_of(client, self.site)
-        if request.images and not capabilities.vision:
-            raise notices.images_unsupported(request.model)  # before anything is sent
-        self._fit_tools(self.knowledge.context(self.site, self.limits.num_ctx, capabilities))
-        if not capabilities.tools and request.model not in self.knowledge.told_no_tools:
-            self.knowledge.told_no_tools.add(request.model)
-            yield notices.tools_unsupported(request.model)
-        question: Message = {"role": "user", "content": request.question}
-        if request.images:
-            question["images"] = list(request.images)  # the client sends them as base64
-        turn_messages: list[Message] = [question]
-        runner = TurnToolRunner(request.tool_context, self.offer.allowed, self.limits.tool_timeout, turn.tool_calls)
+        capabilities = await self._capabilities(client)
+        if not capabilities.tools and self.request.model not in self.knowledge.told_no_tools:
+            self.knowledge.told_no_tools.add(self.request.model)
+            yield notices.tools_unsupported(self.request.model)
+        turn_messages: list[Message] = [self._question()]
+        runner = TurnToolRunner(
+            self.request.tool_context, self.offer.allowed, self.limits.tool_timeout, turn.tool_calls
+        )
         only_repeats = False
         for round_number in range(self.limits.max_tool_rounds + 1):
             final = round_number == self.limits.max_tool_rounds or only_repeats
             # calls written as text are held back in the last round too (where they are not run)
             reply = RoundState(turn, TextCallFilter(self.offer.allowed if capabilities.tools else ()))
-            offer_tools_now = capabilities.tools and not final
-            rounds = self._round(client, capabilities, turn_messages, reply, offer_tools_now, round_number == 0)
-            async with aclosing(rounds) as events:
-                async for event in events:
-                    yield event
+            asked = self._round_request(capabilities, turn_messages, reply, capabilities.tools and not final)
+            if round_number == 0 and (trimmed := self._trimmed_notice(asked)) is not None:
+                yield trimmed
+            async with RoundFailures(self.site, reply) as failures:
+                response = await client.chat(**asked.arguments)
+                async for chunk in response:
+                    failures.received = True
+                    for event in reply.take(chunk):
+                        yield event
+                    if reply.oversized:
+                        await close_stream(response)
+                        break
+                    if chunk.done and not self.request.images:  # a picture's tokens are the model's own count
+                        self.knowledge.ratio(self.site).learn(asked.chars, reply.prompt_tokens, asked.context.tokens)
+            for event in self._round_ended(reply, asked.context):
+                yield event
             if final or not reply.tool_calls or reply.oversized:
                 async with aclosing(self._end(turn, reply, round_number)) as events:
                     async for event in events:
@@ -122,6 +166,22 @@ class TurnLoop:
                     if isinstance(event, ToolCallFinished) and not event.repeated:
                         only_repeats = False
                     yield event
+
+    async def _capabilities(self, client: ollama.AsyncClient) -> ModelCapabilities:
+        """The model's capabilities, the turn's tools fitted to its context; a picture it cannot see refused before
+        anything is sent."""
+        capabilities = await self.knowledge.capabilities_of(client, self.site)
+        if self.request.images and not capabilities.vision:
+            raise notices.images_unsupported(self.request.model)
+        self._fit_tools(self.knowledge.context(self.site, self.limits.num_ctx, capabilities))
+        return capabilities
+
+    def _question(self) -> Message:
+        """The user's message: the question, and its pictures."""
+        question: Message = {"role": "user", "content": self.request.question}
+        if self.request.images:
+            question["images"] = list(self.request.images)  # the client sends them as base64
+        return question
 
     def _fit_tools(self, context: ContextWindow) -> None:
         """All the turn's tools are described unless their schemas would crowd the conversation out of the model's
@@ -160,74 +220,14 @@ class TurnLoop:
             refusal = notices.tool_calls_refused(MAX_TOOL_CALLS_PER_REPLY, reply.refused_calls)
             turn_messages.append({"role": "tool", "content": refusal, "tool_name": reply.refused_name})
 
-    async def _round(
-        self,
-        client: ollama.AsyncClient,
-        capabilities: ModelCapabilities,
-        turn_messages: list[Message],
-        reply: RoundState,
-        with_tools: bool,
-        first: bool,
-    ) -> AsyncGenerator[AgentEvent, None]:
-        """One streamed request within the model's context: text and thinking deltas out, tool calls into `reply`,
-        then the warnings it gives rise to. The response is read here, not in a generator of its own: every piece
-        of every answer passes through each generator between the client and the face."""
+    def _round_request(
+        self, capabilities: ModelCapabilities, turn_messages: list[Message], reply: RoundState, with_tools: bool
+    ) -> RoundRequest:
+        """One round's request within the model's context (logged when debugging); sets the answer's bound on
+        `reply`."""
+        request = self.request
         context = self.knowledge.context(self.site, self.limits.num_ctx, capabilities)
         tools_chars = self.offer.chars if with_tools else 0
-        messages, trimmed = self._prepare_round(turn_messages, context, tools_chars, reply, first)
-        if trimmed is not None:
-            yield trimmed
-        tools = list(self.offer.schemas) if with_tools else None
-        received = False
-        try:
-            response = await client.chat(
-                model=self.request.model,
-                messages=messages,
-                tools=tools,
-                stream=True,
-                think=self.request.think if capabilities.thinking else None,
-                options=self._options(context.tokens, reply.answer_limit),
-            )
-            async for chunk in response:
-                received = True
-                for event in reply.take(chunk):
-                    yield event
-                if reply.oversized:
-                    await close_stream(response)
-                    break
-                if chunk.done and not self.request.images:  # a picture's tokens are the model's own count
-                    self.knowledge.ratio(self.site).learn(
-                        request_chars(messages, tools_chars), reply.prompt_tokens, context.tokens
-                    )
-        except CLIENT_FAILURES as failure:
-            reply.keep_held_text()
-            raise classify(failure, self.site, mid_stream=received) from failure
-        except asyncio.CancelledError:
-            reply.keep_held_text()
-            raise
-        finally:
-            reply.turn.add_usage(reply.prompt_tokens, reply.completion_tokens)
-        if tail := reply.finish():
-            yield TextDelta(text=tail)
-        for warning in self._warnings(reply, context):
-            yield warning
-
-    @staticmethod
-    def _warnings(reply: RoundState, context: ContextWindow) -> list[WarningEvent]:
-        """What the round gives rise to that the turn has not said yet: its context full, its answer cut short."""
-        said = []
-        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
-            if warning is not None and warning.code not in reply.turn.warned:
-                reply.turn.warned.add(warning.code)
-                said.append(warning)
-        return said
-
-    def _prepare_round(
-        self, turn_messages: list[Message], context: ContextWindow, tools_chars: int, reply: RoundState, first: bool
-    ) -> tuple[list[Message], AgentEvent | None]:
-        """The round's messages within the context (logged when debugging), and the notice, once per workspace at a
-        turn's first round, that older turns were left out (noted as given); sets the answer's bound on `reply`."""
-        request = self.request
         window = build_window(
             request.system_prompt,
             request.summary,
@@ -241,10 +241,42 @@ class TurnLoop:
         if logger.isEnabledFor(logging.DEBUG):
             shown = [{**m, "images": len(m["images"])} if "images" in m else m for m in window.messages]
             logger.debug("request to %s: %s", request.model, json.dumps(shown, default=str)[:100_000])
-        if first and window.dropped_turns and request.workspace_key not in self.knowledge.told_trimmed:
-            self.knowledge.told_trimmed.add(request.workspace_key)
-            return window.messages, notices.context_trimmed(window.dropped_turns, context)
-        return window.messages, None
+        arguments = {
+            "model": request.model,
+            "messages": window.messages,
+            "tools": list(self.offer.schemas) if with_tools else None,
+            "stream": True,
+            "think": request.think if capabilities.thinking else None,
+            "options": self._options(context.tokens, reply.answer_limit),
+        }
+        chars = 0 if request.images else request_chars(window.messages, tools_chars)
+        return RoundRequest(arguments, context, chars, window.dropped_turns)
+
+    def _trimmed_notice(self, asked: RoundRequest) -> AgentEvent | None:
+        """Once per workspace, at a turn's first round: older turns were left out (noted as given)."""
+        key = self.request.workspace_key
+        if not asked.dropped_turns or key in self.knowledge.told_trimmed:
+            return None
+        self.knowledge.told_trimmed.add(key)
+        return notices.context_trimmed(asked.dropped_turns, asked.context)
+
+    def _round_ended(self, reply: RoundState, context: ContextWindow) -> list[AgentEvent]:
+        """The round's last text, and the warnings it gives rise to."""
+        events: list[AgentEvent] = []
+        if tail := reply.finish():
+            events.append(TextDelta(text=tail))
+        events.extend(self._warnings(reply, context))
+        return events
+
+    @staticmethod
+    def _warnings(reply: RoundState, context: ContextWindow) -> list[WarningEvent]:
+        """What the round gives rise to that the turn has not said yet: its context full, its answer cut short."""
+        said = []
+        for warning in (notices.context_full(reply.prompt_tokens, context), notices.cut_short(reply)):
+            if warning is not None and warning.code not in reply.turn.warned:
+                reply.turn.warned.add(warning.code)
+                said.append(warning)
+        return said
 
     def _options(self, num_ctx: int, num_predict: int) -> dict[str, Any]:
         """Ollama's options: the context, a bound on the answer (its default has none), and the temperature."""
