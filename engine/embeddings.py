@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import httpx
 import ollama
 
-from engine.server_pool import ServerPool, listed
+from engine.failures import listed
+from engine.server_pool import ServerPool
 
 BATCH = 32
 TIMEOUT_SECONDS = 120.0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +64,36 @@ def model_not_found(site: CallSite, pulled: Iterable[str] | None) -> AgentError:
         "MODEL_NOT_FOUND",
         f"The model {site.model} is not available on the Ollama server at {site.server}. {have} "
         f"Run `ollama pull {site.model}` or choose another model.",
+        recoverable=False,
+    )
+
+
+def listed(urls: Sequence[str]) -> str:
+    return ", ".join(urls)
+
+
+def none_answers(urls: Sequence[str]) -> AgentError:
+    """The sentence for several servers of which none answers."""
+    return AgentError(
+        "PROVIDER_UNAVAILABLE",
+        f"None of the Ollama servers answers (tried {listed(urls)}) — is `ollama serve` running on them? "
+        "Start one and send your message again.",
+    )
+
+
+def model_on_no_server(
+    model: str, servers: Sequence[str], asked: Sequence[str], answering: Sequence[str], pulled: Sequence[str]
+) -> AgentError:
+    """The sentence for a model on none of the `servers` that answer, naming those tried and those silent."""
+    if not answering:
+        return none_answers(asked)
+    silent = [url for url in servers if url not in answering]
+    down = f"; {listed(silent)} {'is' if len(silent) == 1 else 'are'} not answering" if silent else ""
+    have = f"Pulled there: {listed(pulled)}." if pulled else "No models are pulled there yet."
+    return AgentError(
+        "MODEL_NOT_FOUND",
+        f"The model {model} is on none of the Ollama servers that answer (tried {listed(answering)}{down}). "
+        f"{have} Run `ollama pull {model}` on one of them, or choose another model.",
         recoverable=False,
     )
 

@@ -6,8 +6,9 @@ another app process, or another program, using the same server is not seen. A se
 refused, no answer in time, a 5xx of its own) is marked down and left alone for DOWN_SECONDS; then its models are
 read again (the probe), and if it answers it takes turns again. With MAX_TURNS_PER_SERVER turns on every server
 that has the model, a turn waits in line, first come first served, and says so; a summary (which nobody waits
-for) lets every turn in line go first. A place given back wakes the turns that may take a server then; the others
-look at their place every PLACE_SECONDS.
+for) lets every turn in line go first, and summaries hold at most MAX_TURNS_PER_SERVER - 1 of a server's places, so
+that a question always finds one that background work does not hold. A place given back wakes the turns that may
+take a server then; the others look at their place every PLACE_SECONDS.
 
 A pool serves every event loop of its process (the web app's tabs, the summary writer's thread, the document
 index's worker threads): its state is behind a lock, and a turn in line is woken on its own loop.
@@ -23,7 +24,7 @@ from collections.abc import AsyncGenerator, Callable, Collection, Mapping, Seque
 from dataclasses import dataclass
 
 from domain.events import AgentError, WaitingForServer
-from engine.failures import CallSite
+from engine.failures import CallSite, model_on_no_server
 from engine.ollama_server import ClientPerLoop, pulled_models
 from engine.waking import LoopWaiter
 
@@ -49,23 +50,11 @@ def has_model(models: Collection[str], model: str) -> bool:
     return model in models or (":" not in model and f"{model}:latest" in models)
 
 
-def listed(urls: Sequence[str]) -> str:
-    return ", ".join(urls)
-
-
-def none_answers(urls: Sequence[str]) -> AgentError:
-    """The sentence for several servers of which none answers."""
-    return AgentError(
-        "PROVIDER_UNAVAILABLE",
-        f"None of the Ollama servers answers (tried {listed(urls)}) — is `ollama serve` running on them? "
-        "Start one and send your message again.",
-    )
-
-
 @dataclass
 class _Server:
     url: str
     in_flight: int = 0
+    background: int = 0  # of those in flight, summaries
     claimed: int = 0  # turns this process gave it, ever: turns one after another take the servers in turn
     down_until: float | None = None  # None: answering, as far as this process knows
     models: frozenset[str] | None = None
@@ -174,7 +163,7 @@ class ServerPool:
             pulled = sorted({name for url in answering for name in self._servers[url].models or ()})
         if have:
             return have
-        raise self._missing(model, asking, answering, pulled)
+        raise model_on_no_server(model, self.urls, asking, answering, pulled)
 
     async def _read_models(self, url: str, clients: ClientPerLoop) -> None:
         site = CallSite(url, "", PROBE_SECONDS)
@@ -184,20 +173,6 @@ class ServerPool:
             self.mark_down(url, failure.message)
         else:
             self.mark_answering(url, frozenset(names))
-
-    def _missing(self, model: str, asked: list[str], answering: list[str], pulled: list[str]) -> AgentError:
-        """The sentence for a model on no server that answers, naming the servers tried."""
-        if not answering:
-            return none_answers(asked)
-        silent = [url for url in self.urls if url not in answering]
-        down = f"; {listed(silent)} {'is' if len(silent) == 1 else 'are'} not answering" if silent else ""
-        have = f"Pulled there: {listed(pulled)}." if pulled else "No models are pulled there yet."
-        return AgentError(
-            "MODEL_NOT_FOUND",
-            f"The model {model} is on none of the Ollama servers that answer (tried {listed(answering)}{down}). "
-            f"{have} Run `ollama pull {model}` on one of them, or choose another model.",
-            recoverable=False,
-        )
 
     def embedding_order(self, model: str) -> list[str]:
         """The servers to ask for embeddings with `model`, best first: those known to have it, then the others
@@ -244,36 +219,40 @@ class ServerPool:
         with self._lock:
             self._line[:] = [other for other in self._line if not other.loop.is_closed() or other is waiter]
             before = self._line[: self._line.index(waiter)]
-            best = self._hold_best(
-                waiter.servers, frozenset().union(*(other.servers for other in before)), waiter.elsewhere
-            )
+            wanted = frozenset().union(*(other.servers for other in before))
+            best = self._hold_best(waiter.servers, wanted, waiter.elsewhere, waiter.background)
             if best is None:
                 return None
             self._line.remove(waiter)
         self._wake_ready()  # the turn behind it may have a place too (several were freed at once)
         return best
 
-    def take_without_waiting(self, servers: Collection[str], elsewhere: Mapping[str, int]) -> str | None:
+    def take_without_waiting(
+        self, servers: Collection[str], elsewhere: Mapping[str, int], background: bool = False
+    ) -> str | None:
         """A server, counted in flight, for a turn that finds nobody in line and one of `servers` free (as most do):
         nobody would go before it, so it need not join the line."""
         with self._lock:
-            return None if self._line else self._hold_best(servers, frozenset(), elsewhere)
+            return None if self._line else self._hold_best(servers, frozenset(), elsewhere, background)
 
-    def _hold_best(self, servers: Collection[str], wanted: frozenset[str], elsewhere: Mapping[str, int]) -> str | None:
-        """The least busy of `servers` free for a turn, counted in flight (called holding the lock)."""
-        free = self._free_for(servers, wanted)
+    def _hold_best(
+        self, servers: Collection[str], wanted: frozenset[str], elsewhere: Mapping[str, int], background: bool
+    ) -> str | None:
+        """The least busy of `servers` free for a turn (or a summary), counted in flight (called holding the lock)."""
+        free = self._free_for(servers, wanted, background)
         if not free:
             return None
-        best = min(free, key=lambda url: self._load(url, elsewhere))
-        self._servers[best].in_flight += 1
-        self._servers[best].claimed += 1
-        return best
+        best = self._servers[min(free, key=lambda url: self._load(url, elsewhere))]
+        best.in_flight += 1
+        best.claimed += 1
+        best.background += background
+        return best.url
 
-    def _free_for(self, servers: Collection[str], wanted: frozenset[str] | set[str]) -> list[str]:
-        """Those of a turn's `servers` it may take now: free, answering (or, when none of them answers, any of them)
-        and `wanted` by no turn before it."""
+    def _free_for(self, servers: Collection[str], wanted: frozenset[str] | set[str], background: bool) -> list[str]:
+        """Those of a turn's `servers` it may take now: free (for a summary, one it leaves a place for a turn on),
+        answering (or, when none of them answers, any of them) and `wanted` by no turn before it."""
         answering = [url for url in servers if self._servers[url].down_until is None]
-        return [url for url in answering or servers if url not in wanted and self._room(url)]
+        return [url for url in answering or servers if url not in wanted and self._room(url, background)]
 
     def _load(self, url: str, elsewhere: Mapping[str, int]) -> tuple[int, int, int]:
         """How busy a server is for a turn: its turns in flight, this process's and (as the turn started) the
@@ -281,8 +260,13 @@ class ServerPool:
         server = self._servers[url]
         return server.in_flight + elsewhere.get(url, 0), server.claimed, self.urls.index(url)
 
-    def _room(self, url: str) -> bool:
-        return self.cap is None or self._servers[url].in_flight < self.cap
+    def _room(self, url: str, background: bool) -> bool:
+        """Whether `url` has a place: below the cap, and for a summary, below the cap less one (a cap of 1: the
+        one place) among the summaries, so that a question asked meanwhile need not wait for them."""
+        if self.cap is None:
+            return True
+        server = self._servers[url]
+        return server.in_flight < self.cap and not (background and server.background >= max(self.cap - 1, 1))
 
     def position(self, waiter: _Waiter) -> int:
         """1 when `waiter` is next for its servers; each turn before it in line wanting one of them adds one (a turn
@@ -297,9 +281,10 @@ class ServerPool:
                 self._line.remove(waiter)
         self._wake_ready()
 
-    def release(self, url: str) -> None:
+    def release(self, url: str, background: bool = False) -> None:
         with self._lock:
             self._servers[url].in_flight -= 1
+            self._servers[url].background -= background
         self._wake_ready()
 
     def _wake_ready(self) -> None:
@@ -310,7 +295,7 @@ class ServerPool:
             for waiter in self._line:
                 if waiter.loop.is_closed():
                     continue  # gone: taken out of the line by the next `take`
-                if self._free_for(waiter.servers, wanted):
+                if self._free_for(waiter.servers, wanted, waiter.background):
                     ready.append(waiter)
                 wanted |= waiter.servers
         for waiter in ready:
@@ -342,7 +327,7 @@ class Claim:
         server may be its) and once more when the wait is over. Raises
         `AgentError` when no server that answers has the model."""
         servers = await self._pool.servers_with(self.model, self._clients, self._avoid)
-        if (server := self._pool.take_without_waiting(servers, self._elsewhere)) is not None:
+        if (server := self._pool.take_without_waiting(servers, self._elsewhere, self._background)) is not None:
             self.server = server
             return
         self._waiter = waiter = self._pool.join(servers, self._elsewhere, self._background)
@@ -378,7 +363,7 @@ class Claim:
         if waiter is not None:
             self._pool.leave(waiter)
         if server is not None:
-            self._pool.release(server)
+            self._pool.release(server, self._background)
 
 
 class ServerPools:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 
 from domain.events import AgentError
-from engine.failures import CallSite
+from engine.failures import CallSite, none_answers
 from engine.ollama_server import ClientPerLoop, ServerStatus, chat_models, server_status
-from engine.server_pool import ServerPool, none_answers
+from engine.server_pool import ServerPool
 
 
 async def pool_status(pool: ServerPool, model: str, timeout: float) -> ServerStatus:

@@ -11,7 +11,7 @@ from agent import AIAgent
 from domain.events import ErrorEvent, TextDelta, WaitingForServer
 from engine.embeddings import Embedder
 from engine.server_pool import DOWN_SECONDS, ServerPool
-from fakes.ollama import Drop, FakeOllama, Gate, Reply
+from fakes.ollama import Drop, FakeOllama, Gate, Reply, is_summary_request
 from fakes.replies import chunk, final
 from tests.agent_helpers import completed, of_type, run
 
@@ -207,6 +207,35 @@ async def test_a_summary_waiting_in_line_lets_a_turn_that_comes_later_go_first()
     assert completed(rest).content == "Answer to Two."
     asked = [body["messages"][-1]["content"] for body in fake.chat_requests]
     assert asked[:2] == ["One", "Two"] and len(asked) == 3, asked
+
+
+async def test_summaries_leave_a_place_for_a_question_asked_meanwhile() -> None:
+    """Two tabs left their workspaces at once (each tab its own agent, the process's one pool): their summaries take
+    one of the server's two places, not both, so that a question asked while they are written does not wait."""
+    gate = Gate()
+    with FakeOllama() as fake:
+        fake.responder = lambda body: (
+            held(gate, "- Summary", " written.")
+            if is_summary_request(body)
+            else Reply.text(f"Answer to {body['messages'][-1]['content']}")
+        )
+        pool = ServerPool([fake.url], 2, clock=Clock())
+        tab_a, tab_b = (AIAgent("qwen3:4b", pool.urls, "You are an engineering assistant.", pool=pool) for _ in "ab")
+        first = asyncio.create_task(tab_a.summarize_history([("How tall is A?", "45 m.")]))
+        second = asyncio.create_task(tab_b.summarize_history([("How tall is B?", "30 m.")]))
+        for _ in range(500):  # until one summary is being written, and the other waits in line or is written too
+            if fake.chat_requests and (pool._line or len(fake.chat_requests) == 2):  # noqa: SLF001
+                break
+            await asyncio.sleep(0.01)
+        summaries_sent = len(fake.chat_requests)
+        events = await run(tab_a, "What span?")
+        gate.gate.set()
+        summaries = await asyncio.gather(first, second)
+    assert summaries_sent == 1, "the second summary waits for the first"
+    assert completed(events).content == "Answer to What span?" and not of_type(events, WaitingForServer)
+    assert list(summaries) == ["- Summary written.", "- Summary written."]
+    asked = [is_summary_request(body) for body in fake.chat_requests]
+    assert asked == [True, False, True], "the second summary was asked after the question"
 
 
 async def test_one_server_behaves_as_before_and_says_nothing_of_a_line_below_its_cap() -> None:
