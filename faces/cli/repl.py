@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from app import DOCUMENT_TYPES_NAMED, Application, HistoryError, SignInError, SwitchOutcome, edit_diff
+from app import Application, HistoryError, SignInError, SwitchOutcome, edit_diff
 from app.presentation.formatting import shown_name
 from app.turns.images import DEFAULT_QUESTION, read_images
 from domain.events import AgentError
 from domain.records import CleanImage, Workspace
+from faces.cli.knowledge import KnowledgeCommands
 from faces.cli.packages import HELP as PACKAGE_HELP
 from faces.cli.packages import PackageCommands, report_arguments
 from faces.cli.renderer import Renderer, answer_view
@@ -81,13 +82,11 @@ class Repl:
             "/export": self.export,
             "/backup": self.backup,
             "/undo": self.undo,
-            "/docs": self.docs,
             "/agent": self.agent,
-            "/memory": self.memory,
-            "/reindex": self.reindex,
         }
         self.packages = PackageCommands(service, self.say, lambda action: self._current(action).chat_id)
         self.commands.update(self.packages.commands())
+        self.commands.update(KnowledgeCommands(service, self.say).commands())
 
     def approve_tool(self, name: str, arguments: dict[str, object]) -> bool:
         """Asked from the tool's thread while a turn runs: may this MCP tool run with these arguments?"""
@@ -353,24 +352,6 @@ class Repl:
             raise ValueError("Give the backup's file name: /backup FILE")
         self.say(f"Copied every workspace into {self.service.reports.backup(Path(argument).expanduser())}.")
 
-    def docs(self, _: str) -> None:
-        library = self.service.documents
-        files, progress = library.files(), library.progress
-        if progress.reading:
-            self.say(f"Indexing: {progress.done} of {progress.total} files read so far.")
-        elif progress.running and progress.current:
-            self.say(f"Indexing: {shown_name(progress.current)}.")
-        if not files:
-            self.say(f"No documents indexed in {library.root}; put {DOCUMENT_TYPES_NAMED} files there.")
-        for file in files:
-            mark, what = ("✓", f"{file.passages} passages") if file.status == "indexed" else ("✗", "skipped")
-            note = f" · {file.note}" if file.note else ""
-            self.say(f"  {mark} {shown_name(file.path)} · {what}{note}")
-        if library.embedding_problem:
-            self.say(f"Search is by words only: {library.embedding_problem}.")
-        if following := library.following():
-            self.say(f"The folder is followed: {following}.")
-
     def agent(self, name: str) -> None:
         chat = self.service.workspaces.ensure_current()
         if name:
@@ -383,29 +364,6 @@ class Repl:
         ]
         for line in two_columns(rows, width_of(self.out) or 10_000):
             self.say(line)
-
-    def memory(self, argument: str) -> None:
-        action, _, rest = argument.partition(" ")
-        book = self.service.memory
-        if action == "add":
-            self.say(f"Remembered (#{book.add(rest.strip())['memory_id']}) for every workspace.")
-        elif action == "remove":
-            if not rest.strip().isdigit():
-                raise ValueError("Give the memory's number: /memory remove ID")
-            book.delete(int(rest))
-            self.say(f"Forgot memory #{rest.strip()}.")
-        elif action:
-            raise ValueError("Use /memory, /memory add TEXT or /memory remove ID.")
-        else:
-            memories = book.all()
-            if not memories:
-                self.say("Nothing remembered yet: /memory add TEXT, or tell the assistant what to remember.")
-            for item in memories:
-                self.say(printable(f"  #{item.memory_id}  {item.text}"))
-
-    def reindex(self, _: str) -> None:
-        self.service.documents.refresh()
-        self.say("Reading new and changed documents in the background; /docs shows how far it got.")
 
     def tools(self, _: str) -> None:
         for line in two_columns(self.service.agents.tools(), terminal_width()):
