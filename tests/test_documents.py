@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.documents import library as documents_module
+from app.documents import file_reading
 from app.documents.library import DocumentLibrary
 from engine.embeddings import Embedder
 from fakes.documents import build_document_set, write_pdf
@@ -120,7 +120,7 @@ def test_updates_are_incremental(folder: Path, isolated: Path, monkeypatch: pyte
         read.append(path.name)
         return real(path)
 
-    monkeypatch.setattr(documents_module, "read_in_worker", counted)
+    monkeypatch.setattr(file_reading, "read_in_worker", counted)
     docs = library(isolated, folder, None)
     assert sorted(read) == sorted(["spec.pdf", "design-basis.docx", "loads.xlsx", "wellness.txt", "broken.pdf",
                                    "empty.txt", "scan.pdf", "locked.pdf"])  # fmt: skip
@@ -148,7 +148,7 @@ def test_a_file_that_changes_while_being_read_is_read_again(
             memo.write_text("The memo was rewritten during indexing: pool closed.")
         return result
 
-    monkeypatch.setattr(documents_module, "read_in_worker", changing)
+    monkeypatch.setattr(file_reading, "read_in_worker", changing)
     docs = library(isolated, folder, None)
     note = {f.path: f.note for f in docs.files()}["memos/wellness.txt"]
     assert "changed while being read" in note

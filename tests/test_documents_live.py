@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from app.documents import file_reading
 from app.documents import library as documents_module
 from app.documents import watch as document_watch
 from app.documents.library import DocumentLibrary
@@ -58,7 +59,7 @@ def held_at_the_memo(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, 
             held.wait(60)
         return read_in_worker(path)
 
-    monkeypatch.setattr(documents_module, "read_in_worker", slow_memo)
+    monkeypatch.setattr(file_reading, "read_in_worker", slow_memo)
     return reached, held
 
 
@@ -148,7 +149,7 @@ def test_a_burst_of_changes_is_read_once(isolated: Path, monkeypatch: pytest.Mon
         read.append(path.name)
         return read_in_worker(path)
 
-    monkeypatch.setattr(documents_module, "read_in_worker", counted)
+    monkeypatch.setattr(file_reading, "read_in_worker", counted)
     docs = following(isolated, root)
     try:
         for number in range(20):  # a folder of notes copied in, file after file

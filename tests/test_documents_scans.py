@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.documents import library as documents_module
+from app.documents import file_reading
 from app.documents import scans as document_scans
 from app.documents.library import DocumentLibrary
 from app.documents.watch import watches
@@ -129,7 +129,7 @@ def pretend_ocr(monkeypatch: pytest.MonkeyPatch, pace: float) -> None:
         page = pages[0]
         return OcrReading([(page, f"page {page}, scanned (read by OCR)", f"Scanned text of sheet {page}.")], [page], [])
 
-    monkeypatch.setattr(documents_module, "read_in_worker", can_ocr)
+    monkeypatch.setattr(file_reading, "read_in_worker", can_ocr)
     monkeypatch.setattr(document_scans, "ocr_in_worker", read)
 
 

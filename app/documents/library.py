@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import logging
 import os
-import stat
 import threading
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -35,17 +33,16 @@ from domain.records import DocumentFile, Passage
 from engine.embeddings import Embedder, EmbeddingUnavailableError
 from store import HistoryError
 from tools.documents.readers import DOCUMENT_SUFFIXES, DOCUMENT_TYPES_NAMED
-from tools.documents.reading import read_in_worker, snapshot
 from tools.registry import ToolContext
 
 if TYPE_CHECKING:  # what reads, draws, takes in and follows documents is loaded when first used
+    from app.documents.file_reading import FileReader
     from app.documents.pages import PageImage, PageViews
     from app.documents.scans import ScanReader
     from app.documents.uploads import IfExists
 
 logger = logging.getLogger(__name__)
 EMBED_BATCH = 64
-HISTORY_FILE_NOTE = "the chat history's own file: it is never read"
 INDEX_WAIT_SECONDS = 30.0  # how long a search waits for the files being read
 INDEX_CLAIM = "document index"  # one process indexes the workspace folder at a time
 
@@ -89,6 +86,12 @@ class DocumentLibrary:
         from app.documents.scans import ScanReader
 
         return ScanReader(self._save)
+
+    @cached_property
+    def _reader(self) -> FileReader:
+        from app.documents.file_reading import FileReader
+
+        return FileReader(self._store, self.root, self._scans)
 
     @cached_property
     def _pages(self) -> PageViews:
@@ -161,7 +164,7 @@ class DocumentLibrary:
             raise LookupError(f"{relative} is not among the workspace folder's documents.")
         if not relative.lower().endswith(".pdf"):
             raise ValueError(f"{relative} is not a PDF: only a PDF's pages can be shown.")
-        return self._pages.image(known, page, mark, self._refuse_history_file(relative))
+        return self._pages.image(known, page, mark, self._reader.refuse_history_file(relative))
 
     def save_upload(self, name: str, data: bytes, if_exists: IfExists = "ask") -> str:
         """Put an uploaded file in the workspace folder and index it; the name it was saved under.
@@ -245,7 +248,8 @@ class DocumentLibrary:
         with DocumentSaver(self._save) as self._saver:  # stores each file while the worker reads the next
             for relative, (absolute, info) in sorted(found.items()):
                 self.progress.current = relative
-                self._index_file(relative, absolute, info, known.get(relative))
+                if (read := self._reader.read(relative, absolute, info, known.get(relative))) is not None:
+                    self._saver.put(*read)
                 self.progress.done += 1
         self.progress.current = None
 
@@ -258,81 +262,9 @@ class DocumentLibrary:
         wanted = walk_files(root, lambda name: Path(name).suffix.lower() in DOCUMENT_SUFFIXES)
         return [(relative, (root / relative, info)) for relative, info in wanted]
 
-    def _is_history_file(self, relative: str, info: os.stat_result) -> bool:
-        """Whether the entry (its stat read without opening it) is one of the chat history's files, under any name:
-        closing a descriptor of one would drop the store's locks."""
-        from tools.workspace_paths import is_protected_file
-
-        return is_protected_file(self._store.files(), self.root.resolve() / relative, info)
-
-    def _refuse_history_file(self, relative: str) -> Callable[[os.stat_result], None]:
-        """The check the reader makes on the very file it is about to open."""
-
-        def refuse(info: os.stat_result) -> None:
-            if self._is_history_file(relative, info):
-                raise ValueError(HISTORY_FILE_NOTE)
-
-        return refuse
-
-    def _index_file(self, relative: str, path: Path, info: os.stat_result, known: DocumentFile | None) -> None:
-        from app.documents.scans import NEEDS_TESSERACT
-        from app.documents.uploads import MAX_FILE_BYTES
-        from tools.documents.ocr import tesseract
-
-        if self._scans.waiting(relative, info):
-            return  # its scanned pages are being read
-        ocr_since = known is not None and NEEDS_TESSERACT in known.note and tesseract() is not None
-        if known is not None and (known.size, known.mtime_ns) == (info.st_size, info.st_mtime_ns) and not ocr_since:
-            return
-        record = DocumentFile(path=relative, size=info.st_size, mtime_ns=info.st_mtime_ns, sha256="", status="skipped")
-        passages: list[Passage] = []
-        if self._is_history_file(relative, info):
-            record.note = HISTORY_FILE_NOTE
-        elif stat.S_ISLNK(info.st_mode):
-            record.note = "a link: links are not followed"
-        elif not stat.S_ISREG(info.st_mode):
-            record.note = "not a regular file"
-        elif info.st_size > MAX_FILE_BYTES:
-            record.note = f"larger than {MAX_FILE_BYTES // 1024**2} MB"
-        else:
-            try:
-                with snapshot(self.root.resolve(), relative, self._refuse_history_file(relative)) as copy:
-                    record.sha256 = copy.sha256
-                    if known is not None and known.sha256 == record.sha256 and not ocr_since:
-                        self._store.touch_document(relative, info.st_size, info.st_mtime_ns)
-                        return
-                    record, passages = self._read(record, copy.path)
-                    now = copy.original_stat()
-                    if (now.st_size, now.st_mtime_ns) != (info.st_size, info.st_mtime_ns):
-                        self._scans.drop([relative])
-                        record.mtime_ns = 0  # so that the next refresh reads it again
-                        record.note = f"{record.note}; it changed while being read and is read again next time"
-            except (OSError, ValueError) as why:  # swapped for a link or a FIFO since the walk, or unreadable
-                record.note = str(why) if isinstance(why, ValueError) else f"could not be opened ({why})"
-                record.mtime_ns = 0  # tried again at the next refresh
-        self._saver.put(record, passages)
-
     def _save(self, record: DocumentFile, passages: list[Passage]) -> None:
         self._store.save_document(record, passages)
         self._changed()
-
-    def _read(self, record: DocumentFile, copy: Path) -> tuple[DocumentFile, list[Passage]]:
-        """The file's record and passages as the reader found them; scanned pages are queued for OCR."""
-        from app.documents.scans import without_ocr
-
-        try:
-            reading = read_in_worker(copy)
-        except ValueError as why:
-            record.note = str(why)
-            return record, []
-        status = "indexed" if reading.passages else "skipped"
-        record = record.model_copy(update={"status": status, "note": reading.note})
-        found = [Passage(path=record.path, page=page, location=at, text=text) for page, at, text in reading.passages]
-        if reading.scanned and reading.can_ocr:
-            record = self._scans.add(record, found, reading.scanned, copy)
-        elif reading.scanned:
-            record = without_ocr(record, len(reading.scanned))
-        return record, found
 
     def _embed_new_passages(self) -> None:
         if self.embedder is None:
