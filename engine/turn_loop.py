@@ -76,13 +76,17 @@ class ModelKnowledge:
 
 @dataclass(frozen=True)
 class RoundRequest:
-    """One round's request: the client's arguments, the context it fits, the characters it sends (0: they are not
-    counted, as a picture's tokens are the model's own count) and the older turns left out of it."""
+    """One round's request: the client's arguments, the context it fits, its tools' schemas' size and the older
+    turns left out of it."""
 
     arguments: dict[str, Any]
     context: ContextWindow
-    chars: int
+    tools_chars: int
     dropped_turns: int
+
+    def sent_chars(self) -> int:
+        """The characters the request sends, as the server counts them into its prompt's tokens."""
+        return request_chars(self.arguments["messages"], self.tools_chars)
 
 
 class RoundFailures:
@@ -151,7 +155,8 @@ class TurnLoop:
                         await close_stream(response)
                         break
                     if chunk.done and not self.request.images:  # a picture's tokens are the model's own count
-                        self.knowledge.ratio(self.site).learn(asked.chars, reply.prompt_tokens, asked.context.tokens)
+                        ratio = self.knowledge.ratio(self.site)
+                        ratio.learn(asked.sent_chars(), reply.prompt_tokens, asked.context.tokens)
             for event in self._round_ended(reply, asked.context):
                 yield event
             if final or not reply.tool_calls or reply.oversized:
@@ -249,8 +254,7 @@ class TurnLoop:
             "think": request.think if capabilities.thinking else None,
             "options": self._options(context.tokens, reply.answer_limit),
         }
-        chars = 0 if request.images else request_chars(window.messages, tools_chars)
-        return RoundRequest(arguments, context, chars, window.dropped_turns)
+        return RoundRequest(arguments, context, tools_chars, window.dropped_turns)
 
     def _trimmed_notice(self, asked: RoundRequest) -> AgentEvent | None:
         """Once per workspace, at a turn's first round: older turns were left out (noted as given)."""
