@@ -346,3 +346,28 @@ def test_the_model_picker_offers_chat_models_only(app: AppTest, fake_ollama: Fak
     assert not app.exception
     assert app.selectbox(key="model").options == ["qwen3:4b", "llama3.2:3b"]
     assert any("2 models" in c.value for c in app.sidebar.caption)
+
+
+def descriptors_of(path: Path) -> int:
+    """How many of this process's open file descriptors point at `path`."""
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if fd.resolve(strict=False) == path.resolve())
+
+
+def test_tabs_share_the_process_application_each_with_its_own_workspace(
+    fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch, isolated: Path
+) -> None:
+    """Each tab is a view of one application per process: one store connection and one watch of the documents
+    folder for all of them (an application of its own took its connection and threads on every page load),
+    while the workspace on the screen stays the tab's own."""
+    db = store(isolated)
+    first, second = db.create_chat("Tower A"), db.create_chat("Tower B")
+    db.close()
+    monkeypatch.setenv("ENDPOINT", fake_ollama.url)
+    tabs = [AppTest.from_file(APP, default_timeout=20) for _ in range(3)]
+    for tab, chat in zip(tabs, (first, second, first), strict=True):
+        tab.query_params["chat"] = str(chat)
+        tab.run()
+        assert not tab.exception
+    assert [[h.value for h in tab.subheader] for tab in tabs] == [["Tower A"], ["Tower B"], ["Tower A"]]
+    assert descriptors_of(isolated / "chat_history.sqlite") == 1, "one connection to the store for three tabs"

@@ -1,10 +1,9 @@
 """The worker that writes a process's digital-twin summaries in the background, one after another.
 
-An application and its siblings (the protocol server's workspaces, the web app's tabs with accounts
-on) share one writer: each queues its summaries as its own, and sees, waits for and skips only those,
-while the worker writes them all with one event loop and one connection to Ollama. (Without accounts
-each web tab opens an application, and a writer, of its own; the process's server pool keeps their
-summaries from holding every place a question could take.) Once the queue is empty it
+An application and its siblings (the protocol server's workspaces, the web app's tabs) share one
+writer: each queues its summaries as its own, and sees, waits for and skips only those, while the
+worker writes them all with one event loop and one connection to Ollama (and the process's server
+pool keeps them from holding every place a question could take). Once the queue is empty it
 waits LINGER_SECONDS for more before it ends: a busy server leaves a workspace every few moments, and
 a thread, an event loop and a connection for each summary cost as much as writing it (and a worker of
 its own for each workspace wrote them all at once, beside the turns they then held up).

@@ -21,15 +21,12 @@ state = st.session_state
 
 
 def service() -> Application:
-    """This tab's service, made on its first run (a bad setting or store stops the page with one sentence);
-    with AUTH=accounts, the application for the user who signs in on the page first."""
+    """This tab's service, made on its first run (a bad setting or store stops the page with one sentence):
+    its own view of the process's application; with AUTH=accounts, for the user who signs in on the page first."""
     if "service" not in state:
         made = opened()
         state.service, state.turn_window, state.notices = made, PAGE_TURNS, []
         state.loop = asyncio.new_event_loop()  # this tab's loop: the agent keeps its connection to Ollama
-        if made.user is None:  # with accounts, the shared application follows the folder for every user
-            made.documents.follow()  # new and changed documents are read in the background, and as they change
-        made.webhooks.keep_delivering()  # the web app serves: it delivers what other processes left pending too
         open_from_url(made)
     current: Application = state.service
     if current.user is not None:  # with accounts: the session still stands, as checked at every run
@@ -38,24 +35,29 @@ def service() -> Application:
 
 
 def opened() -> Application:
-    """The tab's own application (AUTH=none), or, with accounts, the process's shared one opened for the user
-    who signs in (their failed sign-ins and running turns count across tabs)."""
+    """The tab's view of the process's application (its own open workspace, edit approvals and consent to outside
+    tools), or, with accounts, that application opened for the user who signs in (their failed sign-ins and
+    running turns count across tabs)."""
     try:
-        if load_settings(env_file=Path(".env"), overrides={}).auth != "accounts":
-            return start(Path(".env"), {}, mcp_pool(), server_pools())
-        base = shared_application(str(Path.cwd()))
+        settings = load_settings(env_file=Path(".env"), overrides={})
+        base = shared_application(str(Path.cwd()), settings.model_dump_json())
     except (SettingsError, HistoryError) as error:
         st.error(str(error))
         st.stop()
+    if not base.accounts_on:
+        return base.sibling()
     return base.for_user(signed_in_user(base))
 
 
 @st.cache_resource(show_spinner=False)
-def shared_application(folder: str) -> Application:
-    """With AUTH=accounts, one application for the whole app process (run in `folder`), opened for each user
-    who signs in; it follows the documents folder for all of them."""
+def shared_application(folder: str, settings: str) -> Application:
+    """One application for the whole app process (run in `folder`, with these settings: a changed `.env` opens
+    another for the tabs opened after it), on which each tab opens its view: one store connection, one agent,
+    one summary writer, and one watch of the documents folder for them all. A tab's view costs a fraction of a
+    millisecond, where an application of its own took its connection, its threads and ~8 ms on each page load."""
     base = start(Path(".env"), {}, mcp_pool(), server_pools())
-    base.documents.follow()
+    base.documents.follow()  # new and changed documents are read in the background, and as they change
+    base.webhooks.keep_delivering()  # the web app serves: it delivers what other processes left pending too
     return base
 
 
