@@ -1,5 +1,6 @@
 """Accounts in the application service: who sees, asks, approves and shares what, sign-in, and the audit trail,
-on SQLite and on PostgreSQL, through the real service against the fake Ollama."""
+on SQLite and on PostgreSQL, through the real service against the fake Ollama (a browser's session and single
+sign-on: `test_accounts_sessions.py`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 from app import Application, ForbiddenError, SignInError
 from app.accounts.throttle import SignInThrottle
 from app.accounts.user_turns import UserTurns
-from app.accounts.users import OfficeSignOn
 from app.application import AccountSettings
 from domain.accounts import User
 from domain.events import TextDelta, TurnCompleted, WaitingForServer
@@ -378,77 +378,3 @@ def test_a_file_edit_is_decided_by_the_user_whose_question_proposed_it(owner: Ap
             decide(chat_id, edit.edit_id)
     assert "Rejected" in ann.approvals.reject(chat_id, edit.edit_id)
     assert ("bob", "denied") in [(r.user_name, r.action) for r in owner.audit.records(chat_id=chat_id)]
-
-
-def test_a_session_resumes_until_it_expires_or_is_ended(owner: Application) -> None:
-    ann = owner.accounts.sign_in("ann", PASSWORD, "10.0.0.9")
-    token = owner.accounts.start_session(ann)
-    assert token.startswith("ess_") and owner.accounts.resume(token) == ann
-    other = owner.accounts.start_session(ann)
-    owner.accounts.end_session(other)  # a sign-out ends that browser's session only
-    with pytest.raises(SignInError, match="You were signed out"):
-        owner.accounts.resume(other)
-    assert owner.accounts.resume(token) == ann
-    forged = token[:-1] + ("A" if token[-1] != "A" else "B")
-    for bad in (forged, "ess_1_short", "eak_1_" + "x" * 40, ""):
-        with pytest.raises(SignInError):
-            owner.accounts.resume(bad)
-
-
-@pytest.mark.parametrize("change", ["password", "role", "removal"])
-def test_a_password_or_role_change_or_a_removal_ends_every_session(owner: Application, change: str) -> None:
-    tokens = [owner.accounts.start_session(owner.accounts.user("bob")) for _ in range(2)]
-    kept = owner.accounts.start_session(owner.accounts.user("ann"))
-    if change == "password":
-        owner.accounts.set_password("bob", "another long password")
-    elif change == "role":
-        owner.accounts.set_role("bob", "viewer")
-    else:
-        owner.accounts.remove("bob")
-    for token in tokens:
-        with pytest.raises(SignInError):
-            owner.accounts.resume(token)
-    assert owner.accounts.resume(kept).name == "ann", "another user's session is untouched"
-
-
-def test_a_session_expires_after_session_hours(store_target: str, fake_ollama: FakeOllama, tmp_path: Path) -> None:
-    clock = Clock()
-    service = Application(
-        ChatHistoryDB(store_target), make_agent(fake_ollama), accounts=AccountSettings("accounts", session_hours=12)
-    )
-    try:
-        service.accounts.add("ann", "engineer", PASSWORD)
-        accounts = service.accounts
-        accounts._clock = clock  # noqa: SLF001 - the session's clock, moved on
-        token = accounts.start_session(accounts.user("ann"))
-        clock.now += 12 * 3600 - 1
-        assert accounts.resume(token).name == "ann"
-        clock.now += 2
-        with pytest.raises(SignInError, match="expired"):
-            accounts.resume(token)
-    finally:
-        service.close()
-
-
-def test_single_sign_on_makes_a_user_from_an_allowed_domain_with_the_claims_role(
-    store_target: str, fake_ollama: FakeOllama
-) -> None:
-    office = OfficeSignOn.of("office.example, @branch.example", "roles")
-    service = Application(
-        ChatHistoryDB(store_target), make_agent(fake_ollama), accounts=AccountSettings("accounts", office=office)
-    )
-    try:
-        service.accounts.add("carol", "engineer", PASSWORD)  # the name the first one would take is taken
-        made = service.accounts.sign_in_by_email("Carol@Office.example", {"roles": ["Viewer"], "name": "Carol V"})
-        assert (made.name, made.role, made.display_name) == ("Carol-2", "viewer", "Carol V")
-        assert service.accounts.sign_in_by_email("carol@office.example") == made, "the same user the next time"
-        plain = service.accounts.sign_in_by_email("dan@branch.example", {})
-        assert plain.role == "engineer", "no role claimed: engineer"
-        with pytest.raises(SignInError, match="No user here has that e-mail"):
-            service.accounts.sign_in_by_email("eve@elsewhere.example", {"roles": "admin"})
-        with pytest.raises(SignInError):
-            service.accounts.sign_in("Carol-2", "")  # made without a password: only the office account signs in
-        added = [r.detail for r in service.audit.records() if r.action == "user added"]
-        assert any("Carol-2 as viewer, by single sign-on as Carol@Office.example" in d for d in added)
-    finally:
-        service.close()
