@@ -22,6 +22,8 @@ from fakes.postgres import PostgresServer, unavailable  # noqa: E402
 if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
 
+    from history import ChatHistoryDB
+
 # Every setting the application reads (derived, so a new one cannot leak in), and what the ollama client reads.
 # A shell that starts a job in the background has it ignore Ctrl-C, and programs it starts inherit that: the
 # CLI under test would never see the Ctrl-C its tests press. The suite gives its programs Ctrl-C back.
@@ -95,6 +97,26 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = server.new_database()
     yield url
     server.drop_database(url)
+
+
+@pytest.fixture
+def store(store_target: str) -> Iterator[ChatHistoryDB]:
+    """The store opened on each backend (`store_target`), closed after the test."""
+    from history import ChatHistoryDB
+
+    db = ChatHistoryDB(store_target)
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
+    """The store on a SQLite file in the test's folder, for what only a file has."""
+    from history import ChatHistoryDB
+
+    db = ChatHistoryDB(tmp_path / "history.sqlite")
+    yield db
+    db.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

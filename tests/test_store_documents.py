@@ -41,20 +41,6 @@ ODD_ARGUMENTS: list[dict[str, object]] = [
 
 
 @pytest.fixture
-def store(store_target: str) -> Iterator[ChatHistoryDB]:
-    db = ChatHistoryDB(store_target)
-    yield db
-    db.close()
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
-    db = ChatHistoryDB(tmp_path / "history.sqlite")
-    yield db
-    db.close()
-
-
-@pytest.fixture
 def service(store: ChatHistoryDB) -> Application:
     return Application(store, AIAgent("qwen3:4b", "http://127.0.0.1:9", "system"))
 

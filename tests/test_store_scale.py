@@ -7,7 +7,6 @@ run past a bound; these tests hold it to the results of the plain, whole-list wa
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,6 @@ import pytest
 from history import ChatHistoryDB
 from store import SqliteHistoryDB
 from store.search import NEWEST_MATCHES
-
-
-@pytest.fixture
-def store(store_target: str) -> Iterator[ChatHistoryDB]:
-    db = ChatHistoryDB(store_target)
-    yield db
-    db.close()
-
-
-@pytest.fixture
-def sqlite_store(tmp_path: Path) -> Iterator[ChatHistoryDB]:
-    db = ChatHistoryDB(tmp_path / "history.sqlite")
-    yield db
-    db.close()
 
 
 def girder_store(store: ChatHistoryDB) -> dict[str, int]:

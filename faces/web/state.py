@@ -54,7 +54,7 @@ def shared_application(folder: str, settings: str) -> Application:
     """One application for the whole app process (run in `folder`, with these settings: a changed `.env` opens
     another for the tabs opened after it), on which each tab opens its view: one store connection, one agent,
     one summary writer, and one watch of the documents folder for them all. A tab's view costs a fraction of a
-    millisecond, where an application of its own took its connection, its threads and ~8 ms on each page load."""
+    millisecond, where an application of its own took its connection, its threads and ~5 ms on each page load."""
     base = start(Path(".env"), {}, mcp_pool(), server_pools())
     base.documents.follow()  # new and changed documents are read in the background, and as they change
     base.webhooks.keep_delivering()  # the web app serves: it delivers what other processes left pending too
